@@ -1,0 +1,130 @@
+/* bench/report.c: metadata, progress and plotting around a sweep. */
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_info.h"
+
+void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...)
+{
+    if (m->n == OCC_MAX_META || m->used >= sizeof m->store) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(m->store + m->used, sizeof m->store - m->used, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= sizeof m->store - m->used) return;
+    m->keys[m->n] = key;
+    m->values[m->n++] = m->store + m->used;
+    m->used += (size_t)w + 1;
+}
+
+static void utc_stamp(char *buf, size_t len, const char *fmt)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, fmt, &tm);
+}
+
+void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
+                         const OccOptions *opt)
+{
+    const OccDevice *d = s->dev;
+    char cmd[2048] = "./run_sweep";
+    for (int i = 1; i < argc; i++) {
+        size_t u = strlen(cmd);
+        snprintf(cmd + u, sizeof cmd - u, " %s", argv[i]);
+    }
+    char date[32];
+    utc_stamp(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ");
+    occ_meta_add(m, "occsweep_version", "%s", OCC_VERSION);
+    occ_meta_add(m, "git_rev", "%s", OCC_GIT_REV);
+    occ_meta_add(m, "command", "%s", cmd);
+    occ_meta_add(m, "date_utc", "%s", date);
+    occ_meta_add(m, "gpu_name", "%s", d->name);
+    occ_meta_add(m, "cc", "%s", s->cc);
+    occ_meta_add(m, "sm_count", "%d", d->sm_count);
+    occ_meta_add(m, "sm_clock_mhz", "%d", d->sm_clock_khz / 1000);
+    occ_meta_add(m, "mem_clock_mhz", "%d", d->mem_clock_khz / 1000);
+    occ_meta_add(m, "mem_bus_bits", "%d", d->mem_bus_bits);
+    occ_meta_add(m, "l2_bytes", "%lld", d->l2_bytes);
+    occ_meta_add(m, "smem_per_sm_bytes", "%d", d->limits.smem_per_sm_bytes);
+    occ_meta_add(m, "max_warps_per_sm", "%d", d->limits.max_warps_per_sm);
+    occ_meta_add(m, "driver_version", "%d", d->driver_version);
+    occ_meta_add(m, "runtime_version", "%d", d->runtime_version);
+    occ_meta_add(m, "nvcc_version", "%s", OCC_NVCC_VERSION);
+    occ_meta_add(m, "gencode", "%s", OCC_GENCODE);
+    occ_meta_add(m, "carveout_pct", "100 (max shared memory; L1 gets the rest of the SRAM)");
+    occ_meta_add(m, "roof_memcpy_gbps", "%.2f", s->roof.memcpy_gbps);
+    occ_meta_add(m, "roof_memcpy_noise_pct", "%.3f", s->roof.memcpy_noise_pct);
+    occ_meta_add(m, "roof_cub_reduce_gbps", "%.2f", s->roof.cub_reduce_gbps);
+    occ_meta_add(m, "roof_cub_noise_pct", "%.3f", s->roof.cub_noise_pct);
+    occ_meta_add(m, "roof_dram_peak_gbps", "%.2f", s->roof.dram_peak_gbps);
+    occ_meta_add(m, "buffer_bytes", "%zu", s->buf.n_floats * sizeof(float));
+    occ_meta_add(m, "pattern_seed", "%u", s->buf.seed);
+    occ_meta_add(m, "max_noise_pct", "%g", opt->max_noise_pct);
+    occ_meta_add(m, "max_time_s", "%g", opt->max_time_s);
+    occ_meta_add(m, "min_samples", "%d", opt->min_samples);
+    occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
+}
+
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels)
+{
+    char stamp[32];
+    utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
+    const char *names = kernels == OCC_KERNEL_COPY     ? "copy"
+                        : kernels == OCC_KERNEL_REDUCE ? "reduce"
+                        : kernels == OCC_KERNEL_CHASE  ? "chase"
+                                                       : "all";
+    snprintf(buf, len, "results/%s/%s-%s.csv", gpu_slug, names, stamp);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void occ_progress_start(OccProgress *p, int quiet)
+{
+    p->start_s = now_s();
+    p->tty = isatty(STDERR_FILENO);
+    p->quiet = quiet;
+}
+
+void occ_progress_point(OccProgress *p, int i, int n, const OccRow *r)
+{
+    if (p->quiet) return;
+    double elapsed = now_s() - p->start_s;
+    double eta = elapsed / (i + 1) * (n - i - 1);
+    char what[64];
+    if (strcmp(r->status, "ok") == 0)
+        snprintf(what, sizeof what, "%8.1f GB/s  noise %5.2f%%", r->gbps_median, r->noise_pct);
+    else
+        snprintf(what, sizeof what, "%.40s", r->status);
+    fprintf(stderr, "%s[%3d/%d] %-20s occ %6.2f%%  %s  ETA %3.0f s%s", p->tty ? "\r" : "", i + 1,
+            n, r->variant, r->occ_target_pct, what, eta, p->tty ? "\033[K" : "\n");
+}
+
+void occ_progress_end(OccProgress *p)
+{
+    if (!p->quiet && p->tty) fputc('\n', stderr);
+}
+
+void occ_report_plot(const char *csv_path)
+{
+    char cmd[4096];
+    /* The path came from us or the user; quote it for the shell, refusing embedded quotes. */
+    if (strchr(csv_path, '\'')) {
+        fprintf(stderr, "occsweep: --plot: cannot quote path %s; run plots/plot on it\n", csv_path);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "'%s/plots/plot' '%s'", OCC_SOURCE_DIR, csv_path);
+    int rc = system(cmd);
+    if (rc != 0) fprintf(stderr, "occsweep: plots not drawn (plots/plot exit %d); the CSV stands\n", rc);
+}

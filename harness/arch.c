@@ -1,0 +1,135 @@
+/* harness/arch.c: the architecture table and its lookups.
+ *
+ * Sources, per field: max_blocks_per_sm, reg_alloc_unit and smem_alloc_unit_bytes follow
+ * cuda_occupancy.h (cudaOccMaxBlocksPerMultiprocessor, cudaOccRegAllocationGranularity,
+ * cudaOccSMemAllocationGranularity); the shared memory sizes are the largest carveout steps of
+ * cudaOccAlignUpShmemSizeVoltaPlus and the programming guide's table (per block opt-in = per SM
+ * minus the 1 KB the driver reserves for each block). cuda_occupancy.h allows 256 registers per
+ * thread on sm_7x+, but ptxas never assigns more than 255, which is what a kernel can report. */
+#include "arch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const OccArchLimits arch_table[] = {
+    {.name = "sm_75", .cc_major = 7, .cc_minor = 5, .warp_size = 32,
+     .max_threads_per_sm = 1024, .max_warps_per_sm = 32, .max_blocks_per_sm = 16,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 64 * 1024,
+     .smem_per_block_optin_bytes = 64 * 1024, .smem_reserved_per_block_bytes = 0,
+     .smem_alloc_unit_bytes = 256, .l1_smem_sram_bytes = 96 * 1024},
+    {.name = "sm_80", .cc_major = 8, .cc_minor = 0, .warp_size = 32,
+     .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
+     .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024},
+    {.name = "sm_86", .cc_major = 8, .cc_minor = 6, .warp_size = 32,
+     .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
+     .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+    {.name = "sm_87", .cc_major = 8, .cc_minor = 7, .warp_size = 32,
+     .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
+     .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024},
+    {.name = "sm_89", .cc_major = 8, .cc_minor = 9, .warp_size = 32,
+     .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
+     .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+    {.name = "sm_90", .cc_major = 9, .cc_minor = 0, .warp_size = 32,
+     .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
+     .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+    {.name = "sm_100", .cc_major = 10, .cc_minor = 0, .warp_size = 32,
+     .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
+     .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+    {.name = "sm_103", .cc_major = 10, .cc_minor = 3, .warp_size = 32,
+     .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
+     .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+    {.name = "sm_120", .cc_major = 12, .cc_minor = 0, .warp_size = 32,
+     .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
+     .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
+     .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
+     .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+};
+
+enum { ARCH_COUNT = sizeof arch_table / sizeof arch_table[0] };
+
+/* Reads one or more decimal digits; returns the position after them, or NULL if there are none
+ * or the value would exceed 999 (no compute capability needs more). */
+static const char *parse_digits(const char *s, int *value)
+{
+    int v = 0;
+    const char *p = s;
+    while (*p >= '0' && *p <= '9') {
+        v = v * 10 + (*p - '0');
+        if (v > 999) return NULL;
+        p++;
+    }
+    if (p == s) return NULL;
+    *value = v;
+    return p;
+}
+
+const OccArchLimits *occ_arch_find(const char *name)
+{
+    if (name == NULL) return NULL;
+    int has_prefix = strncmp(name, "sm_", 3) == 0;
+    int first = 0;
+    const char *p = parse_digits(has_prefix ? name + 3 : name, &first);
+    if (p == NULL) return NULL;
+    if (*p == '.' && !has_prefix) {
+        int minor = 0;
+        const char *q = parse_digits(p + 1, &minor);
+        if (q == NULL || *q != '\0') return NULL;
+        return occ_arch_by_cc(first, minor);
+    }
+    /* "90" / "sm_90": the last digit is the minor version, as in nvcc's arch names. */
+    if (*p != '\0' || first < 10) return NULL;
+    return occ_arch_by_cc(first / 10, first % 10);
+}
+
+const OccArchLimits *occ_arch_by_cc(int major, int minor)
+{
+    for (size_t i = 0; i < ARCH_COUNT; i++)
+        if (arch_table[i].cc_major == major && arch_table[i].cc_minor == minor)
+            return &arch_table[i];
+    return NULL;
+}
+
+size_t occ_arch_count(void)
+{
+    return ARCH_COUNT;
+}
+
+const OccArchLimits *occ_arch_at(size_t i)
+{
+    return i < ARCH_COUNT ? &arch_table[i] : NULL;
+}
+
+void occ_arch_list_names(char *buf, size_t buf_len)
+{
+    if (buf == NULL || buf_len == 0) return;
+    buf[0] = '\0';
+    size_t used = 0;
+    for (size_t i = 0; i < ARCH_COUNT && used + 1 < buf_len; i++) {
+        int n = snprintf(buf + used, buf_len - used, "%s%s", i ? ", " : "", arch_table[i].name);
+        if (n < 0) return;
+        used += (size_t)n;
+    }
+}

@@ -1,0 +1,63 @@
+/* harness/arch.h: per-architecture limits that decide occupancy, for sm_75 .. sm_120.
+ *
+ * The numbers are the toolkit's own: the allocation granularities and per-architecture block
+ * limits of cuda_occupancy.h (CUDA 13.0), and the "Technical Specifications per Compute
+ * Capability" table of the CUDA programming guide. `--arch` uses this table when no GPU is
+ * present; on a GPU the device attributes are the authority. Pure C: no CUDA header. */
+#ifndef OCC_ARCH_H
+#define OCC_ARCH_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The limits of one compute capability. Counts are per SM unless the name says otherwise. */
+typedef struct OccArchLimits {
+    const char *name;                  /* "sm_90" */
+    int cc_major, cc_minor;            /* compute capability, e.g. 9 and 0 */
+    int warp_size;                     /* threads per warp: 32 */
+    int max_threads_per_sm;            /* resident threads per SM */
+    int max_warps_per_sm;              /* resident warps per SM (max_threads_per_sm / warp_size) */
+    int max_blocks_per_sm;             /* resident blocks per SM, whatever their size */
+    int max_threads_per_block;         /* threads per block: 1024 */
+    int regs_per_sm;                   /* 32-bit registers per SM: 65536 */
+    int reg_alloc_unit;                /* registers per warp are allocated in units of this (256) */
+    int max_regs_per_thread;           /* most registers the compiler gives a thread: 255 */
+    int smem_per_sm_bytes;             /* shared memory per SM with the carveout at maximum shared
+                                          (sm_90: 233472 = 228 KB) */
+    int smem_per_block_optin_bytes;    /* most shared memory (static + dynamic) one block may use
+                                          after opting in (sm_90: 232448 = 227 KB) */
+    int smem_reserved_per_block_bytes; /* shared memory the driver reserves for each resident
+                                          block (1024 on sm_80+, 0 on sm_75) */
+    int smem_alloc_unit_bytes;         /* a block's shared memory (reserved included) is rounded
+                                          up to a multiple of this: 256 on sm_75, 128 on sm_80+ */
+    int l1_smem_sram_bytes;            /* combined L1 + shared memory SRAM per SM (sm_90: 262144);
+                                          what the carveout leaves to L1 is this minus the shared
+                                          part */
+} OccArchLimits;
+
+/* The entry for `name`, given as "sm_90", "90" or "9.0"; NULL if `name` is NULL, malformed or
+ * not in the table (e.g. "sm_91", ""). */
+const OccArchLimits *occ_arch_find(const char *name);
+
+/* The entry for compute capability major.minor; NULL if it is not in the table. */
+const OccArchLimits *occ_arch_by_cc(int major, int minor);
+
+/* The number of entries in the table. */
+size_t occ_arch_count(void);
+
+/* Entry i (0 <= i < occ_arch_count(), ordered by compute capability); NULL if i is out of
+ * range. */
+const OccArchLimits *occ_arch_at(size_t i);
+
+/* Writes the table's names as "sm_75, sm_80, ..." into buf (NUL-terminated, truncated to
+ * buf_len - 1 characters), for usage messages. Does nothing if buf is NULL or buf_len is 0. */
+void occ_arch_list_names(char *buf, size_t buf_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,101 @@
+/* harness/csv.h: the sweep's CSV file: one row per point, run metadata in "# key=value" lines.
+ *
+ * File format (DESIGN.md section 7, columns in csv_columns.h, dictionary in results/README.md):
+ *   # key=value           metadata lines, before the header (and end metadata after the rows)
+ *   gpu_name,cc,...       one header line: the column names in schema order
+ *   NVIDIA H200,9.0,...   one line per row
+ * Fields are comma-separated. A string is quoted (RFC 4180, "" for a quote) only when it contains
+ * a comma, a quote, CR or LF, starts or ends with a space or tab, or starts with '#' (so that no
+ * row reads as metadata). INT is written "%lld"; NUM "%.10g" (round-trips to ~1e-10 relative),
+ * NaN as "NaN", infinities as "Inf"/"-Inf". Metadata values are free text kept on one line:
+ * backslash, LF and CR are escaped as "\\", "\n" and "\r" and unescaped by the reader.
+ * Numbers are formatted in the C locale: the program must not call setlocale(LC_NUMERIC, ...).
+ *
+ * The writer builds each row in memory, writes it with one fwrite and flushes it, so a run that is
+ * stopped (SIGINT handler sets a flag; the caller then calls occ_csv_close) or killed leaves only
+ * whole rows. The file is written as "<path>.partial" and renamed to <path> by occ_csv_close, so a
+ * file under its final name is always complete. */
+#ifndef OCC_CSV_H
+#define OCC_CSV_H
+
+#include <stddef.h>
+
+#include "csv_columns.h"
+
+/* C type of each schema type. */
+#define OCC_CSV_CTYPE_STR const char *
+#define OCC_CSV_CTYPE_INT long long
+#define OCC_CSV_CTYPE_NUM double
+
+#define OCC_CSV_ROW_FIELD(name, type, doc) OCC_CSV_CTYPE_##type name;
+
+/* One CSV row: one field per column of OCC_CSV_COLUMNS, in schema order, with the column's name;
+ * each field's meaning and unit is the doc string of its X() entry in csv_columns.h (also the
+ * column dictionary in results/README.md). STR fields are not owned by the row: the writer only
+ * reads them; rows from occ_csv_read point into their OccCsvTable. */
+typedef struct OccRow {
+    OCC_CSV_COLUMNS(OCC_CSV_ROW_FIELD)
+} OccRow;
+
+#undef OCC_CSV_ROW_FIELD
+
+/* Sets every STR field to "-", every INT to 0 and every NUM to NaN: "not applicable". */
+void occ_row_init(OccRow *r);
+
+/* An open CSV file being written (opaque). */
+typedef struct OccCsvWriter OccCsvWriter;
+
+/* Creates "<path>.partial" and writes the metadata lines "# keys[i]=values[i]" (i < n; a NULL
+ * value is written empty) and the header. Keys must be non-empty and made of letters, digits,
+ * '_', '.' and '-'. Without force it refuses when <path> or "<path>.partial" (a run in progress
+ * or one that crashed) exists; with force both are replaced (<path> only at occ_csv_close).
+ * The parent directory must exist (see occ_csv_make_parent_dirs). Returns NULL on failure with a
+ * one-line message naming the path in err (err_len bytes, may be 0). */
+OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
+                           const char *const *values, int n, char *err, size_t err_len);
+
+/* Writes one row and flushes it. A NULL STR field is written "-". Returns 0, or -1 when the write
+ * failed (errno says why; the rows before it are on disk). */
+int occ_csv_write_row(OccCsvWriter *w, const OccRow *r);
+
+/* Appends "# end_key=end_value" when end_key is not NULL (e.g. end_status=complete or
+ * interrupted), closes the file and renames "<path>.partial" to <path>. Frees w in every case.
+ * Returns 0, or -1 (errno says why) with the data left in "<path>.partial". */
+int occ_csv_close(OccCsvWriter *w, const char *end_key, const char *end_value);
+
+/* Creates the missing parent directories of path, like mkdir -p on its directory part (mode
+ * 0777 before umask). Returns 0, or -1 with a message naming the directory in err. */
+int occ_csv_make_parent_dirs(const char *path, char *err, size_t err_len);
+
+/* A CSV file read back into memory. */
+typedef struct OccCsvTable {
+    int n_meta;          /* metadata lines, from anywhere in the file, in file order */
+    char **meta_keys;    /* n_meta keys */
+    char **meta_values;  /* n_meta values, unescaped (may contain LF/CR) */
+    int n_rows;          /* data rows after the header */
+    OccRow *rows;        /* n_rows rows; their STR fields point into text */
+    char *text;          /* owner of every string above (the file's bytes, unquoted in place) */
+} OccCsvTable;
+
+/* Reads a CSV file written by this module (a header matching the schema exactly is required;
+ * '#' lines without '=' and empty lines are ignored; CRLF line ends are accepted). Returns 0, or
+ * -1 with t zeroed and "file:line: what is wrong" in err: wrong header, wrong field count, a
+ * field that is not an integer (INT) or a number (NUM), an unterminated quote. */
+int occ_csv_read(const char *path, OccCsvTable *t, char *err, size_t err_len);
+
+/* The value of metadata key (the last one when a key repeats), or NULL when absent. */
+const char *occ_csv_meta_get(const OccCsvTable *t, const char *key);
+
+/* Frees everything t owns and zeroes it; safe on a zeroed table. */
+void occ_csv_table_free(OccCsvTable *t);
+
+/* Number of columns in the schema. */
+int occ_csv_column_count(void);
+
+/* Name of column i (0-based, schema order), or NULL when i is out of range. */
+const char *occ_csv_column_name(int i);
+
+/* Documentation string of column i (meaning and unit), or NULL when i is out of range. */
+const char *occ_csv_column_doc(int i);
+
+#endif

@@ -1,0 +1,52 @@
+/* harness/csv_columns.h: the CSV schema of a sweep, in its fixed column order.
+ *
+ * One X-macro is the single source of truth: it generates the OccRow struct (csv.h), the header
+ * line, the writer and the reader, and results/README.md documents the same list. Each entry is
+ * X(name, type, doc): type STR (const char *), INT (long long) or NUM (double, NaN = not
+ * applicable, written as "NaN"). Names carry their unit. Columns that do not apply to a kernel
+ * family hold NaN (numbers) or "-" (strings), so CSVs of every family and GPU concatenate. */
+#ifndef OCC_CSV_COLUMNS_H
+#define OCC_CSV_COLUMNS_H
+
+#define OCC_CSV_COLUMNS(X)                                                                         \
+    X(gpu_name, STR, "GPU name reported by the driver")                                            \
+    X(cc, STR, "compute capability, major.minor")                                                  \
+    X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
+    X(kernel, STR, "kernel family: copy, reduce or chase")                                         \
+    X(mode, STR, "family mode: stream for copy/reduce; warp, thread or latency for chase")        \
+    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_lbfull]")                               \
+    X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
+    X(vec_bytes, INT, "V: bytes per load instruction per thread")                                  \
+    X(lb_min_blocks, INT, "K of __launch_bounds__(256, K) of an _lbfull variant; 0 = natural")    \
+    X(lever, STR, "occupancy lever used: pad (smem padding) or bounds (register cap + padding)")  \
+    X(block_threads, INT, "threads per block")                                                     \
+    X(occ_target_pct, NUM, "occupancy asked for, % of max warps per SM")                           \
+    X(blocks_per_sm, INT, "resident blocks per SM, from cudaOccupancyMaxActiveBlocksPerMultiprocessor") \
+    X(occ_achieved_pct, NUM, "theoretical occupancy that ran: blocks_per_sm x warps/block / max warps") \
+    X(limiter, STR, "what bounds blocks_per_sm: warps, blocks, regs or smem")                     \
+    X(regs_per_thread, INT, "registers per thread (cudaFuncGetAttributes numRegs)")                \
+    X(local_bytes_per_thread, INT, "local memory per thread: register spills + stack")             \
+    X(dyn_smem_pad_bytes, INT, "dynamic shared memory per block used as padding")                  \
+    X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \
+    X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
+    X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
+    X(l2_resident, INT, "1 when bytes_per_launch <= 2 x L2: part may be served from L2")           \
+    X(bytes_in_flight_per_sm, INT, "resident warps x 32 x U x V (copy/reduce), x 128 x K (chase)") \
+    X(samples, INT, "timed samples kept")                                                          \
+    X(launches_per_sample, INT, "kernel launches batched into one event-timed sample")             \
+    X(time_ms_median, NUM, "median time of one launch, ms")                                        \
+    X(time_ms_min, NUM, "fastest sample, per launch, ms")                                          \
+    X(time_ms_mean, NUM, "mean per-launch time over samples, ms")                                  \
+    X(time_ms_stddev, NUM, "standard deviation of per-launch time over samples, ms")               \
+    X(noise_pct, NUM, "relative standard deviation, 100 x stddev / mean")                          \
+    X(gbps_median, NUM, "bytes_per_launch / time_ms_median, GB/s (1e9 B/s)")                      \
+    X(gbps_max, NUM, "bytes_per_launch / time_ms_min, GB/s")                                       \
+    X(pct_of_memcpy, NUM, "gbps_median / cudaMemcpy device-to-device GB/s of this run, %")         \
+    X(pct_of_dram_peak, NUM, "gbps_median / theoretical DRAM peak from device attributes, %")     \
+    X(ns_per_hop_median, NUM, "chase: nanoseconds per dependent load (latency mode)")             \
+    X(cycles_per_hop_median, NUM, "chase: SM cycles per dependent load (latency mode)")           \
+    X(hops_per_s_median, NUM, "chase: dependent loads completed per second, all chains")          \
+    X(verify_err, NUM, "reduce: |gpu - host| / sum|x|; copy/chase: mismatching elements")          \
+    X(status, STR, "ok, skip:<reason> or fail:<reason>")
+
+#endif

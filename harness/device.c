@@ -1,0 +1,109 @@
+/* harness/device.c: device properties and limits from the CUDA runtime. */
+#include "device.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exitcodes.h"
+
+void occ_device_format_error(cudaError_t e, const char *what, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s: %s: %s", what, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+static void make_slug(const char *name, char *slug, size_t len)
+{
+    size_t j = 0;
+    int dash = 1; /* no leading dash, no runs of dashes */
+    for (const char *s = name; *s && j + 1 < len; s++) {
+        if (isalnum((unsigned char)*s)) {
+            slug[j++] = (char)tolower((unsigned char)*s);
+            dash = 0;
+        } else if (!dash) {
+            slug[j++] = '-';
+            dash = 1;
+        }
+    }
+    while (j > 0 && slug[j - 1] == '-') j--;
+    slug[j] = '\0';
+}
+
+#define ATTR(field, attr)                                                                          \
+    do {                                                                                           \
+        int v_ = 0;                                                                                \
+        if ((e = cudaDeviceGetAttribute(&v_, attr, index)) != cudaSuccess) goto fail;              \
+        field = v_;                                                                                \
+    } while (0)
+
+int occ_device_open(int index, OccDevice *d, char *err, size_t err_len)
+{
+    memset(d, 0, sizeof *d);
+    d->index = index;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        char what[160];
+        occ_device_format_error(e, "no usable CUDA device (cudaGetDeviceCount)", what, sizeof what);
+        snprintf(err, err_len, "%s; to plan without a GPU use --dry-run --arch sm_XX", what);
+        return OCC_EXIT_NO_GPU;
+    }
+    if (index >= count) {
+        snprintf(err, err_len, "--device %d: only %d CUDA device(s) present", index, count);
+        return OCC_EXIT_NO_GPU;
+    }
+    if ((e = cudaSetDevice(index)) != cudaSuccess) goto fail;
+    struct cudaDeviceProp p;
+    if ((e = cudaGetDeviceProperties(&p, index)) != cudaSuccess) goto fail;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    make_slug(p.name, d->slug, sizeof d->slug);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    snprintf(d->arch_name, sizeof d->arch_name, "sm_%d%d", p.major, p.minor);
+    d->sm_count = p.multiProcessorCount;
+    d->l2_bytes = p.l2CacheSize;
+    /* CUDA 13 removed the clock fields from cudaDeviceProp: ask for the attributes. */
+    ATTR(d->sm_clock_khz, cudaDevAttrClockRate);
+    ATTR(d->mem_clock_khz, cudaDevAttrMemoryClockRate);
+    ATTR(d->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth);
+    d->dram_peak_gbps = 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
+    if ((e = cudaDriverGetVersion(&d->driver_version)) != cudaSuccess) goto fail;
+    if ((e = cudaRuntimeGetVersion(&d->runtime_version)) != cudaSuccess) goto fail;
+    if ((e = cudaMemGetInfo(&d->free_bytes, &d->total_bytes)) != cudaSuccess) goto fail;
+
+    const OccArchLimits *table = occ_arch_by_cc(p.major, p.minor);
+    if (!table) {
+        char known[256];
+        occ_arch_list_names(known, sizeof known);
+        snprintf(err, err_len, "%s is %s, which the occupancy table does not know (known: %s)",
+                 d->name, d->arch_name, known);
+        return OCC_EXIT_NO_GPU;
+    }
+    /* The device's own attributes win over the table wherever the runtime reports them. */
+    d->limits = *table;
+    OccArchLimits *l = &d->limits;
+    ATTR(l->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
+    l->max_warps_per_sm = l->max_threads_per_sm / p.warpSize;
+    ATTR(l->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor);
+    ATTR(l->regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
+    ATTR(l->smem_per_sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    ATTR(l->smem_per_block_optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    ATTR(l->smem_reserved_per_block_bytes, cudaDevAttrReservedSharedMemoryPerBlock);
+    ATTR(l->max_threads_per_block, cudaDevAttrMaxThreadsPerBlock);
+    return 0;
+fail:
+    occ_device_format_error(e, "reading device properties", err, err_len);
+    return OCC_EXIT_NO_GPU;
+}
+
+int occ_device_kernel_resources(const void *kernel, OccVariantResources *out, cudaError_t *error)
+{
+    struct cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+    if (error) *error = e;
+    if (e != cudaSuccess) return -1;
+    out->regs_per_thread = a.numRegs;
+    out->local_bytes_per_thread = (int)a.localSizeBytes;
+    out->static_smem_bytes = (int)a.sharedSizeBytes;
+    return 0;
+}

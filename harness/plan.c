@@ -1,0 +1,194 @@
+/* harness/plan.c: occupancy levels and sweep points. */
+#include "plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int warps_per_block(const OccArchLimits *arch, int block_threads)
+{
+    return (block_threads + arch->warp_size - 1) / arch->warp_size;
+}
+
+/* Highest whole-block level that thread slots and the block limit allow. */
+static int max_level_blocks(const OccArchLimits *arch, int block_threads)
+{
+    int k = arch->max_warps_per_sm / warps_per_block(arch, block_threads);
+    return k < arch->max_blocks_per_sm ? k : arch->max_blocks_per_sm;
+}
+
+static double level_pct(const OccArchLimits *arch, int block_threads, int k)
+{
+    return 100.0 * k * warps_per_block(arch, block_threads) / arch->max_warps_per_sm;
+}
+
+static int nearest_level(const OccArchLimits *arch, int block_threads, double pct)
+{
+    int best = 1, kmax = max_level_blocks(arch, block_threads);
+    for (int k = 2; k <= kmax; k++)
+        if (fabs(level_pct(arch, block_threads, k) - pct) <
+            fabs(level_pct(arch, block_threads, best) - pct))
+            best = k;
+    return best;
+}
+
+static void append(char *buf, size_t len, const char *fmt, double a, double b)
+{
+    if (!buf) return;
+    size_t used = strlen(buf);
+    if (used < len) snprintf(buf + used, len - used, fmt, a, b);
+}
+
+/* Adds level k unless already present, keeping the list ascending. */
+static int add_level(OccLevel *levels, int n, int max, OccLevel lv)
+{
+    int at = 0;
+    while (at < n && levels[at].blocks_per_sm < lv.blocks_per_sm) at++;
+    if (at < n && levels[at].blocks_per_sm == lv.blocks_per_sm) return n;
+    if (n == max) return n;
+    memmove(&levels[at + 1], &levels[at], (size_t)(n - at) * sizeof *levels);
+    levels[at] = lv;
+    return n + 1;
+}
+
+int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSpec *spec,
+                    OccLevel *levels, int max_levels, char *notes, size_t notes_len)
+{
+    if (notes && notes_len) notes[0] = '\0';
+    if (block_threads <= 0 || block_threads > arch->max_threads_per_block) return -1;
+    const double eps = 1e-9;
+    int n = 0, kmax = max_level_blocks(arch, block_threads);
+    double asked[OCC_MAX_LEVELS + OCC_MAX_LIST];
+    int n_asked = 0;
+    if (spec->is_list) {
+        for (int i = 0; i < spec->n_pct; i++) asked[n_asked++] = spec->pct[i];
+    } else if (spec->step_pct > 0) {
+        for (double p = spec->lo_pct; p <= spec->hi_pct + eps && n_asked < OCC_MAX_LEVELS;
+             p += spec->step_pct)
+            asked[n_asked++] = p;
+    } else {
+        for (int k = 1; k <= kmax; k++) {
+            double p = level_pct(arch, block_threads, k);
+            if (p >= spec->lo_pct - eps && p <= spec->hi_pct + eps)
+                n = add_level(levels, n, max_levels, (OccLevel){p, k, p});
+        }
+        if (n > 0) return n;
+        asked[n_asked++] = spec->lo_pct; /* no level inside the range: take the nearest */
+    }
+    for (int i = 0; i < n_asked; i++) {
+        int k = nearest_level(arch, block_threads, asked[i]);
+        double p = level_pct(arch, block_threads, k);
+        if (fabs(p - asked[i]) > eps) append(notes, notes_len, "asked %g%% -> %g%%; ", asked[i], p);
+        n = add_level(levels, n, max_levels, (OccLevel){asked[i], k, p});
+    }
+    return n;
+}
+
+static int selected(const int *list, int n, int value)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == value) return 1;
+    return 0;
+}
+
+static unsigned family_bit(const char *family)
+{
+    if (strcmp(family, "copy") == 0) return OCC_KERNEL_COPY;
+    if (strcmp(family, "reduce") == 0) return OCC_KERNEL_REDUCE;
+    return OCC_KERNEL_CHASE;
+}
+
+/* Fills reachability, padding and model result of p for its variant's resources. */
+static void plan_point(const OccArchLimits *arch, OccPoint *p)
+{
+    OccKernelUsage use = {p->block_threads, p->res.regs_per_thread, p->res.static_smem_bytes, 0};
+    const char *why = NULL;
+    p->reachable = 0;
+    p->pad_bytes = 0;
+    p->skip_reason[0] = '\0';
+    if (occ_model_padding_for_blocks(arch, &use, p->level.blocks_per_sm, &p->pad_bytes, &why) != 0) {
+        snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "not reachable");
+        return;
+    }
+    use.dyn_smem_bytes = p->pad_bytes;
+    if (occ_model_occupancy(arch, &use, &p->model, &why) != 0) {
+        snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "cannot launch");
+        return;
+    }
+    p->reachable = p->model.blocks_per_sm == p->level.blocks_per_sm;
+    if (!p->reachable)
+        snprintf(p->skip_reason, sizeof p->skip_reason, "padding gives %d blocks/SM",
+                 p->model.blocks_per_sm);
+}
+
+/* Index of the register-capped twin "<name>_lbfull" of natural variant i, or -1. */
+static int capped_twin(const OccVariantInfo *infos, int n, int i)
+{
+    size_t len = strlen(infos[i].name);
+    for (int j = 0; j < n; j++)
+        if (infos[j].reg_capped && strncmp(infos[j].name, infos[i].name, len) == 0 &&
+            strncmp(infos[j].name + len, "_lbfull", 7) == 0)
+            return j;
+    return -1;
+}
+
+int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVariantInfo *infos,
+                   const OccVariantResources *res, int n_variants, const OccLevel *levels,
+                   int n_levels, OccPoint *points, int max_points, char *err, size_t err_len)
+{
+    int n = 0;
+    for (int i = 0; i < n_variants; i++) {
+        const OccVariantInfo *v = &infos[i];
+        if (v->reg_capped || !(opt->kernels & family_bit(v->family)) ||
+            !selected(opt->unroll, opt->n_unroll, v->unroll) ||
+            !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes))
+            continue;
+        int twin = capped_twin(infos, n_variants, i);
+        for (int l = 0; l < n_levels; l++) {
+            OccPoint nat = {.variant_index = i, .lever = OCC_LEVER_PAD,
+                            .block_threads = opt->block_threads, .level = levels[l], .res = res[i]};
+            plan_point(arch, &nat);
+            OccPoint cap = nat;
+            if (twin >= 0) {
+                cap.variant_index = twin;
+                cap.lever = OCC_LEVER_BOUNDS;
+                cap.res = res[twin];
+                plan_point(arch, &cap);
+            }
+            OccPoint take[2];
+            int n_take = 0;
+            switch (opt->lever) {
+            case OCC_LEVER_PAD: take[n_take++] = nat; break;
+            case OCC_LEVER_BOUNDS: if (twin >= 0) take[n_take++] = cap; break;
+            case OCC_LEVER_AUTO: take[n_take++] = nat.reachable || twin < 0 ? nat : cap; break;
+            case OCC_LEVER_BOTH:
+                take[n_take++] = nat;
+                if (twin >= 0) take[n_take++] = cap;
+                break;
+            }
+            for (int t = 0; t < n_take; t++) {
+                if (n == max_points) {
+                    snprintf(err, err_len, "sweep has more than %d points; narrow it", max_points);
+                    return -1;
+                }
+                points[n++] = take[t];
+            }
+        }
+    }
+    if (n == 0) snprintf(err, err_len, "no compiled variant matches the selected kernels/unroll/vec");
+    return n == 0 ? -1 : n;
+}
+
+void occ_plan_format_point(const OccPoint *p, const OccVariantInfo *infos, char *buf, size_t len)
+{
+    if (p->reachable)
+        snprintf(buf, len, "%-22s block %4d  target %6.2f%%  achieved %6.2f%%  %2d blocks/SM  "
+                           "pad %6d B  regs %3d  limiter %s",
+                 infos[p->variant_index].name, p->block_threads, p->level.asked_pct,
+                 p->model.occupancy_pct, p->model.blocks_per_sm, p->pad_bytes,
+                 p->res.regs_per_thread, occ_limiter_name(p->model.limiter));
+    else
+        snprintf(buf, len, "%-22s block %4d  target %6.2f%%  skip: %s",
+                 infos[p->variant_index].name, p->block_threads, p->level.asked_pct,
+                 p->skip_reason);
+}

@@ -1,0 +1,36 @@
+/* harness/summary.h: the end-of-run summary table: best point and knee occupancy per variant.
+ *
+ * Only rows whose status is exactly "ok" count; rows with a NaN gbps_median (e.g. chase latency
+ * points) count in n_ok but take no part in the best point or the knee. */
+#ifndef OCC_SUMMARY_H
+#define OCC_SUMMARY_H
+
+#include <stdio.h>
+
+#include "csv.h"
+
+/* The knee is the lowest occupancy reaching this fraction of a variant's best gbps_median. */
+#define OCC_SUMMARY_KNEE_FRACTION 0.9
+
+/* The per-variant figures of a run. */
+typedef struct OccVariantSummary {
+    const char *variant;       /* variant name; points into the rows passed in */
+    double best_gbps;          /* highest gbps_median among the variant's ok rows, GB/s */
+    double best_occ_pct;       /* occ_achieved_pct of that row, %; ties go to the lower occupancy */
+    double best_pct_of_memcpy; /* pct_of_memcpy of that row, % of the run's memcpy roof */
+    double knee_occ_pct;       /* lowest occ_achieved_pct with gbps_median >=
+                                  OCC_SUMMARY_KNEE_FRACTION x best_gbps, % */
+    int n_ok;                  /* ok rows of the variant */
+} OccVariantSummary;
+
+/* Fills out[0..) with one entry per distinct variant among the ok rows, in order of first
+ * appearance, and returns the number filled. At most max_out entries are filled; variants beyond
+ * that are left out (n_rows entries always suffice). Figures with no finite gbps_median are NaN. */
+int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, int max_out);
+
+/* Prints to f an aligned table with a header line and one line per variant (ok rows, best GB/s,
+ * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN), then a line counting
+ * the ok, skip and fail rows (and "other" statuses, if any). */
+void occ_summary_print(FILE *f, const OccRow *rows, int n_rows);
+
+#endif

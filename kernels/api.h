@@ -1,0 +1,88 @@
+/* kernels/api.h: the C API of occsweep's CUDA kernels. Only this header (and variants.h) crosses
+ * from kernels/ into harness/ and bench/: plain C structs, extern "C" launchers that return the
+ * launch's cudaError_t (they never print or exit), and const void * kernel handles for
+ * cudaFuncGetAttributes / cudaFuncSetAttribute / the occupancy API. */
+#ifndef OCC_KERNELS_API_H
+#define OCC_KERNELS_API_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "variants.h"
+
+#ifdef __CUDACC__
+#define OCC_HOST_DEVICE __host__ __device__
+#else
+#define OCC_HOST_DEVICE
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How one kernel is launched. */
+typedef struct OccLaunch {
+    int grid_blocks;       /* blocks in the grid (the sweep uses blocks_per_sm x SMs: one wave) */
+    int block_threads;     /* threads per block, a multiple of 32, at most OCC_LB_MAX_THREADS */
+    size_t dyn_smem_bytes; /* dynamic shared memory per block: the occupancy padding */
+    cudaStream_t stream;   /* stream to launch on (the sweep's non-default stream) */
+} OccLaunch;
+
+/* Buffers of the streaming families. All pointers come from cudaMalloc (256-byte aligned). */
+typedef struct OccStreamArgs {
+    const float *in;             /* input, n_floats elements */
+    float *out;                  /* copy: output, n_floats elements; unused by reduce */
+    size_t n_floats;             /* elements of 4 bytes; any count (tails are handled) */
+    float *block_sums;           /* reduce: grid_blocks floats of scratch */
+    unsigned int *blocks_done;   /* reduce: a counter that is 0 before the first launch; the last
+                                    block of each launch resets it to 0 */
+    float *sum;                  /* reduce: the total, written by the last block to finish */
+} OccStreamArgs;
+
+/* A launcher of one compiled variant. */
+typedef cudaError_t (*OccStreamLaunchFn)(const OccLaunch *launch, const OccStreamArgs *args);
+/* Returns the variant's kernel as a handle for the runtime's function and occupancy APIs. */
+typedef const void *(*OccKernelHandleFn)(void);
+
+#define OCC_DECLARE_STREAM(fam, u, v, lb, sfx)                                                     \
+    cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *launch,                       \
+                                                   const OccStreamArgs *args);                     \
+    const void *occ_kernel_##fam##_u##u##_v##v##sfx(void);
+OCC_COPY_VARIANTS(OCC_DECLARE_STREAM)
+OCC_REDUCE_VARIANTS(OCC_DECLARE_STREAM)
+#undef OCC_DECLARE_STREAM
+
+/* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
+ * on the device, asynchronously on `stream`. */
+cudaError_t occ_fill_pattern(float *buf, size_t n_floats, unsigned int seed, cudaStream_t stream);
+
+/* Counts the elements of a and b (n_floats each) whose bits differ into *count (device memory,
+ * zeroed first). Asynchronous on `stream`. */
+cudaError_t occ_count_mismatches(const float *a, const float *b, size_t n_floats,
+                                 unsigned long long *count, cudaStream_t stream);
+
+/* The pattern as the host computes it, for verification: a value in [0, 1) that depends on the
+ * element index and seed (a 32-bit integer hash, top 24 bits over 2^24, so it is exact in float). */
+static inline OCC_HOST_DEVICE float occ_pattern_value(unsigned int seed, size_t i)
+{
+    unsigned int x = (unsigned int)i * 0x9E3779B1u ^ (unsigned int)(i >> 32) ^ seed;
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return (float)(x >> 8) * (1.0f / 16777216.0f);
+}
+
+/* The library reference for the reduce roof: cub::DeviceReduce::Sum of n_floats elements into
+ * *sum. temp/temp_bytes: scratch from occ_cub_sum_temp_bytes. Asynchronous on `stream`. */
+cudaError_t occ_cub_sum_temp_bytes(size_t n_floats, size_t *temp_bytes);
+cudaError_t occ_cub_sum(const float *in, size_t n_floats, float *sum, void *temp, size_t temp_bytes,
+                        cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

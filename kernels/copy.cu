@@ -1,0 +1,54 @@
+// kernels/copy.cu: the copy family, out[i] = in[i] over the whole buffer.
+//
+// Bytes moved per element: 4 read + 4 written (bytes per launch = 2 x buffer). Each thread issues
+// U independent V-byte loads (spaced blockDim.x vectors apart, coalesced per warp) before its U
+// stores, so U x V bytes per thread are in flight. Work cannot be removed: every value loaded is
+// stored. Preconditions: in/out 16-byte aligned (cudaMalloc gives 256); any n_floats (the
+// n_floats % (V/4) tail is copied as scalars by the first threads).
+#include "api.h"
+#include "bounds.cuh"
+#include "vec.cuh"
+
+template <int U, int V>
+__device__ __forceinline__ void copy_body(const float *__restrict__ in, float *__restrict__ out,
+                                          size_t n_floats)
+{
+    using T = typename VecOf<V>::T;
+    constexpr int kF = VecOf<V>::kFloats;
+    const size_t n_vec = n_floats / kF;
+    const T *vin = reinterpret_cast<const T *>(in);
+    T *vout = reinterpret_cast<T *>(out);
+    grid_stride_chunks<U>(n_vec, [&](size_t first, int count) {
+        T v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (u < count) vout[first + (size_t)u * blockDim.x] = v[u];
+    });
+    const size_t tail = n_vec * kF + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tail < n_floats) out[tail] = in[tail];
+}
+
+// One extern "C" kernel per variant keeps the symbol equal to the variant name in cuobjdump's
+// resource report (the build's kernel_resources.csv).
+
+#define DEFINE_COPY(fam, u, v, lb, sfx)                                                            \
+    extern "C" __global__ void OCC_LB_##lb occsweep_##fam##_u##u##_v##v##sfx(                      \
+        const float *__restrict__ in, float *__restrict__ out, size_t n_floats)                    \
+    {                                                                                              \
+        copy_body<u, v>(in, out, n_floats);                                                        \
+    }                                                                                              \
+    extern "C" cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *l,                 \
+                                                              const OccStreamArgs *a)              \
+    {                                                                                              \
+        occsweep_##fam##_u##u##_v##v##sfx<<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes,   \
+                                            l->stream>>>(a->in, a->out, a->n_floats);              \
+        return cudaGetLastError();                                                                 \
+    }                                                                                              \
+    extern "C" const void *occ_kernel_##fam##_u##u##_v##v##sfx(void)                               \
+    {                                                                                              \
+        return reinterpret_cast<const void *>(occsweep_##fam##_u##u##_v##v##sfx);                  \
+    }
+OCC_COPY_VARIANTS(DEFINE_COPY)

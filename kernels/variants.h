@@ -1,0 +1,35 @@
+/* kernels/variants.h: every compiled kernel variant of the streaming families (copy, reduce).
+ *
+ * This list is the single source of truth: it is expanded into kernels and launchers in the .cu
+ * files and into the registry table the sweep walks (harness/registry.c). Adding a variant is one
+ * edit here. Each entry is X(family, U, V, LB, SUFFIX):
+ *   U      independent loads in flight per thread per loop trip (unroll), 1..8
+ *   V      bytes per load instruction per thread: 4 (float), 8 (float2), 16 (float4)
+ *   LB     0 = natural register count (the `pad` lever); 1 = register-capped with
+ *          __launch_bounds__(OCC_LB_MAX_THREADS, K), K = the compiled arch's max threads per SM /
+ *          OCC_LB_MAX_THREADS (kernels/bounds.cuh), so that 100% occupancy fits (the `bounds` lever)
+ *   SUFFIX empty or _lbfull; the variant name is <family>_u<U>_v<V><SUFFIX>
+ * C and C++ both include this header. */
+#ifndef OCC_VARIANTS_H
+#define OCC_VARIANTS_H
+
+/* Largest block every streaming kernel is compiled for (its __launch_bounds__ max threads). */
+#define OCC_LB_MAX_THREADS 256
+#define OCC_STREAM_VARIANTS(X, fam)                                                                \
+    X(fam, 1, 4, 0, ) X(fam, 1, 4, 1, _lbfull)                                                        \
+    X(fam, 1, 8, 0, ) X(fam, 1, 8, 1, _lbfull)                                                        \
+    X(fam, 1, 16, 0, ) X(fam, 1, 16, 1, _lbfull)                                                      \
+    X(fam, 2, 4, 0, ) X(fam, 2, 4, 1, _lbfull)                                                        \
+    X(fam, 2, 8, 0, ) X(fam, 2, 8, 1, _lbfull)                                                        \
+    X(fam, 2, 16, 0, ) X(fam, 2, 16, 1, _lbfull)                                                      \
+    X(fam, 4, 4, 0, ) X(fam, 4, 4, 1, _lbfull)                                                        \
+    X(fam, 4, 8, 0, ) X(fam, 4, 8, 1, _lbfull)                                                        \
+    X(fam, 4, 16, 0, ) X(fam, 4, 16, 1, _lbfull)                                                      \
+    X(fam, 8, 4, 0, ) X(fam, 8, 4, 1, _lbfull)                                                        \
+    X(fam, 8, 8, 0, ) X(fam, 8, 8, 1, _lbfull)                                                        \
+    X(fam, 8, 16, 0, ) X(fam, 8, 16, 1, _lbfull)
+
+#define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
+#define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
+
+#endif

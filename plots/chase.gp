@@ -1,0 +1,45 @@
+# plots/chase.gp: the throughput pointer chase against achieved occupancy, one curve per chain
+# count K (the unroll column): how many independent chains, rather than how many warps, it
+# takes to hide the memory latency.
+#
+#   gnuplot -c plots/chase.gp DATA OUT TITLE YCOL [CHAINS_PER]
+#
+# DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll, PLOT_X=occ_achieved_pct and
+#       PLOT_Y=YCOL, for one chase mode (warp or thread)
+# OUT   output path without extension: writes OUT.png and OUT.svg
+# YCOL  hops_per_s_median (drawn in 10⁹ loads/s) or gbps_median (GB/s)
+# CHAINS_PER  what owns the K chains, for the legend: "warp" or "thread" (default "warp")
+# plots/plot prepares DATA and the arguments from a sweep CSV.
+
+load ARG0[1 : strlen(ARG0) - strlen("chase.gp")] . "style.gp"
+DATA = ARG1
+OUT = ARG2
+YCOL = ARG4
+CHAINS_PER = ARGC >= 5 && ARG5 ne "" ? ARG5 : "warp"
+HOPS = YCOL eq "hops_per_s_median"
+YSCALE = HOPS ? 1e9 : 1.0
+
+stats DATA using YCOL nooutput
+NB = STATS_blocks
+YMAX = STATS_max / YSCALE
+array KR[NB]
+array K_OF_BLOCK[NB]
+stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
+                  KR[b] = int(column("unroll_rank")), K_OF_BLOCK[b] = column("unroll"), 0)) \
+      nooutput
+
+set xrange [0 : 100]
+set xtics 0, 12.5, 100
+set mxtics 2
+set yrange [0 : 1.1 * YMAX]
+set xlabel "achieved occupancy (% of max warps per SM)"
+set ylabel HOPS ? "dependent loads completed (10⁹/s, all chains)" : "median bandwidth (GB/s)"
+set title ARG3 noenhanced
+set key inside right bottom vertical Left reverse noenhanced
+
+eval PNG_BEGIN
+plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(column(YCOL) / YSCALE) \
+         with linespoints linewidth 2.5 linecolor rgb rank_rgb(KR[b]) pointtype rank_pt(KR[b]) \
+         title sprintf("K = %d chain%s per %s", K_OF_BLOCK[b], K_OF_BLOCK[b] == 1 ? "" : "s", \
+                       CHAINS_PER)
+eval SVG_AGAIN

@@ -1,0 +1,81 @@
+# plots/inflight.gp: the Volkov points against bytes in flight per SM (resident warps x 32 x U x V,
+# log2 axis), where Little's law should collapse the (U, V) curves onto one; colour by unroll U,
+# point shape by vector width V, the memcpy roof as a line, % of that roof on the right axis.
+#
+#   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS]]]
+#
+# DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll,vec_bytes,
+#       PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
+# OUT   output path without extension: writes OUT.png and OUT.svg
+# ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
+# DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line
+# SM_COUNT, LATENCY_NS  when both are given, the Little's-law model
+#       min(ROOF, bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s) is drawn
+# plots/plot prepares DATA and the arguments from a sweep CSV.
+
+load ARG0[1 : strlen(ARG0) - strlen("inflight.gp")] . "style.gp"
+DATA = ARG1
+OUT = ARG2
+ROOF = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
+PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
+SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
+LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
+
+stats DATA using "bytes_in_flight_per_sm" nooutput
+BYTES_LO = STATS_min
+BYTES_HI = STATS_max
+stats DATA using "gbps_median" nooutput
+NB = STATS_blocks
+YMAX = STATS_max
+array UR[NB]
+array VR[NB]
+array U_OF_RANK[NB]
+array V_OF_RANK[NB]
+# Each block repeats the header line; stats evaluates it too, so it is skipped by name.
+stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
+                  UR[b] = int(column("unroll_rank")), VR[b] = int(column("vec_bytes_rank")), \
+                  U_OF_RANK[UR[b]] = column("unroll"), V_OF_RANK[VR[b]] = column("vec_bytes"), \
+                  0)) nooutput
+NU = 0
+NV = 0
+do for [b = 1 : NB] { NU = UR[b] > NU ? UR[b] : NU; NV = VR[b] > NV ? VR[b] : NV }
+
+YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
+set yrange [0 : YTOP]
+eval BYTE_TICS
+set xlabel "bytes in flight per SM (resident warps × 32 × U × V)"
+set ylabel "median bandwidth (GB/s)"
+if (ROOF > 0) {
+    set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
+    set y2tics 10 out nomirror
+    set y2label "% of memcpy roof"
+}
+set title ARG3 noenhanced
+set key inside right bottom vertical Left reverse noenhanced
+set samples 500
+if (ROOF > 0) {
+    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at graph 0.01, first ROOF \
+        offset 0, 0.7 left front noenhanced
+}
+if (PEAK > 0) {
+    set label 2 sprintf("DRAM peak %.0f GB/s", PEAK) at graph 0.01, first PEAK \
+        offset 0, 0.7 left front noenhanced
+}
+
+eval PNG_BEGIN
+plot for [b = 1 : NB] DATA index (b - 1) using "bytes_in_flight_per_sm":"gbps_median" \
+         with linespoints linewidth 2 linecolor rgb rank_rgb(UR[b]) pointtype rank_pt(VR[b]) \
+         notitle, \
+     for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb rank_rgb(r) \
+         title sprintf("unroll %d", U_OF_RANK[r]), \
+     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype rank_pt(r) pointsize 1.6 \
+         title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [k = 1 : (ROOF > 0 && SMS > 0 && LAT_NS > 0)] \
+         (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines linewidth 3 \
+         dashtype 4 linecolor rgb "#999999" \
+         title sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS), \
+     for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
+         notitle, \
+     for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
+         notitle
+eval SVG_AGAIN

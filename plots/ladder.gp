@@ -1,0 +1,71 @@
+# plots/ladder.gp: the latency ladder of the pointer chase: footprint (log2 bytes) against SM
+# cycles per dependent load (left axis) and nanoseconds per load (right axis), with the device's
+# L1 and L2 sizes as vertical lines, so the L1, L2 and DRAM steps can be read off.
+#
+#   gnuplot -c plots/ladder.gp DATA OUT TITLE [L1_BYTES [L2_BYTES [SM_CLOCK_MHZ]]]
+#
+# DATA  plots/csvsel.awk task=select output with PLOT_BY=variant, PLOT_X=buffer_bytes,
+#       PLOT_Y=cycles_per_hop_median, PLOT_KEEP=ns_per_hop_median, PLOT_POSITIVE_X=1
+# OUT   output path without extension: writes OUT.png and OUT.svg
+# L1_BYTES, L2_BYTES  cache sizes to mark; empty: that marker is left out
+# SM_CLOCK_MHZ  when given, the right axis is the left one converted at this clock (ns = cycles
+#       x 1000 / MHz), so measured ns that sit off the cycle curve show a different clock;
+#       empty: the right axis is scaled on its own
+# plots/plot prepares DATA and the arguments from a sweep CSV.
+
+load ARG0[1 : strlen(ARG0) - strlen("ladder.gp")] . "style.gp"
+DATA = ARG1
+OUT = ARG2
+L1 = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
+L2 = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
+MHZ = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
+
+stats DATA using "buffer_bytes" nooutput
+BYTES_LO = L1 > 0 && L1 < STATS_min ? L1 : STATS_min
+BYTES_HI = L2 > STATS_max ? L2 : STATS_max
+stats DATA using "cycles_per_hop_median" nooutput
+NB = STATS_blocks
+YMAX = STATS_max
+array VR[NB]
+array VNAME[NB]
+stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
+                  VR[b] = int(column("variant_rank")), VNAME[b] = strcol("variant"), 0)) nooutput
+
+eval BYTE_TICS
+set xlabel "footprint of the chain (bytes)"
+set ylabel "cycles per dependent load (solid)"
+set y2label "ns per dependent load (open squares)"
+set yrange [0 : 1.15 * YMAX]
+set ytics nomirror
+set y2tics out nomirror
+if (MHZ > 0) {
+    set link y2 via y * 1000.0 / MHZ inverse y * MHZ / 1000.0
+    set y2tics nice_step(1.15 * YMAX * 1000.0 / MHZ)
+} else {
+    set y2range [0 : *]
+}
+if (L1 > 0) {
+    set arrow 1 from L1, graph 0 to L1, graph 1 nohead dashtype 2 linewidth 2 \
+        linecolor rgb ROOF_RGB back
+    set label 1 "L1 " . bytes_label(L1) at L1, graph 0.03 offset 0.5, 0 left front
+}
+if (L2 > 0) {
+    set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
+        linecolor rgb ROOF_RGB back
+    set label 2 "L2 " . bytes_label(L2) at L2, graph 0.03 offset 0.5, 0 left front
+}
+set title ARG3 noenhanced
+set key inside left top vertical Left reverse noenhanced
+
+# One variant is the usual ladder: its name would only repeat the title.
+cycles_title(b) = NB > 1 ? VNAME[b] . ": cycles" : "cycles per load"
+ns_title(b) = NB > 1 ? VNAME[b] . ": ns" : "ns per load"
+
+eval PNG_BEGIN
+plot for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"cycles_per_hop_median" \
+         axes x1y1 with linespoints linewidth 2.5 linecolor rgb rank_rgb(VR[b]) \
+         pointtype rank_pt(1) title cycles_title(b), \
+     for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
+         axes x1y2 with points linecolor rgb rank_rgb(VR[b]) pointtype rank_pt_open(2) \
+         pointsize 2 title ns_title(b)
+eval SVG_AGAIN

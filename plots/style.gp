@@ -1,0 +1,64 @@
+# plots/style.gp: the look every occsweep figure shares; each plots/*.gp script loads it first.
+#
+# Sized for a report: 1200x800 px with 16-point text stays legible when the PNG is scaled down to
+# a text width. Colours are the Okabe-Ito set, which stays distinguishable under colour-vision
+# deficiencies, handed out by rank (of the unroll U, of the chain count K, or of the GPU); point
+# shapes go by the rank of the vector width V. Titles and legends come from data (GPU names with
+# underscores), so text is never parsed for enhanced-text markup.
+#
+# Provides:
+#   PNG_BEGIN, SVG_AGAIN  strings to eval: before the plot command (PNG terminal, output OUT.png)
+#                         and after it (SVG terminal, replot into OUT.svg); OUT is the script's
+#                         output path without extension
+#   rank_rgb(r), rank_pt(r), rank_pt_open(r)   colour, filled and open point type for rank r >= 1
+#   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
+#   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
+#   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
+#   ROOF_RGB, GRID_RGB    colours of roof lines and the grid
+
+set encoding utf8
+set datafile separator tab
+set datafile missing "NaN"
+
+FONT = "sans-serif,16"
+SIZE = "1200,800"
+PNG_BEGIN = "set terminal pngcairo size " . SIZE . " font '" . FONT . "' linewidth 1.5 " . \
+            "noenhanced; set output OUT . '.png'"
+SVG_AGAIN = "unset output; set terminal svg size " . SIZE . " dynamic font '" . FONT . "' " . \
+            "linewidth 1.5 noenhanced background rgb 'white'; set output OUT . '.svg'; " . \
+            "replot; unset output"
+
+array RANK_RGB[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", \
+                     "#000000", "#999999"]
+array RANK_PT[6] = [7, 5, 9, 13, 11, 15]
+rank_rgb(r) = RANK_RGB[(int(r) - 1) % |RANK_RGB| + 1]
+rank_pt(r) = RANK_PT[(int(r) - 1) % |RANK_PT| + 1]
+rank_pt_open(r) = rank_pt(r) - 1
+
+ROOF_RGB = "#333333"
+GRID_RGB = "#d9d9d9"
+
+bytes_unit(b) = b >= 2**30 ? 2**30 : b >= 2**20 ? 2**20 : b >= 2**10 ? 2**10 : 1
+bytes_name(u) = u == 2**30 ? "GiB" : u == 2**20 ? "MiB" : u == 2**10 ? "KiB" : "B"
+bytes_label(b) = sprintf("%g %s", b / bytes_unit(b), bytes_name(bytes_unit(b)))
+
+nice_mult(f) = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10
+nice_step(r) = nice_mult(r / 8.0 / 10**floor(log10(r / 8.0))) * 10**floor(log10(r / 8.0))
+
+# Labels at most ~8 powers of two (aligned to the label step so they read 1 KiB, 16 KiB, ...)
+# and marks every other power as a minor tic.
+BYTE_TICS = "set logscale x 2; set xtics (); " . \
+            "e_lo = floor(log(BYTES_LO) / log(2)); e_hi = ceil(log(BYTES_HI) / log(2)); " . \
+            "if (e_hi == e_lo) { e_lo = e_lo - 1; e_hi = e_hi + 1 }; " . \
+            "e_step = int((e_hi - e_lo) / 7) + 1; e_lo = floor(e_lo / real(e_step)) * e_step; " . \
+            "do for [e = e_lo : e_hi] { if (e % e_step == 0) { " . \
+            "set xtics add (bytes_label(2**e) 2**e) } else { set xtics add ('' 2**e 1) } }; " . \
+            "set xrange [2**e_lo : 2**e_hi]"
+
+set border linewidth 1.2
+set grid xtics ytics linetype 1 linecolor rgb GRID_RGB linewidth 1
+set tics out nomirror
+set key opaque box linecolor rgb GRID_RGB samplen 2.5 spacing 1.15
+set title font ",18"
+set pointsize 1.3
+set offsets 0, 0, 0, 0

@@ -1,0 +1,355 @@
+/* tests/test_csv.c: CSV round trip, .partial and --force handling, malformed input, and the column
+ * dictionary in results/README.md (found under $OCC_SOURCE_ROOT, default "."). */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkdir, access, nftw */
+
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "csv.h"
+
+static char dir[64];
+
+static char *path_in(const char *name)
+{
+    static char buf[32][256];
+    static int next;
+    char *p = buf[next++ % 32];
+    snprintf(p, 256, "%s/%s", dir, name);
+    return p;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap);
+    while (s != NULL && (n += fread(s + n, 1, cap - 1 - n, f)) == cap - 1) s = realloc(s, cap *= 2);
+    fclose(f);
+    if (s != NULL) s[n] = '\0';
+    return s;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static int same_num(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+#define CMP_STR(name) CHECK_STR_EQ(got->name, want->name);
+#define CMP_INT(name) CHECK_INT_EQ(got->name, want->name);
+#define CMP_NUM(name) CHECK(same_num(got->name, want->name));
+#define CMP_FIELD(name, type, doc) CMP_##type(name)
+
+static void compare_rows(const OccRow *got, const OccRow *want)
+{
+    OCC_CSV_COLUMNS(CMP_FIELD)
+}
+
+#define COUNT_COLUMN(name, type, doc) +1
+#define CHECK_INIT_STR(name) CHECK_STR_EQ(r.name, "-");
+#define CHECK_INIT_INT(name) CHECK_INT_EQ(r.name, 0);
+#define CHECK_INIT_NUM(name) CHECK(isnan(r.name));
+#define CHECK_INIT(name, type, doc) CHECK_INIT_##type(name)
+
+static void test_columns_and_init(void)
+{
+    CHECK_INT_EQ(occ_csv_column_count(), 0 OCC_CSV_COLUMNS(COUNT_COLUMN));
+    CHECK_STR_EQ(occ_csv_column_name(0), "gpu_name");
+    CHECK_STR_EQ(occ_csv_column_name(occ_csv_column_count() - 1), "status");
+    CHECK(occ_csv_column_name(occ_csv_column_count()) == NULL);
+    CHECK(occ_csv_column_name(-1) == NULL);
+    CHECK_STR_EQ(occ_csv_column_doc(0), "GPU name reported by the driver");
+    OccRow r;
+    occ_row_init(&r);
+    OCC_CSV_COLUMNS(CHECK_INIT)
+}
+
+static const char *const meta_keys[] = {"command", "note", "empty", "padded"};
+static const char *const meta_values[] = {
+    "./run_sweep --kernel reduce --name \"a, b\" --occ 25..100",
+    "line1\nline2\r\nback\\slash \\n literal", "", "  padded value  "};
+
+static void fill_rows(OccRow rows[3])
+{
+    for (int i = 0; i < 3; i++) occ_row_init(&rows[i]);
+    rows[0].gpu_name = "NVIDIA H200, \"SXM\"";
+    rows[0].cc = "9.0";
+    rows[0].sm_count = 132;
+    rows[0].kernel = "";
+    rows[0].mode = " leading space";
+    rows[0].variant = "#not_a_comment";
+    rows[0].buffer_bytes = LLONG_MAX;
+    rows[0].bytes_in_flight_per_sm = LLONG_MIN;
+    rows[0].time_ms_median = 1.234567890123e-7;
+    rows[0].gbps_median = 4712.345678901;
+    rows[0].gbps_max = 1e300;
+    rows[0].pct_of_memcpy = -INFINITY;
+    rows[0].verify_err = INFINITY;
+    rows[0].status = "skip:occupancy, 6.25% unreachable";
+    rows[2].gpu_name = "multi\nline\r\nname";
+    rows[2].limiter = "trailing\t";
+    rows[2].occ_achieved_pct = 18.75;
+    rows[2].status = "ok";
+}
+
+static void test_round_trip(void)
+{
+    const char *path = path_in("a/b/c.csv");
+    char err[512] = "";
+    CHECK_INT_EQ(occ_csv_make_parent_dirs(path, err, sizeof err), 0);
+    CHECK(exists(path_in("a/b")));
+    CHECK_INT_EQ(occ_csv_make_parent_dirs(path, err, sizeof err), 0); /* idempotent */
+
+    OccRow rows[3];
+    fill_rows(rows);
+    OccCsvWriter *w = occ_csv_open(path, 0, meta_keys, meta_values, 4, err, sizeof err);
+    CHECK(w != NULL);
+    if (w == NULL) return;
+    CHECK(exists(path_in("a/b/c.csv.partial")));
+    CHECK(!exists(path));
+    for (int i = 0; i < 3; i++) CHECK_INT_EQ(occ_csv_write_row(w, &rows[i]), 0);
+    /* every row is on disk before close: a killed run keeps it */
+    char *partial = read_text(path_in("a/b/c.csv.partial"));
+    CHECK_CONTAINS(partial, "\"multi\nline\r\nname\"");
+    free(partial);
+    CHECK_INT_EQ(occ_csv_close(w, "end_status", "complete"), 0);
+    CHECK(!exists(path_in("a/b/c.csv.partial")));
+    CHECK(exists(path));
+
+    char *text = read_text(path);
+    CHECK_CONTAINS(text, "# note=line1\\nline2\\r\\nback\\\\slash \\\\n literal\n");
+    CHECK_CONTAINS(text,
+                   "\"NVIDIA H200, \"\"SXM\"\"\",9.0,132,,\" leading space\",\"#not_a_comment\"");
+    CHECK_CONTAINS(text, ",NaN,");
+    CHECK_CONTAINS(text, "\n# end_status=complete\n");
+    free(text);
+
+    OccCsvTable t;
+    CHECK_INT_EQ(occ_csv_read(path, &t, err, sizeof err), 0);
+    CHECK_INT_EQ(t.n_rows, 3);
+    CHECK_INT_EQ(t.n_meta, 5);
+    for (int i = 0; i < 4 && i < t.n_meta; i++) {
+        CHECK_STR_EQ(t.meta_keys[i], meta_keys[i]);
+        CHECK_STR_EQ(t.meta_values[i], meta_values[i]);
+        CHECK_STR_EQ(occ_csv_meta_get(&t, meta_keys[i]), meta_values[i]);
+    }
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "end_status"), "complete");
+    CHECK(occ_csv_meta_get(&t, "absent") == NULL);
+    for (int i = 0; i < 3 && i < t.n_rows; i++) compare_rows(&t.rows[i], &rows[i]);
+    occ_csv_table_free(&t);
+    CHECK(t.rows == NULL && t.n_rows == 0);
+}
+
+static void test_force_and_partial(void)
+{
+    const char *path = path_in("force.csv");
+    char err[512] = "";
+    const char *k[] = {"run"}, *v1[] = {"1"}, *v2[] = {"2"};
+    OccRow r;
+    occ_row_init(&r);
+
+    OccCsvWriter *w = occ_csv_open(path, 0, k, v1, 1, err, sizeof err);
+    CHECK(w != NULL && occ_csv_close(w, "end_status", "complete") == 0);
+
+    err[0] = '\0';
+    CHECK(occ_csv_open(path, 0, k, v2, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "force.csv: exists; use --force");
+    CHECK(!exists(path_in("force.csv.partial")));
+
+    w = occ_csv_open(path, 1, k, v2, 1, err, sizeof err);
+    CHECK(w != NULL);
+    if (w == NULL) return;
+    r.status = "ok";
+    CHECK_INT_EQ(occ_csv_write_row(w, &r), 0);
+    CHECK_INT_EQ(occ_csv_write_row(w, &r), 0);
+    CHECK_INT_EQ(occ_csv_close(w, "end_status", "interrupted"), 0);
+
+    OccCsvTable t;
+    CHECK_INT_EQ(occ_csv_read(path, &t, err, sizeof err), 0);
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "run"), "2");
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "end_status"), "interrupted");
+    CHECK_INT_EQ(t.n_rows, 2);
+    occ_csv_table_free(&t);
+
+    /* a leftover .partial (a crashed run) is not overwritten without force */
+    const char *stale = path_in("stale.csv.partial");
+    write_text(stale, "# crashed run\n");
+    CHECK(occ_csv_open(path_in("stale.csv"), 0, k, v1, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "stale.csv.partial: exists");
+    char *kept = read_text(stale);
+    CHECK_STR_EQ(kept, "# crashed run\n");
+    free(kept);
+    w = occ_csv_open(path_in("stale.csv"), 1, k, v1, 1, err, sizeof err);
+    CHECK(w != NULL && occ_csv_close(w, NULL, NULL) == 0);
+    CHECK(exists(path_in("stale.csv")) && !exists(stale));
+
+    CHECK(occ_csv_open(path_in("missing/x.csv"), 0, k, v1, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "missing does not exist");
+    const char *bad_key[] = {"bad key"};
+    CHECK(occ_csv_open(path_in("key.csv"), 0, bad_key, v1, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "metadata key 'bad key'");
+
+    mkdir(path_in("ro"), 0555);
+    /* root writes anywhere: only check the message where permissions apply */
+    if (access(path_in("ro"), W_OK) != 0) {
+        CHECK(occ_csv_open(path_in("ro/x.csv"), 0, k, v1, 1, err, sizeof err) == NULL);
+        CHECK_CONTAINS(err, "is not writable");
+    }
+    write_text(path_in("file"), "x");
+    CHECK_INT_EQ(occ_csv_make_parent_dirs(path_in("file/sub/x.csv"), err, sizeof err), -1);
+    CHECK_CONTAINS(err, "file");
+}
+
+#define HEADER_NAME(name, type, doc) #name ","
+#define GOOD_STR "x"
+#define GOOD_INT "1"
+#define GOOD_NUM "1.5"
+#define GOOD_FIELD(name, type, doc) GOOD_##type ","
+
+/* Reads text (NULL: no file) as a CSV file; expects failure with both needles in the message. */
+static void expect_bad(const char *name, const char *text, const char *needle1, const char *needle2)
+{
+    char err[512] = "";
+    OccCsvTable t;
+    if (text != NULL) write_text(path_in(name), text);
+    CHECK_INT_EQ(occ_csv_read(path_in(name), &t, err, sizeof err), -1);
+    CHECK(t.rows == NULL && t.n_rows == 0 && t.text == NULL);
+    CHECK_CONTAINS(err, needle1);
+    CHECK_CONTAINS(err, needle2);
+}
+
+static void test_malformed(void)
+{
+    /* the X-macro ends every name with a comma; replace the last one with the line end */
+    char header[2048], row[2048];
+    snprintf(header, sizeof header, "%s", OCC_CSV_COLUMNS(HEADER_NAME));
+    header[strlen(header) - 1] = '\n';
+    snprintf(row, sizeof row, "%s", OCC_CSV_COLUMNS(GOOD_FIELD));
+    row[strlen(row) - 1] = '\n';
+    char text[8192];
+
+    snprintf(text, sizeof text, "# k=v\n%s%s", header, row);
+    char err[512] = "";
+    OccCsvTable t;
+    write_text(path_in("good.csv"), text);
+    CHECK_INT_EQ(occ_csv_read(path_in("good.csv"), &t, err, sizeof err), 0);
+    CHECK_INT_EQ(t.n_rows, 1);
+    if (t.n_rows == 1) CHECK_NEAR(t.rows[0].time_ms_median, 1.5, 0);
+    occ_csv_table_free(&t);
+
+    char *cc = strstr(header, ",cc,");
+    memcpy(cc, ",cx,", 4);
+    snprintf(text, sizeof text, "# k=v\n%s%s", header, row);
+    expect_bad("header.csv", text, "header.csv:2: wrong header", "'cx', expected 'cc'");
+    memcpy(cc, ",cc,", 4);
+
+    snprintf(text, sizeof text, "%s%s1,2,3\n", header, row);
+    expect_bad("short.csv", text, "short.csv:3:", "3 fields, expected");
+
+    /* the quoted line break makes the bad row start on line 5, not 4 */
+    snprintf(text, sizeof text, "# k=v\n%s\"two\nlines\"%sx,9.0,12x%s", header, strchr(row, ','),
+             strstr(row, ",x,x,"));
+    expect_bad("int.csv", text, "int.csv:5: column sm_count", "'12x' is not an integer");
+
+    snprintf(text, sizeof text, "%s%s", header, row);
+    memcpy(strstr(text, "1.5,"), "1.x,", 4);
+    expect_bad("num.csv", text, "num.csv:2: column occ_target_pct", "is not a number");
+
+    snprintf(text, sizeof text, "%s\"open%s", header, row);
+    expect_bad("quote.csv", text, "quote.csv:2:", "unterminated");
+    expect_bad("empty.csv", "# only=meta\n", "empty.csv:", "no header");
+    expect_bad("absent.csv", NULL, "absent.csv", "No such file");
+
+    /* CRLF line ends, as after a trip through a Windows editor, still read */
+    snprintf(text, sizeof text, "# k=v\n%s%s", header, row);
+    for (char *p = text; (p = strchr(p, '\n')) != NULL; p += 2) {
+        memmove(p + 1, p, strlen(p) + 1);
+        *p = '\r';
+    }
+    write_text(path_in("crlf.csv"), text);
+    CHECK_INT_EQ(occ_csv_read(path_in("crlf.csv"), &t, err, sizeof err), 0);
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "k"), "v");
+    CHECK_INT_EQ(t.n_rows, 1);
+    if (t.n_rows == 1) CHECK_STR_EQ(t.rows[0].status, "x");
+    occ_csv_table_free(&t);
+}
+
+#define TYPE_NAME(name, type, doc) #type,
+
+/* results/README.md must list every column, in schema order, with its type. */
+static void test_readme_dictionary(void)
+{
+    const char *root = getenv("OCC_SOURCE_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/results/README.md", root ? root : ".");
+    char *text = read_text(path);
+    CHECK(text != NULL);
+    if (text == NULL) return;
+    static const char *const types[] = {OCC_CSV_COLUMNS(TYPE_NAME)};
+    const char *p = strstr(text, "\n| column | type |");
+    CHECK(p != NULL);
+    int i = 0, n = occ_csv_column_count();
+    for (p = p ? strchr(p + 1, '\n') : NULL; p != NULL && strncmp(p, "\n|", 2) == 0;
+         p = strchr(p + 1, '\n')) {
+        char name[128], type[16];
+        if (sscanf(p, "\n| %127[^ |] | %15[^ |] |", name, type) != 2 || name[0] == '-') continue;
+        CHECK(i < n);
+        if (i >= n) break;
+        CHECK_STR_EQ(name, occ_csv_column_name(i));
+        CHECK_STR_EQ(type, types[i]);
+        i++;
+    }
+    CHECK_INT_EQ(i, n);
+    free(text);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/occ_csv_XXXXXX");
+    if (mkdtemp(dir) == NULL) {
+        perror("mkdtemp");
+        return 99;
+    }
+    test_columns_and_init();
+    test_round_trip();
+    test_force_and_partial();
+    test_malformed();
+    test_readme_dictionary();
+    int rc = check_done();
+    chmod(path_in("ro"), 0755);
+    if (rc == 0)
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else
+        printf("files kept in %s\n", dir);
+    return rc;
+}
