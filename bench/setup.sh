@@ -75,7 +75,7 @@ occ_ensure_build() {
     local log=$OCC_ROOT/build-log.txt
     if [ ! -f "$OCC_BUILD/build.ninja" ]; then
         occ_say "occsweep: first use: building in ${OCC_BUILD#$OCC_ROOT/} (a few minutes; log on failure only)"
-        if ! meson setup "$OCC_BUILD" "$OCC_ROOT" $OCC_MESON_ARGS >"$log" 2>&1; then
+        if ! meson setup "$OCC_BUILD" "$OCC_ROOT" ${OCC_MESON_ARGS:-} >"$log" 2>&1; then
             cat "$log" >&2; rm -rf "$OCC_BUILD"; occ_die "occsweep: meson setup failed (log above)" 1
         fi
     fi
