@@ -22,11 +22,9 @@ YSCALE = HOPS ? 1e9 : 1.0
 stats DATA using YCOL nooutput
 NB = STATS_blocks
 YMAX = STATS_max / YSCALE
-array KR[NB]
 array K_OF_BLOCK[NB]
 stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
-                  KR[b] = int(column("unroll_rank")), K_OF_BLOCK[b] = column("unroll"), 0)) \
-      nooutput
+                  K_OF_BLOCK[b] = column("unroll"), 0)) nooutput
 
 set xrange [0 : 100]
 set xtics 0, 12.5, 100
@@ -39,7 +37,8 @@ set key inside right bottom vertical Left reverse noenhanced
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(column(YCOL) / YSCALE) \
-         with linespoints linewidth 2.5 linecolor rgb rank_rgb(KR[b]) pointtype rank_pt(KR[b]) \
+         with linespoints linewidth 2.5 linecolor rgb unroll_rgb(K_OF_BLOCK[b]) \
+         pointtype rank_pt(unroll_slot(K_OF_BLOCK[b])) \
          title sprintf("K = %d chain%s per %s", K_OF_BLOCK[b], K_OF_BLOCK[b] == 1 ? "" : "s", \
                        CHAINS_PER)
 eval SVG_AGAIN

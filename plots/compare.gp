@@ -1,6 +1,6 @@
 # plots/compare.gp: several GPUs on one figure: each curve's bandwidth as % of its own GPU's
 # memcpy roof, against achieved occupancy or bytes in flight per SM. Colour names the GPU, point
-# shape the vector width V, line style the unroll U.
+# shape the vector width V, dash pattern the unroll U.
 #
 #   gnuplot -c plots/compare.gp DATA OUT TITLE XKIND
 #
@@ -59,7 +59,7 @@ set ylabel "% of the GPU's own memcpy roof (median GB/s / roof)"
 set title ARG3 noenhanced
 set key outside right top vertical Left reverse noenhanced
 
-# Dash patterns by unroll rank, solid first: enough to tell up to five U values apart.
+# Dash pattern by unroll rank: the smallest U drawn is solid, whichever it is.
 array U_DASH[5] = ["", "-", ".", "- .", "-- ."]
 u_dash(r) = U_DASH[(int(r) - 1) % |U_DASH| + 1]
 u_dashtype(r) = u_dash(r) eq "" ? 1 : u_dash(r)
@@ -67,11 +67,11 @@ u_dashtype(r) = u_dash(r) eq "" ? 1 : u_dash(r)
 eval PNG_BEGIN
 plot 100 with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB notitle, \
      for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with linespoints linewidth 2 \
-         linecolor rgb rank_rgb(GPU[b]) dashtype u_dashtype(UR[b]) pointtype rank_pt(VR[b]) \
-         pointsize 1.1 notitle, \
+         linecolor rgb rank_rgb(GPU[b]) dashtype u_dashtype(UR[b]) \
+         pointtype vec_pt(V_OF_RANK[VR[b]]) pointsize 1.1 * PS notitle, \
      for [g = 1 : NG] NaN with lines linewidth 5 linecolor rgb rank_rgb(g) title GPU_NAME[g], \
-     for [r = 1 : NU] NaN with lines linewidth 2 linecolor rgb "black" dashtype u_dashtype(r) \
-         title sprintf("unroll %d", U_OF_RANK[r]), \
-     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype rank_pt(r) pointsize 1.6 \
-         title sprintf("%d B loads", V_OF_RANK[r])
+     for [r = 1 : NU] NaN with lines linewidth 2 linecolor rgb "black" \
+         dashtype u_dashtype(r) title sprintf("unroll %d", U_OF_RANK[r]), \
+     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
+         pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r])
 eval SVG_AGAIN

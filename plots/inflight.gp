@@ -64,12 +64,12 @@ if (PEAK > 0) {
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "bytes_in_flight_per_sm":"gbps_median" \
-         with linespoints linewidth 2 linecolor rgb rank_rgb(UR[b]) pointtype rank_pt(VR[b]) \
-         notitle, \
-     for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb rank_rgb(r) \
+         with linespoints linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) \
+         pointtype vec_pt(V_OF_RANK[VR[b]]) notitle, \
+     for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb unroll_rgb(U_OF_RANK[r]) \
          title sprintf("unroll %d", U_OF_RANK[r]), \
-     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype rank_pt(r) pointsize 1.6 \
-         title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
+         pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
      for [k = 1 : (ROOF > 0 && SMS > 0 && LAT_NS > 0)] \
          (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines linewidth 3 \
          dashtype 4 linecolor rgb "#999999" \

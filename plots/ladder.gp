@@ -67,5 +67,5 @@ plot for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"cycles_per_hop_me
          pointtype rank_pt(1) title cycles_title(b), \
      for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
          axes x1y2 with points linecolor rgb rank_rgb(VR[b]) pointtype rank_pt_open(2) \
-         pointsize 2 title ns_title(b)
+         pointsize 2 * PS title ns_title(b)
 eval SVG_AGAIN

@@ -58,12 +58,12 @@ if (PEAK > 0) {
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"gbps_median" \
-         with linespoints linewidth 2 linecolor rgb rank_rgb(UR[b]) pointtype rank_pt(VR[b]) \
-         notitle, \
-     for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb rank_rgb(r) \
+         with linespoints linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) \
+         pointtype vec_pt(V_OF_RANK[VR[b]]) notitle, \
+     for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb unroll_rgb(U_OF_RANK[r]) \
          title sprintf("unroll %d", U_OF_RANK[r]), \
-     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype rank_pt(r) pointsize 1.6 \
-         title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
+         pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          notitle, \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \

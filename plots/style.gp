@@ -2,8 +2,9 @@
 #
 # Sized for a report: 1200x800 px with 16-point text stays legible when the PNG is scaled down to
 # a text width. Colours are the Okabe-Ito set, which stays distinguishable under colour-vision
-# deficiencies, handed out by rank (of the unroll U, of the chain count K, or of the GPU); point
-# shapes go by the rank of the vector width V. Titles and legends come from data (GPU names with
+# deficiencies. Unroll U (and chain count K) pick the colour and vector width V the point shape
+# by value, not by rank, so that U = 4 has one colour in every figure; GPUs and chase variants,
+# which have no such value, go by rank. Titles and legends come from data (GPU names with
 # underscores), so text is never parsed for enhanced-text markup.
 #
 # Provides:
@@ -11,6 +12,8 @@
 #                         and after it (SVG terminal, replot into OUT.svg); OUT is the script's
 #                         output path without extension
 #   rank_rgb(r), rank_pt(r), rank_pt_open(r)   colour, filled and open point type for rank r >= 1
+#   unroll_slot(u)        1, 2, 3, ... for unroll (or chain count) 1, 2, 4, ...
+#   unroll_rgb(u), vec_pt(v)  colour of unroll u, point type of vector width v bytes
 #   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
 #   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
@@ -24,9 +27,14 @@ FONT = "sans-serif,16"
 SIZE = "1200,800"
 PNG_BEGIN = "set terminal pngcairo size " . SIZE . " font '" . FONT . "' linewidth 1.5 " . \
             "noenhanced; set output OUT . '.png'"
-SVG_AGAIN = "unset output; set terminal svg size " . SIZE . " dynamic font '" . FONT . "' " . \
-            "linewidth 1.5 noenhanced background rgb 'white'; set output OUT . '.svg'; " . \
-            "replot; unset output"
+# The svg terminal draws points larger and text smaller than pngcairo at equal settings; PS
+# (every pointsize is written as a multiple of it) and SVG_FONT bring the SVG to the PNG's look.
+PS = 1.0
+SVG_FONT = "sans-serif,20"
+SVG_AGAIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; set title font ',22'; " . \
+            "set terminal svg size " . SIZE . \
+            " dynamic font '" . SVG_FONT . "' linewidth 1.5 noenhanced background rgb 'white'; " . \
+            "set output OUT . '.svg'; replot; unset output"
 
 array RANK_RGB[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", \
                      "#000000", "#999999"]
@@ -34,6 +42,9 @@ array RANK_PT[6] = [7, 5, 9, 13, 11, 15]
 rank_rgb(r) = RANK_RGB[(int(r) - 1) % |RANK_RGB| + 1]
 rank_pt(r) = RANK_PT[(int(r) - 1) % |RANK_PT| + 1]
 rank_pt_open(r) = rank_pt(r) - 1
+unroll_slot(u) = int(log(u) / log(2) + 0.5) + 1
+unroll_rgb(u) = rank_rgb(unroll_slot(u))
+vec_pt(v) = rank_pt(v >= 4 ? int(log(v) / log(2) + 0.5) - 1 : v >= 2 ? 5 : 6)
 
 ROOF_RGB = "#333333"
 GRID_RGB = "#d9d9d9"
@@ -60,5 +71,5 @@ set grid xtics ytics linetype 1 linecolor rgb GRID_RGB linewidth 1
 set tics out nomirror
 set key opaque box linecolor rgb GRID_RGB samplen 2.5 spacing 1.15
 set title font ",18"
-set pointsize 1.3
+set pointsize 1.3 * PS
 set offsets 0, 0, 0, 0

@@ -69,7 +69,7 @@ static int cudaocc_blocks(const OccArchLimits *a, const OccKernelUsage *u, unsig
     cudaOccDeviceProp p = device_prop(a);
     cudaOccFuncAttributes f = func_attrs(a, u->regs_per_thread, u->static_smem_bytes);
     cudaOccDeviceState s = max_shared_state();
-    cudaOccResult r;
+    cudaOccResult r = {};
     cudaOccError e = cudaOccMaxActiveBlocksPerMultiprocessor(&r, &p, &f, &s, u->block_threads,
                                                              (size_t)u->dyn_smem_bytes);
     CHECK_INT_EQ(e, CUDA_OCC_SUCCESS);

@@ -1,0 +1,153 @@
+/* tests/test_gpu_kernels.c: every compiled copy/reduce variant against a host reference, at sizes
+ * that are not multiples of U x V x block, with canary guard regions around the output, with
+ * grids of one block and of several waves' worth, and both block sizes the kernels support.
+ * Also: the verification counter catches planted errors, and CUB agrees with the host sum. */
+#include <math.h>
+#include <stdint.h>
+
+#include "gpu_test.h"
+#include "registry.h"
+#include "sweep.h"
+
+enum { GUARD = 64 };                       /* floats of canary before and after the output */
+static const uint32_t CANARY = 0xCAFEF00Du; /* bits no pattern value has (a NaN) */
+
+static const size_t sizes[] = {1, 3, 31, 4097, 100003, 1234567};
+
+static void check_canaries(const uint32_t *host, size_t n, const char *name, size_t size)
+{
+    int bad = 0;
+    for (size_t i = 0; i < GUARD; i++) bad += host[i] != CANARY || host[GUARD + n + i] != CANARY;
+    if (bad) fprintf(stderr, "%s n=%zu: %d canary words overwritten\n", name, size, bad);
+    CHECK_INT_EQ(bad, 0);
+}
+
+static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
+{
+    const size_t max_n = sizes[sizeof sizes / sizeof sizes[0] - 1];
+    const size_t words = max_n + 2 * GUARD;
+    float *in, *guarded, *block_sums, *sum;
+    unsigned int *done;
+    GPU_OK(cudaMalloc((void **)&in, max_n * 4));
+    GPU_OK(cudaMalloc((void **)&guarded, words * 4));
+    GPU_OK(cudaMalloc((void **)&block_sums, 64 * (size_t)sm_count * 4));
+    GPU_OK(cudaMalloc((void **)&sum, 4));
+    GPU_OK(cudaMalloc((void **)&done, 4));
+    GPU_OK(cudaMemset(done, 0, 4));
+    GPU_OK(occ_fill_pattern(in, max_n, seed, 0));
+    uint32_t *host = malloc(words * 4);
+    const int is_copy = strcmp(v->info.family, "copy") == 0;
+    const int blocks[] = {1, 3 * sm_count};
+    const int threads[] = {128, 256};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int g = 0; g < 2; g++)
+            for (int t = 0; t < 2; t++) {
+                size_t n = sizes[s];
+                for (size_t i = 0; i < words; i++) host[i] = CANARY;
+                GPU_OK(cudaMemcpy(guarded, host, words * 4, cudaMemcpyHostToDevice));
+                OccLaunch l = {blocks[g], threads[t], 0, 0};
+                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum};
+                /* Twice: the second launch relies on the first having reset the counter. */
+                GPU_OK(v->launch(&l, &a));
+                GPU_OK(v->launch(&l, &a));
+                GPU_OK(cudaDeviceSynchronize());
+                if (is_copy) {
+                    GPU_OK(cudaMemcpy(host, guarded, words * 4, cudaMemcpyDeviceToHost));
+                    size_t wrong = 0;
+                    for (size_t i = 0; i < n; i++) {
+                        float want = occ_pattern_value(seed, i);
+                        wrong += memcmp(&host[GUARD + i], &want, 4) != 0;
+                    }
+                    if (wrong)
+                        fprintf(stderr, "%s n=%zu grid=%d block=%d: %zu wrong\n", v->info.name, n,
+                                l.grid_blocks, l.block_threads, wrong);
+                    CHECK_INT_EQ(wrong, 0);
+                    check_canaries(host, n, v->info.name, n);
+                } else {
+                    float got;
+                    unsigned int left;
+                    GPU_OK(cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost));
+                    GPU_OK(cudaMemcpy(&left, done, 4, cudaMemcpyDeviceToHost));
+                    double ref = 0.0;
+                    for (size_t i = 0; i < n; i++) ref += occ_pattern_value(seed, i);
+                    double tol = occ_sweep_reduce_tolerance(n, l.grid_blocks, l.block_threads,
+                                                            v->info.unroll);
+                    double rel = ref > 0 ? fabs(got - ref) / ref : fabs(got);
+                    if (!(rel <= tol))
+                        fprintf(stderr, "%s n=%zu grid=%d block=%d: sum %.9g, want %.9g\n",
+                                v->info.name, n, l.grid_blocks, l.block_threads, got, ref);
+                    CHECK(rel <= tol);
+                    CHECK_INT_EQ(left, 0);
+                    /* reduce must not write the output buffer at all */
+                    GPU_OK(cudaMemcpy(host, guarded, words * 4, cudaMemcpyDeviceToHost));
+                    size_t touched = 0;
+                    for (size_t i = 0; i < words; i++) touched += host[i] != CANARY;
+                    CHECK_INT_EQ(touched, 0);
+                }
+            }
+    free(host);
+    cudaFree(in);
+    cudaFree(guarded);
+    cudaFree(block_sums);
+    cudaFree(sum);
+    cudaFree(done);
+}
+
+/* The copy check of the sweep: a count of differing elements that sees planted errors. */
+static void test_mismatch_counter(void)
+{
+    const size_t n = 1000003;
+    float *a, *b;
+    unsigned long long *count, got = 0;
+    GPU_OK(cudaMalloc((void **)&a, n * 4));
+    GPU_OK(cudaMalloc((void **)&b, n * 4));
+    GPU_OK(cudaMalloc((void **)&count, sizeof *count));
+    GPU_OK(occ_fill_pattern(a, n, 7, 0));
+    GPU_OK(cudaMemcpy(b, a, n * 4, cudaMemcpyDeviceToDevice));
+    GPU_OK(occ_count_mismatches(a, b, n, count, 0));
+    GPU_OK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
+    CHECK_INT_EQ(got, 0);
+    const float bad = -1.0f;
+    const size_t at[] = {0, 12345, n - 1};
+    for (int i = 0; i < 3; i++) GPU_OK(cudaMemcpy(b + at[i], &bad, 4, cudaMemcpyHostToDevice));
+    GPU_OK(occ_count_mismatches(a, b, n, count, 0));
+    GPU_OK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
+    CHECK_INT_EQ(got, 3);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(count);
+}
+
+static void test_cub_sum(void)
+{
+    const size_t n = 1234567;
+    float *in, *sum, got = 0;
+    void *temp;
+    size_t temp_bytes = 0;
+    GPU_OK(cudaMalloc((void **)&in, n * 4));
+    GPU_OK(cudaMalloc((void **)&sum, 4));
+    GPU_OK(occ_fill_pattern(in, n, 11, 0));
+    GPU_OK(occ_cub_sum_temp_bytes(n, &temp_bytes));
+    GPU_OK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
+    GPU_OK(occ_cub_sum(in, n, sum, temp, temp_bytes, 0));
+    GPU_OK(cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost));
+    double ref = 0.0;
+    for (size_t i = 0; i < n; i++) ref += occ_pattern_value(11, i);
+    CHECK_NEAR(got / ref, 1.0, 1e-5);
+    cudaFree(in);
+    cudaFree(sum);
+    cudaFree(temp);
+}
+
+int main(void)
+{
+    gpu_test_require_device();
+    int sms = 0;
+    GPU_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    unsigned seed = 0x5eed0000u + (unsigned)occ_registry_count();
+    printf("seed %u, %d variants\n", seed, occ_registry_count());
+    for (int i = 0; i < occ_registry_count(); i++) test_variant(occ_registry_at(i), sms, seed + i);
+    test_mismatch_counter();
+    test_cub_sum();
+    return check_done();
+}
