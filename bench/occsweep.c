@@ -190,12 +190,13 @@ int main(int argc, char **argv)
     char end[160];
     snprintf(end, sizeof end, "%s after %d of %d points",
              done == n ? "complete" : e != cudaSuccess ? "cuda_error" : "interrupted", done, n);
-    occ_csv_close(st.csv, "end_status", end);
+    if (occ_csv_close(st.csv, "end_status", end) != 0) st.write_failed = 1;
     static OccRow plain[OCC_MAX_POINTS];
     for (int i = 0; i < st.n_rows; i++) plain[i] = rows[i].row;
     occ_summary_print(stdout, plain, st.n_rows);
-    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\nwrote %s (%s)\n",
-           sweep.roof.memcpy_gbps, sweep.roof.cub_reduce_gbps, sweep.roof.dram_peak_gbps, path, end);
+    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
+           sweep.roof.memcpy_gbps, sweep.roof.cub_reduce_gbps, sweep.roof.dram_peak_gbps,
+           st.write_failed ? "FAILED to write" : "wrote", path, end);
     occ_sweep_free(&sweep);
     if (e != cudaSuccess) { fprintf(stderr, "occsweep: %s\n", err); return OCC_EXIT_FAIL; }
     if (opt.plot && done == n) occ_report_plot(path);

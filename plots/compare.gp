@@ -57,7 +57,8 @@ set yrange [0 : (YMAX > 100 ? 1.1 * YMAX : 110)]
 set ytics 10
 set ylabel "% of the GPU's own memcpy roof (median GB/s / roof)"
 set title ARG3 noenhanced
-set key outside right top vertical Left reverse noenhanced
+# Inside, where curves that rise with x leave room: outside, long GPU names would squeeze the plot.
+set key inside right bottom vertical Left reverse noenhanced
 
 # Dash pattern by unroll rank: the smallest U drawn is solid, whichever it is.
 array U_DASH[5] = ["", "-", ".", "- .", "-- ."]

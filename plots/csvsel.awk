@@ -12,13 +12,14 @@
 #       tab-separated blocks for gnuplot's `index`: one block per file and distinct PLOT_BY
 #       tuple, sorted by those and then by x; each block starts with its header line and two
 #       blank lines separate blocks. Columns: set_idx (file number, 1-based), label (the file's
-#       gpu_name, made unique), each PLOT_BY column, <col>_rank (1-based rank of its value among
-#       all selected rows), x, y (or pct_of_<PLOT_NORM> = 100 y / metadata PLOT_NORM), PLOT_KEEP.
+#       gpu_name, plus the file's base name when two files name the same GPU), each PLOT_BY
+#       column, <col>_rank (1-based rank of its value among all selected rows), x, y (or
+#       pct_of_<PLOT_NORM> = 100 y / metadata PLOT_NORM), the PLOT_KEEP columns.
 #
 # Environment (not -v, which would expand backslashes in values): PLOT_WHERE conditions
-# "col=value" or "col!=value" joined by \037; PLOT_BY and PLOT_KEEP comma-separated column
-# names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a
-# metadata key; PLOT_WHAT names the figure in messages.
+# "col=value" joined by \037; PLOT_BY and PLOT_KEEP comma-separated column names; PLOT_X,
+# PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a metadata key;
+# PLOT_WHAT names the figure in messages.
 # Errors: one line "plots: FILE: problem" on stderr and exit status 2.
 
 function fail(msg) {
@@ -71,6 +72,12 @@ function unescape_meta(s,    out, i, c, n) {
     return out
 }
 
+function base_name(path) {
+    sub(/.*\//, "", path)
+    sub(/\.csv$/, "", path)
+    return path
+}
+
 function safe_name(s) {
     gsub(/[^A-Za-z0-9_.+-]/, "_", s)
     return s
@@ -97,26 +104,22 @@ function v(name) {
     return fs[col[FILENAME, name]]
 }
 
-function matches(    i, n, conds, eq, name, want, neg) {
+function matches(    i, n, conds, eq, name) {
     n = split(where, conds, "\037")
     for (i = 1; i <= n; i++) {
         if (conds[i] == "") continue
         eq = index(conds[i], "=")
-        neg = substr(conds[i], eq - 1, 1) == "!"
-        name = substr(conds[i], 1, eq - 1 - neg)
-        want = substr(conds[i], eq + 1)
+        name = substr(conds[i], 1, eq - 1)
         if (!((FILENAME, name) in col)) fail("filter names unknown column " name)
-        if ((v(name) == want) == neg) return 0
+        if (v(name) != substr(conds[i], eq + 1)) return 0
     }
     return 1
 }
 
-function note_figure(type, key, suffix_base, desc) {
+function note_figure(type, key) {
     if (!((type, key) in seen_fig)) {
         seen_fig[type, key] = 1
         fig_order[++nfig] = type SUBSEP key
-        fig_base[nfig] = suffix_base
-        fig_desc[nfig] = desc
     }
 }
 
@@ -125,12 +128,12 @@ function check_row(    kernel, mode, lever) {
     nok++
     kernel = v("kernel"); mode = v("mode"); lever = v("lever")
     if (kernel != "chase") {
-        note_figure("stream", kernel "\037" lever, "", kernel)
+        note_figure("stream", kernel "\037" lever)
         if (!((kernel, lever) in kl)) { kl[kernel, lever] = 1; levers_of[kernel]++ }
     } else if (mode == "latency") {
-        note_figure("ladder", "", "", "")
+        note_figure("ladder", "")
     } else if (mode == "warp" || mode == "thread") {
-        note_figure("chase", mode "\037" lever, "", "")
+        note_figure("chase", mode "\037" lever)
         if (!(mode in cmode)) { cmode[mode] = 1; nchase_modes++ }
         if (!(lever in clever)) { clever[lever] = 1; nchase_levers++ }
     }
@@ -225,7 +228,7 @@ function print_selection(    i, k, n, r, g, prev, head) {
         nlabel[label[i]]++
     }
     for (i = 1; i <= nfiles; i++)
-        if (nlabel[label[i]] > 1) label[i] = label[i] " (" files[i] ")"
+        if (nlabel[label[i]] > 1) label[i] = label[i] " (" base_name(files[i]) ")"
     sort_rows()
     rank_by_columns()
     head = "set_idx\tlabel"
@@ -309,7 +312,8 @@ FNR == 1 {
 END {
     if (failed) exit 2
     for (i = 1; i <= nfiles; i++) {
-        if (!(files[i] in header_seen)) fail_in(files[i], "no header line: only metadata and comments")
+        if (!(files[i] in header_seen))
+            fail_in(files[i], "no header line: only metadata and comments")
         if (!(files[i] in rows_in)) fail_in(files[i], "no data rows after the header")
     }
     if (task == "select") {

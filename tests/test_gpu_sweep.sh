@@ -32,5 +32,19 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     ($c["occ_target_pct"] == 100 && $c["blocks_per_sm"] * $c["block_threads"] / 32 != 64) {print}' "$out" | wc -l)
 check '[ "$bad" -eq 0 ]' "$bad rows not ok / without throughput / at the wrong occupancy"
 check 'grep -q "best GB/s" "$tmp/stdout"' "summary table printed"
-[ $fail -eq 0 ] && echo "mini sweep: 16 rows ok" 
+
+# Interrupted: SIGINT part-way keeps every finished row, says so, and exits 1.
+int=$tmp/interrupted.csv
+"$bin" --kernel all --occ 6.25..100 --size 64M --quiet --out "$int" >/dev/null 2>"$tmp/int.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+irc=$?
+check '[ $irc -eq 1 ]' "interrupted sweep exits 1, got $irc ($(head -c 300 "$tmp/int.err"))"
+check 'grep -q "^# end_status=interrupted after [0-9]* of 768 points" "$int"' "end_status says interrupted"
+done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
+said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
+check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
+[ $fail -eq 0 ] && echo "mini sweep: 16 rows ok; interrupted sweep kept $done_rows rows"
 exit $fail
