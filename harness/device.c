@@ -27,6 +27,8 @@ static void make_slug(const char *name, char *slug, size_t len)
     }
     while (j > 0 && slug[j - 1] == '-') j--;
     slug[j] = '\0';
+    /* "NVIDIA H200" -> "h200": the vendor prefix says nothing in results/<slug>/. */
+    if (strncmp(slug, "nvidia-", 7) == 0) memmove(slug, slug + 7, strlen(slug + 7) + 1);
 }
 
 #define ATTR(field, attr)                                                                          \

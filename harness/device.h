@@ -13,7 +13,8 @@
 typedef struct OccDevice {
     int index;                   /* CUDA device ordinal */
     char name[256];              /* cudaDeviceProp.name */
-    char slug[64];               /* name lower-cased, non-alphanumerics -> '-': results/<slug>/ */
+    char slug[64];               /* name lower-cased, runs of non-alphanumerics -> '-', without a
+                                    leading "nvidia-" ("NVIDIA H200" -> "h200"): results/<slug>/ */
     char arch_name[16];          /* "sm_90" */
     int cc_major, cc_minor;      /* compute capability */
     int sm_count;                /* multiprocessors */
