@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exitcodes.h"
 #include "kernel_resources.h"
@@ -18,8 +19,31 @@ static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
 static int usage_error(const char *msg)
 {
-    fprintf(stderr, "occsweep: %s (see --help)\n", msg);
+    fprintf(stderr, "occsweep: %s%s\n", msg, strstr(msg, "see --help") ? "" : " (see --help)");
     return OCC_EXIT_USAGE;
+}
+
+/* Refuses an --out that cannot be written before any GPU time is spent on it. */
+static int check_out_path(const char *path, int force, char *err, size_t err_len)
+{
+    if (access(path, F_OK) == 0 && !force) {
+        snprintf(err, err_len, "--out %.400s exists; pass --force to overwrite it", path);
+        return -1;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    /* Walk up to the nearest existing directory: that is where the file or its parents go. */
+    while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
+    if (access(dir[0] ? dir : "/", W_OK) != 0) {
+        snprintf(err, err_len, "--out %.300s: directory %.150s is not writable", path,
+                 dir[0] ? dir : "/");
+        return -1;
+    }
+    return 0;
 }
 
 /* Resources of every variant: the device's runtime attributes, or the build-time table for an
@@ -114,6 +138,9 @@ int main(int argc, char **argv)
                  opt.block_threads, OCC_LB_MAX_THREADS);
         return usage_error(err);
     }
+
+    if (opt.out_path && !opt.dry_run && check_out_path(opt.out_path, opt.force, err, sizeof err))
+        return usage_error(err);
 
     const OccArchLimits *arch = NULL;
     int have_device = 0;

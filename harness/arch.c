@@ -99,7 +99,9 @@ const OccArchLimits *occ_arch_find(const char *name)
         if (q == NULL || *q != '\0') return NULL;
         return occ_arch_by_cc(first, minor);
     }
-    /* "90" / "sm_90": the last digit is the minor version, as in nvcc's arch names. */
+    /* "90" / "sm_90": the last digit is the minor version, as in nvcc's arch names. The
+     * arch-specific and family suffixes (sm_90a, sm_100f) have the same occupancy limits. */
+    if (has_prefix && (*p == 'a' || *p == 'f')) p++;
     if (*p != '\0' || first < 10) return NULL;
     return occ_arch_by_cc(first / 10, first % 10);
 }

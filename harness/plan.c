@@ -32,11 +32,13 @@ static int nearest_level(const OccArchLimits *arch, int block_threads, double pc
     return best;
 }
 
-static void append(char *buf, size_t len, const char *fmt, double a, double b)
+/* Appends "asked A% -> B%" to the notes, "; "-separated. */
+static void append_note(char *buf, size_t len, double asked, double level)
 {
     if (!buf) return;
     size_t used = strlen(buf);
-    if (used < len) snprintf(buf + used, len - used, fmt, a, b);
+    if (used < len)
+        snprintf(buf + used, len - used, "%sasked %g%% -> %g%%", used ? "; " : "", asked, level);
 }
 
 /* Adds level k unless already present, keeping the list ascending. */
@@ -58,28 +60,26 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
     if (block_threads <= 0 || block_threads > arch->max_threads_per_block) return -1;
     const double eps = 1e-9;
     int n = 0, kmax = max_level_blocks(arch, block_threads);
-    double asked[OCC_MAX_LEVELS + OCC_MAX_LIST];
-    int n_asked = 0;
-    if (spec->is_list) {
-        for (int i = 0; i < spec->n_pct; i++) asked[n_asked++] = spec->pct[i];
-    } else if (spec->step_pct > 0) {
-        for (double p = spec->lo_pct; p <= spec->hi_pct + eps && n_asked < OCC_MAX_LEVELS;
-             p += spec->step_pct)
-            asked[n_asked++] = p;
-    } else {
+    if (!spec->is_list && spec->step_pct <= 0) {
         for (int k = 1; k <= kmax; k++) {
             double p = level_pct(arch, block_threads, k);
             if (p >= spec->lo_pct - eps && p <= spec->hi_pct + eps)
                 n = add_level(levels, n, max_levels, (OccLevel){p, k, p});
         }
         if (n > 0) return n;
-        asked[n_asked++] = spec->lo_pct; /* no level inside the range: take the nearest */
     }
+    /* Asked-for values (a list, a stepped range, or the start of a range holding no level) map
+     * to the nearest level; several may land on one level, which is kept once. */
+    int n_asked = 1;
+    if (spec->is_list) n_asked = spec->n_pct;
+    else if (spec->step_pct > 0)
+        n_asked = (int)floor((spec->hi_pct - spec->lo_pct) / spec->step_pct + eps) + 1;
     for (int i = 0; i < n_asked; i++) {
-        int k = nearest_level(arch, block_threads, asked[i]);
+        double asked = spec->is_list ? spec->pct[i] : spec->lo_pct + i * spec->step_pct;
+        int k = nearest_level(arch, block_threads, asked);
         double p = level_pct(arch, block_threads, k);
-        if (fabs(p - asked[i]) > eps) append(notes, notes_len, "asked %g%% -> %g%%; ", asked[i], p);
-        n = add_level(levels, n, max_levels, (OccLevel){asked[i], k, p});
+        if (fabs(p - asked) > eps) append_note(notes, notes_len, asked, p);
+        n = add_level(levels, n, max_levels, (OccLevel){asked, k, p});
     }
     return n;
 }

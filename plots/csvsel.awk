@@ -6,7 +6,9 @@
 #         meta  KEY  VALUE                        one per metadata key (the last value wins)
 #         fig   TYPE  WHERE  SUFFIX  DESCRIPTION  one per figure the ok rows call for
 #       TYPE is occupancy, inflight, ladder or chase; WHERE is the row filter to pass back to
-#       task=select; SUFFIX is the part of the output name after "<csvbase>-".
+#       task=select; SUFFIX is the part of the output name after "<csvbase>-". WHERE and SUFFIX
+#       name a lever only when some (kernel, mode, unroll, vec_bytes, blocks_per_sm) point was
+#       measured under two levers; otherwise one figure holds every lever's points.
 #   awk -f csvsel.awk -v task=select FILE...   (arguments in the environment, see below)
 #       Prints the ok rows that pass PLOT_WHERE and hold numbers in PLOT_X and PLOT_Y, as
 #       tab-separated blocks for gnuplot's `index`: one block per file and distinct PLOT_BY
@@ -86,9 +88,9 @@ function safe_name(s) {
 function read_header(nf,    i, missing, known, req, r, nreq) {
     for (i = 1; i <= nf; i++) col[FILENAME, f[i]] = i
     ncols[FILENAME] = nf
-    nreq = split("gpu_name kernel mode variant unroll vec_bytes lever occ_achieved_pct " \
-                 "buffer_bytes bytes_in_flight_per_sm gbps_median ns_per_hop_median " \
-                 "cycles_per_hop_median hops_per_s_median status", req, " ")
+    nreq = split("gpu_name kernel mode variant unroll vec_bytes lever blocks_per_sm " \
+                 "occ_achieved_pct buffer_bytes bytes_in_flight_per_sm gbps_median " \
+                 "ns_per_hop_median cycles_per_hop_median hops_per_s_median status", req, " ")
     missing = ""; known = 0
     for (r = 1; r <= nreq; r++) {
         if ((FILENAME, req[r]) in col) known++
@@ -123,42 +125,66 @@ function note_figure(type, key) {
     }
 }
 
-function check_row(    kernel, mode, lever) {
+# A figure group is a stream kernel, or a chase mode. An auto run measures each (U, V) at a level
+# with one lever or the other, so its curves join across levers; only a run that measured the same
+# point with two levers (--lever both) gets a figure per lever.
+function check_row(    kernel, mode, lever, type, group, pt) {
     if (v("status") != "ok") return
     nok++
     kernel = v("kernel"); mode = v("mode"); lever = v("lever")
     if (kernel != "chase") {
-        note_figure("stream", kernel "\037" lever)
-        if (!((kernel, lever) in kl)) { kl[kernel, lever] = 1; levers_of[kernel]++ }
+        type = "stream"; group = kernel
     } else if (mode == "latency") {
         note_figure("ladder", "")
+        return
     } else if (mode == "warp" || mode == "thread") {
-        note_figure("chase", mode "\037" lever)
+        type = "chase"; group = mode
         if (!(mode in cmode)) { cmode[mode] = 1; nchase_modes++ }
-        if (!(lever in clever)) { clever[lever] = 1; nchase_levers++ }
+    } else return
+    note_figure(type, group)
+    if (!((type, group, lever) in seen_lever)) {
+        seen_lever[type, group, lever] = 1
+        lever_at[type, group, ++nlevers[type, group]] = lever
     }
+    pt = type SUBSEP group SUBSEP mode SUBSEP v("unroll") SUBSEP v("vec_bytes") SUBSEP \
+         v("blocks_per_sm")
+    if (!(pt in lever_of_point)) lever_of_point[pt] = lever
+    else if (lever_of_point[pt] != lever) per_lever[type, group] = 1
 }
 
-function print_figures(    i, parts, type, kernel, lever, mode, w, suffix, desc) {
+function print_figure(type, where, suffix, desc) {
+    if (type == "stream") {
+        printf "fig\toccupancy\t%s\toccupancy-%s\t%s\n", where, suffix, clean(desc)
+        printf "fig\tinflight\t%s\tinflight-%s\t%s\n", where, suffix, clean(desc)
+    } else printf "fig\tchase\t%s\t%s\t%s\n", where, suffix, clean(desc)
+}
+
+function print_figures(    i, l, n, parts, type, group, w, suffix, desc, lever, levers) {
     for (i = 1; i <= nfig; i++) {
         split(fig_order[i], parts, SUBSEP)
-        type = parts[1]
-        if (type == "stream") {
-            split(parts[2], parts, "\037"); kernel = parts[1]; lever = parts[2]
-            w = "kernel=" kernel "\037lever=" lever
-            suffix = safe_name(kernel) (levers_of[kernel] > 1 ? "-" safe_name(lever) : "")
-            desc = kernel ", lever " lever
-            printf "fig\toccupancy\t%s\toccupancy-%s\t%s\n", w, suffix, clean(desc)
-            printf "fig\tinflight\t%s\tinflight-%s\t%s\n", w, suffix, clean(desc)
-        } else if (type == "ladder") {
+        type = parts[1]; group = parts[2]
+        if (type == "ladder") {
             printf "fig\tladder\tkernel=chase\037mode=latency\tladder\tchase latency ladder\n"
+            continue
+        }
+        if (type == "stream") {
+            w = "kernel=" group; suffix = safe_name(group); desc = group
         } else {
-            split(parts[2], parts, "\037"); mode = parts[1]; lever = parts[2]
-            w = "kernel=chase\037mode=" mode "\037lever=" lever
-            suffix = "chase" (nchase_modes > 1 ? "-" safe_name(mode) : "") \
-                     (nchase_levers > 1 ? "-" safe_name(lever) : "")
-            desc = "chase, " mode " mode, lever " lever
-            printf "fig\tchase\t%s\t%s\t%s\n", w, suffix, clean(desc)
+            w = "kernel=chase\037mode=" group
+            suffix = "chase" (nchase_modes > 1 ? "-" safe_name(group) : "")
+            desc = "chase, " group " mode"
+        }
+        n = nlevers[type, group]
+        if ((type, group) in per_lever) {
+            for (l = 1; l <= n; l++) {
+                lever = lever_at[type, group, l]
+                print_figure(type, w "\037lever=" lever, suffix "-" safe_name(lever),
+                             desc ", lever " lever)
+            }
+        } else {
+            levers = lever_at[type, group, 1]
+            for (l = 2; l <= n; l++) levers = levers " + " lever_at[type, group, l]
+            print_figure(type, w, suffix, desc (n > 1 ? ", levers " : ", lever ") levers)
         }
     }
 }

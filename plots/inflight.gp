@@ -16,6 +16,7 @@
 load ARG0[1 : strlen(ARG0) - strlen("inflight.gp")] . "style.gp"
 DATA = ARG1
 OUT = ARG2
+XCOL = "bytes_in_flight_per_sm"
 ROOF = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
 PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
@@ -39,6 +40,7 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 NU = 0
 NV = 0
 do for [b = 1 : NB] { NU = UR[b] > NU ? UR[b] : NU; NV = VR[b] > NV ? VR[b] : NV }
+eval LEVER_BLOCKS
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
 set yrange [0 : YTOP]
@@ -51,31 +53,34 @@ if (ROOF > 0) {
     set y2label "% of memcpy roof"
 }
 set title ARG3 noenhanced
-set key inside right bottom vertical Left reverse noenhanced
+set key outside right top vertical Left reverse noenhanced
 set samples 500
-if (ROOF > 0) {
-    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at graph 0.01, first ROOF \
-        offset 0, 0.7 left front noenhanced
-}
-if (PEAK > 0) {
-    set label 2 sprintf("DRAM peak %.0f GB/s", PEAK) at graph 0.01, first PEAK \
-        offset 0, 0.7 left front noenhanced
-}
 
 eval PNG_BEGIN
-plot for [b = 1 : NB] DATA index (b - 1) using "bytes_in_flight_per_sm":"gbps_median" \
-         with linespoints linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) \
-         pointtype vec_pt(V_OF_RANK[VR[b]]) notitle, \
+# Lines first, so that every point sits on top of them; an open point is filled white so that
+# the line does not run through it.
+plot for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median" \
+         with lines linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) notitle, \
+     for [i = 1 : NN] DATA index (NATURAL_B[i] - 1) using XCOL:(natural_y("gbps_median")) \
+         with points linecolor rgb unroll_rgb(U_OF_RANK[UR[NATURAL_B[i]]]) \
+         pointtype vec_pt(V_OF_RANK[VR[NATURAL_B[i]]]) notitle, \
+     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
+         with points linecolor rgb "white" pointtype vec_pt(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
+     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
+         with points linewidth 1.5 linecolor rgb unroll_rgb(U_OF_RANK[UR[CAPPED_B[i]]]) \
+         pointtype vec_pt_open(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
      for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb unroll_rgb(U_OF_RANK[r]) \
          title sprintf("unroll %d", U_OF_RANK[r]), \
      for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
          pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [k = 1 : (NC > 0)] NaN with points linewidth 1.5 linecolor rgb "black" \
+         pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS title CAPPED_TITLE, \
      for [k = 1 : (ROOF > 0 && SMS > 0 && LAT_NS > 0)] \
          (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines linewidth 3 \
          dashtype 4 linecolor rgb "#999999" \
          title sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS), \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
-         notitle, \
+         title sprintf("memcpy roof %.0f GB/s", ROOF), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
-         notitle
+         title sprintf("DRAM peak %.0f GB/s", PEAK)
 eval SVG_AGAIN

@@ -14,6 +14,7 @@
 load ARG0[1 : strlen(ARG0) - strlen("occupancy.gp")] . "style.gp"
 DATA = ARG1
 OUT = ARG2
+XCOL = "occ_achieved_pct"
 ROOF = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
 PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 
@@ -32,6 +33,7 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 NU = 0
 NV = 0
 do for [b = 1 : NB] { NU = UR[b] > NU ? UR[b] : NU; NV = VR[b] > NV ? VR[b] : NV }
+eval LEVER_BLOCKS
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
 set yrange [0 : YTOP]
@@ -47,25 +49,28 @@ if (ROOF > 0) {
 }
 set title ARG3 noenhanced
 set key outside right top vertical Left reverse noenhanced
-if (ROOF > 0) {
-    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at graph 0.01, first ROOF \
-        offset 0, 0.7 left front noenhanced
-}
-if (PEAK > 0) {
-    set label 2 sprintf("DRAM peak %.0f GB/s", PEAK) at graph 0.01, first PEAK \
-        offset 0, 0.7 left front noenhanced
-}
 
 eval PNG_BEGIN
-plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"gbps_median" \
-         with linespoints linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) \
-         pointtype vec_pt(V_OF_RANK[VR[b]]) notitle, \
+# Lines first, so that every point sits on top of them; an open point is filled white so that
+# the line does not run through it.
+plot for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median" \
+         with lines linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) notitle, \
+     for [i = 1 : NN] DATA index (NATURAL_B[i] - 1) using XCOL:(natural_y("gbps_median")) \
+         with points linecolor rgb unroll_rgb(U_OF_RANK[UR[NATURAL_B[i]]]) \
+         pointtype vec_pt(V_OF_RANK[VR[NATURAL_B[i]]]) notitle, \
+     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
+         with points linecolor rgb "white" pointtype vec_pt(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
+     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
+         with points linewidth 1.5 linecolor rgb unroll_rgb(U_OF_RANK[UR[CAPPED_B[i]]]) \
+         pointtype vec_pt_open(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
      for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb unroll_rgb(U_OF_RANK[r]) \
          title sprintf("unroll %d", U_OF_RANK[r]), \
      for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
          pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [k = 1 : (NC > 0)] NaN with points linewidth 1.5 linecolor rgb "black" \
+         pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS title CAPPED_TITLE, \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
-         notitle, \
+         title sprintf("memcpy roof %.0f GB/s", ROOF), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
-         notitle
+         title sprintf("DRAM peak %.0f GB/s", PEAK)
 eval SVG_AGAIN

@@ -42,7 +42,7 @@ kill -INT $pid
 wait $pid
 irc=$?
 check '[ $irc -eq 1 ]' "interrupted sweep exits 1, got $irc ($(head -c 300 "$tmp/int.err"))"
-check 'grep -q "^# end_status=interrupted after [0-9]* of 768 points" "$int"' "end_status says interrupted"
+check 'grep -q "^# end_status=interrupted after [0-9]* of 384 points" "$int"' "end_status says interrupted"
 done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"

@@ -33,7 +33,7 @@ static void test_list_maps_to_nearest(void)
     CHECK_INT_EQ(lv[0].blocks_per_sm, 5);
     CHECK_NEAR(lv[0].level_pct, 31.25, 1e-12);
     CHECK_NEAR(lv[0].asked_pct, 30.0, 1e-12);
-    CHECK_CONTAINS(notes, "asked 30% -> 31.25%");
+    CHECK_STR_EQ(notes, "asked 30% -> 31.25%; asked 51% -> 50%");
     CHECK_INT_EQ(lv[2].blocks_per_sm, 16);
 }
 
@@ -45,6 +45,11 @@ static void test_range_with_step_and_empty_range(void)
     int n = occ_plan_levels(sm90(), 128, &spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
     CHECK_INT_EQ(n, 4);
     CHECK_INT_EQ(lv[1].blocks_per_sm, 8);
+    /* 199 asked values, far more than OCC_MAX_LEVELS, land on the 16 levels once each. */
+    spec = (OccOccSpec){.is_list = 0, .lo_pct = 1, .hi_pct = 100, .step_pct = 0.5};
+    n = occ_plan_levels(sm90(), 128, &spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
+    CHECK_INT_EQ(n, 16);
+    CHECK_INT_EQ(lv[15].blocks_per_sm, 16);
     /* 26..30 holds no level of 6.25% steps: the nearest to 26 is 25%. */
     spec = (OccOccSpec){.is_list = 0, .lo_pct = 26, .hi_pct = 30, .step_pct = 0};
     n = occ_plan_levels(sm90(), 128, &spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
