@@ -113,12 +113,132 @@ static void print_plan(const OccPoint *points, int n, const OccVariantInfo *info
     printf("%d points\n", n);
 }
 
+static void print_footprints(const long long *footprints, int n, const char *target)
+{
+    printf("latency ladder for %s: %d footprints\n", target, n);
+    for (int i = 0; i < n; i++) printf("chase_latency footprint %14lld B\n", footprints[i]);
+    printf("%d points\n", n);
+}
+
+/* The ladder's own summary: the latency at each footprint. */
+static void print_ladder(const OccSweepRow *rows, int n, double perm_ms)
+{
+    printf("%16s %10s %10s %10s\n", "footprint B", "cycles", "ns", "status");
+    for (int i = 0; i < n; i++)
+        printf("%16lld %10.1f %10.1f %10s\n", rows[i].row.buffer_bytes,
+               rows[i].row.cycles_per_hop_median, rows[i].row.ns_per_hop_median, rows[i].status);
+    printf("host permutation build: %.2f s in all\n", perm_ms / 1e3);
+}
+
+/* Sizes the chase footprint for the planned chase points (if any) and builds it. */
+static int init_chase(OccSweep *s, const OccOptions *opt, const OccPoint *points, int n,
+                      int max_grid, OccMeta *meta, char *err, size_t err_len)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= occ_registry_at(points[i].variant_index)->launch_chase != NULL;
+    if (!any) return 0;
+    const int thread_mode = opt->chase_mode == OCC_CHASE_THREAD;
+    /* Thread mode has 32x the chains of warp mode at the same occupancy: 32-byte lines (one
+     * sector each) and a larger default footprint keep every chain >= 8 hops long. */
+    unsigned int line_words = thread_mode ? 8 : 32;
+    long long bytes = opt->size_bytes ? opt->size_bytes : (thread_mode ? 16 : 8) * s->dev->l2_bytes;
+    size_t max_chains = (size_t)max_grid * (size_t)opt->block_threads * 8;
+    if (occ_chase_init(&s->chase, (size_t)bytes, line_words, max_chains, 0xc4a5eull, err, err_len))
+        return -1;
+    occ_meta_add(meta, "chase_footprint_bytes", "%zu", s->chase.n_lines * 4 * line_words);
+    occ_meta_add(meta, "chase_line_bytes", "%u", 4 * line_words);
+    occ_meta_add(meta, "chase_perm_build_ms", "%.1f", s->chase.perm_build_ms);
+    return 0;
+}
+
+/* Runs the measurement: buffers, roof, CSV, the points or the ladder, summary and plots. */
+static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
+                   const OccPoint *points, const long long *footprints, int n, int max_blocks_per_sm)
+{
+    static OccSweep sweep;
+    static OccMeta meta;
+    static RunState st;
+    static OccSweepRow rows[OCC_MAX_POINTS];
+    static OccRow plain[OCC_MAX_POINTS];
+    char err[512], path[1024];
+    const int ladder = footprints && opt->chase_mode == OCC_CHASE_LATENCY &&
+                       opt->kernels == OCC_KERNEL_CHASE;
+    int max_grid = max_blocks_per_sm * dev->sm_count;
+    long long size = opt->size_bytes && !ladder ? opt->size_bytes : 8 * dev->l2_bytes;
+    sweep.policy = (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt->min_samples,
+                                     .max_samples = OCC_MAX_SAMPLES,
+                                     .max_noise_pct = opt->max_noise_pct,
+                                     .max_time_s = opt->max_time_s};
+    sweep.stop = &stop_requested;
+    if (occ_sweep_init(&sweep, dev, size, max_grid, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_FAIL;
+    }
+    if (!opt->quiet)
+        fprintf(stderr, "occsweep: %s, %d SMs, buffers of %.0f MiB, %d points; measuring roof\n",
+                dev->name, dev->sm_count, size / 1048576.0, n);
+    cudaError_t e = occ_sweep_measure_roof(&sweep);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "measuring the roof", err, sizeof err);
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_FAIL;
+    }
+    occ_report_metadata(&meta, argc, argv, &sweep, opt);
+    if (ladder) occ_meta_add(&meta, "l1_bytes", "%d", dev->limits.l1_smem_sram_bytes);
+    if (!ladder && init_chase(&sweep, opt, points, n, max_grid, &meta, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_FAIL;
+    }
+    if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
+    else occ_report_default_path(path, sizeof path, dev->slug, opt->kernels, ladder);
+    st.rows = rows;
+    if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
+        !(st.csv = occ_csv_open(path, opt->force, meta.keys, meta.values, meta.n, err, sizeof err))) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    occ_progress_start(&st.progress, opt->quiet);
+    int done = ladder ? occ_chase_ladder(&sweep, footprints, n, on_row, &st, &e, err, sizeof err)
+                      : occ_sweep_run(&sweep, points, n, on_row, &st, &e, err, sizeof err);
+    occ_progress_end(&st.progress);
+    char end[160];
+    snprintf(end, sizeof end, "%s after %d of %d points",
+             done == n ? "complete" : e != cudaSuccess ? "cuda_error" : "interrupted", done, n);
+    if (occ_csv_close(st.csv, "end_status", end) != 0) st.write_failed = 1;
+    if (ladder) {
+        print_ladder(rows, st.n_rows, sweep.ladder_perm_ms);
+    } else {
+        for (int i = 0; i < st.n_rows; i++) plain[i] = rows[i].row;
+        occ_summary_print(stdout, plain, st.n_rows);
+    }
+    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
+           sweep.roof.memcpy_gbps, sweep.roof.cub_reduce_gbps, sweep.roof.dram_peak_gbps,
+           st.write_failed ? "FAILED to write" : "wrote", path, end);
+    occ_chase_free(&sweep.chase);
+    occ_sweep_free(&sweep);
+    if (e != cudaSuccess) { fprintf(stderr, "occsweep: %s\n", err); return OCC_EXIT_FAIL; }
+    if (opt->plot && done == n) occ_report_plot(path);
+    if (done < n) {
+        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
+        return OCC_EXIT_FAIL;
+    }
+    if (st.write_failed) { fprintf(stderr, "occsweep: writing %s failed\n", path); return OCC_EXIT_FAIL; }
+    if (st.n_fail) {
+        fprintf(stderr, "occsweep: %d point(s) failed verification\n", st.n_fail);
+        return OCC_EXIT_FAIL;
+    }
+    return OCC_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     static OccOptions opt;
     static OccVariantInfo infos[256];
     static OccVariantResources res[256];
     static OccPoint points[OCC_MAX_POINTS];
+    static long long footprints[OCC_MAX_POINTS];
     static OccDevice dev;
     char err[512], notes[512];
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
@@ -129,10 +249,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_registry_count(); i++) printf("%s\n", infos[i].name);
         return OCC_EXIT_OK;
     }
-    if (opt.kernels == OCC_KERNEL_CHASE)
-        return usage_error("--kernel chase: the pointer-chase kernels are not built yet "
-                           "(accepted now: copy, reduce)");
-    opt.kernels &= (unsigned)~OCC_KERNEL_CHASE;
+    const int ladder = (opt.kernels & OCC_KERNEL_CHASE) && opt.chase_mode == OCC_CHASE_LATENCY;
+    if (ladder && opt.kernels != OCC_KERNEL_CHASE)
+        return usage_error("--mode latency runs the latency ladder alone; use --kernel chase");
     if (opt.block_threads > OCC_LB_MAX_THREADS) {
         snprintf(err, sizeof err, "--block %d: kernels are compiled for blocks of at most %d threads",
                  opt.block_threads, OCC_LB_MAX_THREADS);
@@ -162,73 +281,28 @@ int main(int argc, char **argv)
         return have_device ? OCC_EXIT_NO_GPU : OCC_EXIT_USAGE;
     }
     OccLevel levels[OCC_MAX_LEVELS];
-    int n_levels = occ_plan_levels(arch, opt.block_threads, &opt.occ, levels, OCC_MAX_LEVELS,
+    int n_levels = 0, n = 0;
+    notes[0] = '\0';
+    if (ladder) {
+        long long lo = opt.footprint_lo_bytes ? opt.footprint_lo_bytes : 4096;
+        long long hi = opt.footprint_hi_bytes ? opt.footprint_hi_bytes : 4LL << 30;
+        n = occ_plan_footprints(lo, hi, arch->l1_smem_sram_bytes, have_device ? dev.l2_bytes : 0,
+                                footprints, OCC_MAX_POINTS);
+    } else {
+        n_levels = occ_plan_levels(arch, opt.block_threads, &opt.occ, levels, OCC_MAX_LEVELS,
                                    notes, sizeof notes);
-    int n = n_levels < 0 ? -1
+        n = n_levels < 0 ? -1
                          : occ_plan_build(arch, &opt, infos, res, occ_registry_count(), levels,
                                           n_levels, points, OCC_MAX_POINTS, err, sizeof err);
-    if (n < 0) return usage_error(n_levels < 0 ? "--block: not runnable on this arch" : err);
+        if (n < 0) return usage_error(n_levels < 0 ? "--block: not runnable on this arch" : err);
+    }
     if (opt.dry_run) {
-        print_plan(points, n, infos, have_device ? dev.name : arch->name, notes);
+        const char *target = have_device ? dev.name : arch->name;
+        if (ladder) print_footprints(footprints, n, target);
+        else print_plan(points, n, infos, target, notes);
         return OCC_EXIT_OK;
     }
     if (!opt.arch && notes[0] && !opt.quiet) fprintf(stderr, "occsweep: levels: %s\n", notes);
-
-    /* Measure. */
-    static OccSweep sweep;
-    int max_grid = levels[n_levels - 1].blocks_per_sm * dev.sm_count;
-    long long size = opt.size_bytes ? opt.size_bytes : 8 * dev.l2_bytes;
-    sweep.policy = (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt.min_samples,
-                                     .max_samples = OCC_MAX_SAMPLES,
-                                     .max_noise_pct = opt.max_noise_pct,
-                                     .max_time_s = opt.max_time_s};
-    sweep.stop = &stop_requested;
-    if (occ_sweep_init(&sweep, &dev, size, max_grid, err, sizeof err) != 0) {
-        fprintf(stderr, "occsweep: %s\n", err);
-        return OCC_EXIT_FAIL;
-    }
-    if (!opt.quiet)
-        fprintf(stderr, "occsweep: %s, %d SMs, buffers of %.0f MiB, %d points; measuring roof\n",
-                dev.name, dev.sm_count, size / 1048576.0, n);
-    cudaError_t e = occ_sweep_measure_roof(&sweep);
-    if (e != cudaSuccess) {
-        occ_device_format_error(e, "measuring the roof", err, sizeof err);
-        fprintf(stderr, "occsweep: %s\n", err);
-        return OCC_EXIT_FAIL;
-    }
-    char path[1024];
-    if (opt.out_path) snprintf(path, sizeof path, "%s", opt.out_path);
-    else occ_report_default_path(path, sizeof path, dev.slug, opt.kernels);
-    static OccMeta meta;
-    occ_report_metadata(&meta, argc, argv, &sweep, &opt);
-    static RunState st;
-    static OccSweepRow rows[OCC_MAX_POINTS];
-    st.rows = rows;
-    if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
-        !(st.csv = occ_csv_open(path, opt.force, meta.keys, meta.values, meta.n, err, sizeof err))) {
-        fprintf(stderr, "occsweep: %s\n", err);
-        return OCC_EXIT_USAGE;
-    }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    occ_progress_start(&st.progress, opt.quiet);
-    int done = occ_sweep_run(&sweep, points, n, on_row, &st, &e, err, sizeof err);
-    occ_progress_end(&st.progress);
-    char end[160];
-    snprintf(end, sizeof end, "%s after %d of %d points",
-             done == n ? "complete" : e != cudaSuccess ? "cuda_error" : "interrupted", done, n);
-    if (occ_csv_close(st.csv, "end_status", end) != 0) st.write_failed = 1;
-    static OccRow plain[OCC_MAX_POINTS];
-    for (int i = 0; i < st.n_rows; i++) plain[i] = rows[i].row;
-    occ_summary_print(stdout, plain, st.n_rows);
-    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
-           sweep.roof.memcpy_gbps, sweep.roof.cub_reduce_gbps, sweep.roof.dram_peak_gbps,
-           st.write_failed ? "FAILED to write" : "wrote", path, end);
-    occ_sweep_free(&sweep);
-    if (e != cudaSuccess) { fprintf(stderr, "occsweep: %s\n", err); return OCC_EXIT_FAIL; }
-    if (opt.plot && done == n) occ_report_plot(path);
-    if (done < n) { fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path); return OCC_EXIT_FAIL; }
-    if (st.write_failed) { fprintf(stderr, "occsweep: writing %s failed\n", path); return OCC_EXIT_FAIL; }
-    if (st.n_fail) { fprintf(stderr, "occsweep: %d point(s) failed verification\n", st.n_fail); return OCC_EXIT_FAIL; }
-    return OCC_EXIT_OK;
+    return measure(&opt, &dev, argc, argv, points, footprints, n,
+                   ladder ? 1 : levels[n_levels - 1].blocks_per_sm);
 }

@@ -72,12 +72,14 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
     occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
 }
 
-void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels)
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
+                             int ladder)
 {
     char stamp[32];
     utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
     const char *names = kernels == OCC_KERNEL_COPY     ? "copy"
                         : kernels == OCC_KERNEL_REDUCE ? "reduce"
+                        : ladder                       ? "chase-latency"
                         : kernels == OCC_KERNEL_CHASE  ? "chase"
                                                        : "all";
     snprintf(buf, len, "results/%s/%s-%s.csv", gpu_slug, names, stamp);

@@ -25,8 +25,9 @@ void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...);
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
                          const OccOptions *opt);
 
-/* "results/<gpu-slug>/<kernels>-<UTC timestamp>.csv" into buf. */
-void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels);
+/* "results/<gpu-slug>/<kernels>-<UTC timestamp>.csv" into buf; the ladder is "chase-latency". */
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
+                             int ladder);
 
 /* Progress state: start time, for the ETA. */
 typedef struct OccProgress {

@@ -31,7 +31,7 @@
     X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
     X(l2_resident, INT, "1 when bytes_per_launch <= 2 x L2: part may be served from L2")           \
-    X(bytes_in_flight_per_sm, INT, "resident warps x 32 x U x V (copy/reduce), x 128 x K (chase)") \
+    X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
     X(samples, INT, "timed samples kept")                                                          \
     X(launches_per_sample, INT, "kernel launches batched into one event-timed sample")             \
     X(time_ms_median, NUM, "median time of one launch, ms")                                        \
@@ -43,8 +43,11 @@
     X(gbps_max, NUM, "bytes_per_launch / time_ms_min, GB/s")                                       \
     X(pct_of_memcpy, NUM, "gbps_median / cudaMemcpy device-to-device GB/s of this run, %")         \
     X(pct_of_dram_peak, NUM, "gbps_median / theoretical DRAM peak from device attributes, %")     \
-    X(ns_per_hop_median, NUM, "chase: nanoseconds per dependent load (latency mode)")             \
-    X(cycles_per_hop_median, NUM, "chase: SM cycles per dependent load (latency mode)")           \
+    X(ns_per_hop_median, NUM, "chase: ns per dependent load (warp/thread: launch time / hops)")   \
+    X(cycles_per_hop_median, NUM, "chase latency: SM cycles per dependent load, median segment")  \
+    X(cycles_per_hop_p5, NUM, "chase latency: cycles per load, p5 over segments")                  \
+    X(cycles_per_hop_p95, NUM, "chase latency: cycles per load, p95 over segments")                \
+    X(sm_clock_mhz_measured, NUM, "chase latency: SM clock during the run, clock64 / globaltimer") \
     X(hops_per_s_median, NUM, "chase: dependent loads completed per second, all chains")          \
     X(verify_err, NUM, "reduce: |gpu - host| / sum|x|; copy/chase: mismatching elements")          \
     X(status, STR, "ok, skip:<reason> or fail:<reason>")

@@ -139,9 +139,11 @@ int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVa
     int n = 0;
     for (int i = 0; i < n_variants; i++) {
         const OccVariantInfo *v = &infos[i];
+        int is_chase = strcmp(v->family, "chase") == 0;
         if (v->reg_capped || !(opt->kernels & family_bit(v->family)) ||
             !selected(opt->unroll, opt->n_unroll, v->unroll) ||
-            !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes))
+            (!is_chase && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
+            (is_chase && strcmp(v->mode, occ_chase_mode_name(opt->chase_mode)) != 0))
             continue;
         int twin = capped_twin(infos, n_variants, i);
         for (int l = 0; l < n_levels; l++) {
@@ -191,4 +193,21 @@ void occ_plan_format_point(const OccPoint *p, const OccVariantInfo *infos, char 
         snprintf(buf, len, "%-22s block %4d  target %6.2f%%  skip: %s",
                  infos[p->variant_index].name, p->block_threads, p->level.asked_pct,
                  p->skip_reason);
+}
+
+int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long long l2_bytes,
+                        long long *out, int max)
+{
+    int n = 0;
+    double f = (double)(lo < 128 ? 128 : lo);
+    while (n < max) {
+        long long bytes = (long long)(f / 128.0 + 0.5) * 128;
+        if (bytes >= hi) break;
+        if (n == 0 || bytes > out[n - 1]) out[n++] = bytes;
+        int near = (f >= l1_bytes / 4.0 && f <= l1_bytes * 4.0) ||
+                   (f >= l2_bytes / 4.0 && f <= l2_bytes * 4.0);
+        f *= pow(2.0, near ? 1.0 / 8 : 1.0 / 2);
+    }
+    if (n < max) out[n++] = hi / 128 * 128;
+    return n;
 }

@@ -49,6 +49,12 @@ int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVa
                    const OccVariantResources *res, int n_variants, const OccLevel *levels,
                    int n_levels, OccPoint *points, int max_points, char *err, size_t err_len);
 
+/* Footprints of the latency ladder: geometric from lo to hi bytes, multiples of 128 B, 8 steps
+ * per octave within a factor 4 of l1_bytes or l2_bytes (to resolve the cache edges), 2 per
+ * octave elsewhere, ending exactly at hi. Returns the count (<= max). */
+int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long long l2_bytes,
+                        long long *out, int max);
+
 /* One line describing a point for --dry-run (no newline). */
 void occ_plan_format_point(const OccPoint *p, const OccVariantInfo *infos, char *buf, size_t len);
 

@@ -6,13 +6,25 @@
 #define ENTRY(fam, u, v, lb, sfx)                                                                  \
     {.info = {.name = #fam "_u" #u "_v" #v #sfx,                                                   \
               .family = #fam,                                                                      \
+              .mode = "stream",                                                                    \
               .unroll = u,                                                                         \
               .vec_bytes = v,                                                                      \
               .reg_capped = lb},                                                                \
      .launch = occ_launch_##fam##_u##u##_v##v##sfx,                                                \
      .kernel = occ_kernel_##fam##_u##u##_v##v##sfx},
-static const OccVariant variants[] = {OCC_COPY_VARIANTS(ENTRY) OCC_REDUCE_VARIANTS(ENTRY)};
+#define CHASE_ENTRY(m, k)                                                                          \
+    {.info = {.name = "chase_" #m "_k" #k,                                                         \
+              .family = "chase",                                                                   \
+              .mode = #m,                                                                          \
+              .unroll = k,                                                                         \
+              .vec_bytes = 4,                                                                      \
+              .reg_capped = 0},                                                                    \
+     .launch_chase = occ_launch_chase_##m##_k##k,                                                  \
+     .kernel = occ_kernel_chase_##m##_k##k},
+static const OccVariant variants[] = {OCC_COPY_VARIANTS(ENTRY) OCC_REDUCE_VARIANTS(ENTRY)
+                                          OCC_CHASE_VARIANTS(CHASE_ENTRY)};
 #undef ENTRY
+#undef CHASE_ENTRY
 
 int occ_registry_count(void) { return (int)(sizeof variants / sizeof variants[0]); }
 

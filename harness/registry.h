@@ -8,7 +8,8 @@
 /* One compiled variant: its axes, its launcher and its kernel handle. */
 typedef struct OccVariant {
     OccVariantInfo info;       /* name and axes */
-    OccStreamLaunchFn launch;  /* enqueues one launch; returns the launch error */
+    OccStreamLaunchFn launch;  /* copy/reduce: enqueues one launch; returns the launch error */
+    OccChaseLaunchFn launch_chase; /* chase: the same (exactly one of the two is set) */
     OccKernelHandleFn kernel;  /* the kernel, for cudaFuncGetAttributes and the occupancy API */
 } OccVariant;
 

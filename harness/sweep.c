@@ -164,17 +164,22 @@ static cudaError_t verify(OccSweep *s, LaunchCtx *c, int is_copy, double *err_ou
     return e;
 }
 
+void occ_sweep_row_init(const OccSweep *s, OccRow *r)
+{
+    occ_row_init(r);
+    r->gpu_name = s->dev->name;
+    r->cc = s->cc;
+    r->sm_count = s->dev->sm_count;
+}
+
 /* Fills the columns every row has, measured or not. */
 static void fill_common(const OccSweep *s, const OccPoint *p, const OccVariant *v, OccRow *r)
 {
     const OccDevice *d = s->dev;
     int is_copy = strcmp(v->info.family, "copy") == 0;
-    occ_row_init(r);
-    r->gpu_name = d->name;
-    r->cc = s->cc;
-    r->sm_count = d->sm_count;
+    occ_sweep_row_init(s, r);
     r->kernel = v->info.family;
-    r->mode = "stream";
+    r->mode = v->info.mode;
     r->variant = v->info.name;
     r->unroll = v->info.unroll;
     r->vec_bytes = v->info.vec_bytes;
@@ -214,6 +219,14 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
                  p->level.blocks_per_sm);
         return cudaSuccess;
     }
+    char range[96];
+    snprintf(range, sizeof range, "%s occ=%g%%", v->info.name, r->occ_achieved_pct);
+    if (v->launch_chase) {
+        nvtxRangePushA(range);
+        e = occ_chase_time_point(s, v, (int)r->grid_blocks, p->block_threads, p->pad_bytes, out);
+        nvtxRangePop();
+        return e;
+    }
     LaunchCtx c = {.variant = v,
                    .launch = {.grid_blocks = (int)r->grid_blocks,
                               .block_threads = p->block_threads,
@@ -221,8 +234,6 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
                    .args = {.in = s->buf.in, .out = s->buf.out, .n_floats = s->buf.n_floats,
                             .block_sums = s->buf.block_sums, .blocks_done = s->buf.blocks_done,
                             .sum = s->buf.sum}};
-    char range[96];
-    snprintf(range, sizeof range, "%s occ=%g%%", v->info.name, r->occ_achieved_pct);
     nvtxRangePushA(range);
     e = occ_time_work(&s->timer, launch_variant, &c, &s->policy, &t);
     nvtxRangePop();

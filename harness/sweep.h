@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "chase.h"
 #include "csv.h"
 #include "device.h"
 #include "plan.h"
@@ -41,6 +42,8 @@ typedef struct OccSweep {
     OccTimingPolicy policy;
     OccSweepBuffers buf;
     OccRoof roof;
+    OccChase chase;                    /* chase footprint (chase points; one per ladder step) */
+    double ladder_perm_ms;             /* host time spent building the ladder's permutations */
     char cc[8];                        /* "9.0", the CSV cc column */
     volatile sig_atomic_t *stop;       /* set asynchronously (SIGINT/SIGTERM): stop between points */
 } OccSweep;
@@ -68,6 +71,9 @@ cudaError_t occ_sweep_measure_roof(OccSweep *s);
  * sticky CUDA error ended the run; then *fatal holds it and err the message). */
 int occ_sweep_run(OccSweep *s, const OccPoint *points, int n, OccRowFn on_row, void *user,
                   cudaError_t *fatal, char *err, size_t err_len);
+
+/* occ_row_init plus the columns every row of the run shares (GPU name, cc, SMs). */
+void occ_sweep_row_init(const OccSweep *s, OccRow *r);
 
 /* Tolerance of the reduce check: a bound on float32 rounding for the kernel's summation order,
  * relative to sum |x|, for a launch of grid x block threads with U accumulators each. */

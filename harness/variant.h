@@ -9,9 +9,10 @@ extern "C" {
 /* The axes of one compiled variant (one entry of kernels/variants.h). */
 typedef struct OccVariantInfo {
     const char *name;   /* "<family>_u<U>_v<V>[_lb<K>]": the CSV `variant` value */
-    const char *family; /* "copy" or "reduce" */
-    int unroll;         /* U: independent loads in flight per thread per trip */
-    int vec_bytes;      /* V: bytes per load instruction */
+    const char *family; /* "copy", "reduce" or "chase" */
+    const char *mode;   /* "stream" (copy, reduce); "warp" or "thread" (chase) */
+    int unroll;         /* U: independent loads in flight per thread per trip (chase: chains K) */
+    int vec_bytes;      /* V: bytes per load instruction per thread */
     int reg_capped;     /* 1: the _lbfull twin, registers capped so 100% occupancy fits; 0: natural */
 } OccVariantInfo;
 

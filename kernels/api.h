@@ -40,8 +40,24 @@ typedef struct OccStreamArgs {
     float *sum;                  /* reduce: the total, written by the last block to finish */
 } OccStreamArgs;
 
+/* Buffers of the pointer-chase throughput kernels. The footprint is a sequence of lines of
+ * line_words 4-byte words; every word of line i holds the word index of the next line of a random
+ * single cycle through all lines (next[i] x line_words). Chain c of a launch starts at position
+ * (c x chain_spacing + shift) mod n_lines of the cycle and follows `hops` dependent loads. */
+typedef struct OccChaseArgs {
+    const unsigned int *lines; /* n_lines x line_words words */
+    const unsigned int *order; /* the cycle's lines in visiting order, n_lines entries */
+    size_t n_lines;            /* lines in the footprint */
+    unsigned int line_words;   /* 32 (128-byte lines, warp mode) or 8 (32-byte lines, thread mode) */
+    size_t chain_spacing;      /* positions along the cycle between consecutive chains' starts */
+    size_t shift;              /* rotation of all start points (changed per launch) */
+    int hops;                  /* dependent loads per chain */
+    unsigned int *ends;        /* per chain: the word index where it stopped */
+} OccChaseArgs;
+
 /* A launcher of one compiled variant. */
 typedef cudaError_t (*OccStreamLaunchFn)(const OccLaunch *launch, const OccStreamArgs *args);
+typedef cudaError_t (*OccChaseLaunchFn)(const OccLaunch *launch, const OccChaseArgs *args);
 /* Returns the variant's kernel as a handle for the runtime's function and occupancy APIs. */
 typedef const void *(*OccKernelHandleFn)(void);
 
@@ -52,6 +68,24 @@ typedef const void *(*OccKernelHandleFn)(void);
 OCC_COPY_VARIANTS(OCC_DECLARE_STREAM)
 OCC_REDUCE_VARIANTS(OCC_DECLARE_STREAM)
 #undef OCC_DECLARE_STREAM
+#define OCC_DECLARE_CHASE(mode, k)                                                                 \
+    cudaError_t occ_launch_chase_##mode##_k##k(const OccLaunch *launch, const OccChaseArgs *args); \
+    const void *occ_kernel_chase_##mode##_k##k(void);
+OCC_CHASE_VARIANTS(OCC_DECLARE_CHASE)
+#undef OCC_DECLARE_CHASE
+
+/* Writes every word of line i (of line_words words) as next[i] x line_words, on `stream`. */
+cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next, size_t n_lines,
+                                 unsigned int line_words, cudaStream_t stream);
+
+/* The latency ladder: one thread (lane 0 of one warp) starts at word start_word, follows
+ * warm_hops dependent loads (warming L1 and L2 inside the same launch), then `segments` timed
+ * runs of `hops` loads each, recording SM cycles (clock64) and globaltimer ns per segment into
+ * cycles[] and ns[] (device memory, `segments` entries), and the final word index in *end_word. */
+cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int start_word, int warm_hops,
+                              int hops, int segments, long long *cycles, unsigned long long *ns,
+                              unsigned int *end_word, cudaStream_t stream);
+const void *occ_kernel_chase_latency(void);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
  * on the device, asynchronously on `stream`. */

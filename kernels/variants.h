@@ -29,6 +29,12 @@
     X(fam, 8, 8, 0, ) X(fam, 8, 8, 1, _lbfull)                                                        \
     X(fam, 8, 16, 0, ) X(fam, 8, 16, 1, _lbfull)
 
+/* The pointer-chase throughput variants: X(mode, K), K independent chains per warp (warp mode:
+ * lane i reads word i of each 128-byte line, one coalesced request per chain per hop) or per
+ * thread (thread mode: 32 separate requests per warp per hop). Name chase_<mode>_k<K>. */
+#define OCC_CHASE_VARIANTS(X)                                                                      \
+    X(warp, 1) X(warp, 2) X(warp, 4) X(warp, 8) X(thread, 1) X(thread, 2) X(thread, 4) X(thread, 8)
+
 #define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
 

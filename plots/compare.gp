@@ -6,7 +6,8 @@
 #
 # DATA   plots/csvsel.awk task=select output over all the CSVs, with PLOT_BY=unroll,vec_bytes,
 #        PLOT_X=occ_achieved_pct or bytes_in_flight_per_sm (PLOT_POSITIVE_X=1),
-#        PLOT_Y=gbps_median and PLOT_NORM=roof_memcpy_gbps (one block per GPU and curve)
+#        PLOT_Y=gbps_median, PLOT_NORM=roof_memcpy_gbps and PLOT_KEEP=lever (one block per
+#        GPU and curve; points of lever bounds, the register-capped variants, are drawn open)
 # OUT    output path without extension: writes OUT.png and OUT.svg
 # XKIND  occ or inflight: which x column DATA holds
 # plots/plot prepares DATA and the arguments from the sweep CSVs.
@@ -43,6 +44,8 @@ do for [b = 1 : NB] {
     NU = UR[b] > NU ? UR[b] : NU
     NV = VR[b] > NV ? VR[b] : NV
 }
+stats DATA using (capped_row(0)) nooutput
+CAPPED = STATS_sum > 0
 
 if (INFLIGHT) {
     eval BYTE_TICS
@@ -66,13 +69,22 @@ u_dash(r) = U_DASH[(int(r) - 1) % |U_DASH| + 1]
 u_dashtype(r) = u_dash(r) eq "" ? 1 : u_dash(r)
 
 eval PNG_BEGIN
+# As in occupancy.gp, which says why the title is conditional: lines, then white points, then
+# the filled or open ones on top.
 plot 100 with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB notitle, \
-     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with linespoints linewidth 2 \
-         linecolor rgb rank_rgb(GPU[b]) dashtype u_dashtype(UR[b]) \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with lines linewidth 2 \
+         linecolor rgb rank_rgb(GPU[b]) dashtype u_dashtype(UR[b]) notitle, \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with points linecolor rgb "white" \
          pointtype vec_pt(V_OF_RANK[VR[b]]) pointsize 1.1 * PS notitle, \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL:(lever_pt(V_OF_RANK[VR[b]])) \
+         with points linewidth 1.5 linecolor rgb rank_rgb(GPU[b]) pointtype variable \
+         pointsize 1.1 * PS notitle, \
      for [g = 1 : NG] NaN with lines linewidth 5 linecolor rgb rank_rgb(g) title GPU_NAME[g], \
      for [r = 1 : NU] NaN with lines linewidth 2 linecolor rgb "black" \
          dashtype u_dashtype(r) title sprintf("unroll %d", U_OF_RANK[r]), \
      for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
-         pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r])
+         pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
+     for [k = 1 : CAPPED] NaN with points linewidth 1.5 linecolor rgb "black" \
+         pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS \
+         title (CAPPED ? CAPPED_TITLE : "")
 eval SVG_AGAIN

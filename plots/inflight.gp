@@ -1,11 +1,12 @@
 # plots/inflight.gp: the Volkov points against bytes in flight per SM (resident warps x 32 x U x V,
 # log2 axis), where Little's law should collapse the (U, V) curves onto one; colour by unroll U,
-# point shape by vector width V, the memcpy roof as a line, % of that roof on the right axis.
+# point shape by vector width V, open points for the register-capped variants (lever bounds) as
+# in occupancy.gp, the roof lines named in the key, % of the memcpy roof on the right axis.
 #
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS]]]
 #
 # DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll,vec_bytes,
-#       PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
+#       PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1, PLOT_KEEP=lever
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
 # DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line
@@ -40,7 +41,15 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 NU = 0
 NV = 0
 do for [b = 1 : NB] { NU = UR[b] > NU ? UR[b] : NU; NV = VR[b] > NV ? VR[b] : NV }
-eval LEVER_BLOCKS
+stats DATA using (capped_row(0)) nooutput
+CAPPED = STATS_sum > 0
+ROOF_TITLE = sprintf("memcpy roof %.0f GB/s", ROOF)
+PEAK_TITLE = sprintf("DRAM peak %.0f GB/s", PEAK)
+KEY_LEN = max2(strlen(sprintf("%d B loads", V_OF_RANK[NV])), CAPPED ? strlen(CAPPED_TITLE) : 0)
+KEY_LEN = max2(KEY_LEN, max2(ROOF > 0 ? strlen(ROOF_TITLE) : 0, PEAK > 0 ? strlen(PEAK_TITLE) : 0))
+LITTLE = ROOF > 0 && SMS > 0 && LAT_NS > 0
+LITTLE_TITLE = sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS)
+KEY_LEN = max2(KEY_LEN, LITTLE ? strlen(LITTLE_TITLE) : 0)
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
 set yrange [0 : YTOP]
@@ -52,35 +61,34 @@ if (ROOF > 0) {
     set y2tics 10 out nomirror
     set y2label "% of memcpy roof"
 }
-set title ARG3 noenhanced
-set key outside right top vertical Left reverse noenhanced
+set title ARG3 noenhanced left offset graph -0.5, 0
+set key outside right top vertical Left reverse noenhanced width key_trim(KEY_LEN)
 set samples 500
 
 eval PNG_BEGIN
-# Lines first, so that every point sits on top of them; an open point is filled white so that
-# the line does not run through it.
+# A clause iterating over nothing still takes a row in the key unless its title is empty, hence
+# the conditional titles of the optional entries.
+# Lines first, so that every point sits on top of them; under each point a filled white one of
+# the same shape, so that no line runs through an open point.
 plot for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median" \
          with lines linewidth 2 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) notitle, \
-     for [i = 1 : NN] DATA index (NATURAL_B[i] - 1) using XCOL:(natural_y("gbps_median")) \
-         with points linecolor rgb unroll_rgb(U_OF_RANK[UR[NATURAL_B[i]]]) \
-         pointtype vec_pt(V_OF_RANK[VR[NATURAL_B[i]]]) notitle, \
-     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
-         with points linecolor rgb "white" pointtype vec_pt(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
-     for [i = 1 : NC] DATA index (CAPPED_B[i] - 1) using XCOL:(capped_y("gbps_median")) \
-         with points linewidth 1.5 linecolor rgb unroll_rgb(U_OF_RANK[UR[CAPPED_B[i]]]) \
-         pointtype vec_pt_open(V_OF_RANK[VR[CAPPED_B[i]]]) notitle, \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median" \
+         with points linecolor rgb "white" pointtype vec_pt(V_OF_RANK[VR[b]]) notitle, \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median":(lever_pt(V_OF_RANK[VR[b]])) \
+         with points linewidth 1.5 linecolor rgb unroll_rgb(U_OF_RANK[UR[b]]) \
+         pointtype variable notitle, \
      for [r = 1 : NU] NaN with lines linewidth 4 linecolor rgb unroll_rgb(U_OF_RANK[r]) \
          title sprintf("unroll %d", U_OF_RANK[r]), \
      for [r = 1 : NV] NaN with points linecolor rgb "black" pointtype vec_pt(V_OF_RANK[r]) \
          pointsize 1.6 * PS title sprintf("%d B loads", V_OF_RANK[r]), \
-     for [k = 1 : (NC > 0)] NaN with points linewidth 1.5 linecolor rgb "black" \
-         pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS title CAPPED_TITLE, \
-     for [k = 1 : (ROOF > 0 && SMS > 0 && LAT_NS > 0)] \
-         (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines linewidth 3 \
-         dashtype 4 linecolor rgb "#999999" \
-         title sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS), \
+     for [k = 1 : CAPPED] NaN with points linewidth 1.5 linecolor rgb "black" \
+         pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS \
+         title (CAPPED ? CAPPED_TITLE : ""), \
+     for [k = 1 : LITTLE] (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines \
+         linewidth 3 dashtype 4 linecolor rgb "#999999" \
+         title (LITTLE ? LITTLE_TITLE : ""), \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
-         title sprintf("memcpy roof %.0f GB/s", ROOF), \
+         title (ROOF > 0 ? ROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
-         title sprintf("DRAM peak %.0f GB/s", PEAK)
+         title (PEAK > 0 ? PEAK_TITLE : "")
 eval SVG_AGAIN

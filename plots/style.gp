@@ -15,13 +15,13 @@
 #   unroll_slot(u)        1, 2, 3, ... for unroll (or chain count) 1, 2, 4, ...
 #   unroll_rgb(u), vec_pt(v), vec_pt_open(v)  colour of unroll u, filled and open point type
 #                         of vector width v bytes
-#   natural_y(c), capped_y(c)  in a `using` of DATA with a lever column: column c on rows of
-#                         the natural variant (resp. the register-capped one, lever bounds), NaN
-#                         on the others, so that the two are drawn with different points
-#   LEVER_BLOCKS          string to eval once NB (DATA's block count) is set: NATURAL_B[1..NN]
-#                         and CAPPED_B[1..NC] list the blocks that hold natural (capped) rows, so
-#                         that a layer of points visits only blocks it has points in
+#   capped_row(0)         in a `using` of DATA with a lever column: 1 on a row of a
+#                         register-capped variant (lever bounds), else 0
+#   lever_pt(v)           the same, for `pointtype variable`: vec_pt_open(v) on a capped row,
+#                         vec_pt(v) on the others
 #   CAPPED_TITLE          the legend line that says what an open point is
+#   max2(a, b), key_trim(n)  the larger of a and b; `set key width key_trim(n)` for a key whose
+#                         longest title has n characters
 #   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
 #   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
@@ -55,18 +55,15 @@ unroll_rgb(u) = rank_rgb(unroll_slot(u))
 vec_pt(v) = rank_pt(v >= 4 ? int(log(v) / log(2) + 0.5) - 1 : v >= 2 ? 5 : 6)
 vec_pt_open(v) = vec_pt(v) - 1
 
-capped_row(dummy) = strcol("lever") eq "bounds"
-natural_y(c) = capped_row(0) ? NaN : column(c)
-capped_y(c) = capped_row(0) ? column(c) : NaN
-CAPPED_TITLE = "open: register-capped _lbfull"
-# gnuplot warns about every plotted block with no valid point, hence the lists.
-LEVER_BLOCKS = "array HAS_N[NB]; array HAS_C[NB]; array NATURAL_B[NB]; array CAPPED_B[NB]; " . \
-               "do for [b = 1 : NB] { HAS_N[b] = 0; HAS_C[b] = 0 }; " . \
-               "stats DATA using (strcol('set_idx') eq 'set_idx' ? 0 : (b = column(-2) + 1, " . \
-               "capped_row(0) ? (HAS_C[b] = 1) : (HAS_N[b] = 1), 0)) nooutput; " . \
-               "NN = 0; NC = 0; do for [b = 1 : NB] { " . \
-               "if (HAS_N[b]) { NN = NN + 1; NATURAL_B[NN] = b }; " . \
-               "if (HAS_C[b]) { NC = NC + 1; CAPPED_B[NC] = b } }"
+# gnuplot has no functions without arguments; the argument is ignored.
+capped_row(unused) = strcol("lever") eq "bounds"
+lever_pt(v) = capped_row(0) ? vec_pt_open(v) : vec_pt(v)
+CAPPED_TITLE = "open: register-capped"
+
+max2(a, b) = a > b ? a : b
+# gnuplot sizes a key for about 1.2 times the width its titles take in this font; the excess grows
+# with the title, and a long one would squeeze the plot for nothing.
+key_trim(n) = -int(0.1 * n)
 
 ROOF_RGB = "#333333"
 GRID_RGB = "#d9d9d9"

@@ -81,7 +81,7 @@ expect_usage "--block: missing value" --block
 expect_usage "--dry-run takes no value" --dry-run=1
 expect_usage "--kernel: 'foo' is not a kernel" --kernel foo
 expect_usage "--kernel: 'copy,' has an empty element" --kernel copy,
-expect_usage "--kernel chase" --kernel chase
+expect_usage "--mode latency runs the latency ladder alone" --kernel all --mode latency
 expect_usage "--unroll: '' is empty" --unroll ''
 expect_usage "--unroll: '1,,2' has an empty element" --unroll 1,,2
 expect_usage "--unroll: '1,' has an empty element" --unroll 1,
@@ -300,9 +300,10 @@ for v in --version -V; do
 done
 
 run --list
-expected=$(for k in copy reduce; do for u in 1 2 4 8; do for w in 4 8 16; do
-    printf '%s_u%s_v%s\n%s_u%s_v%s_lbfull\n' $k $u $w $k $u $w; done; done; done | sort)
-check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 48 ] &&
+expected=$( (for k in copy reduce; do for u in 1 2 4 8; do for w in 4 8 16; do
+    printf '%s_u%s_v%s\n%s_u%s_v%s_lbfull\n' $k $u $w $k $u $w; done; done; done
+    for m in warp thread; do for k in 1 2 4 8; do echo "chase_${m}_k$k"; done; done) | sort)
+check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 56 ] &&
     [ "$(sort "$out")" = "$expected" ] ||
     echo "exit $rc, $(lines "$out") lines; diff: $(diff <(sort "$out") <(echo "$expected") | head -n 3 | tr '\n' ' ')")"
 

@@ -33,6 +33,19 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
 check '[ "$bad" -eq 0 ]' "$bad rows not ok / without throughput / at the wrong occupancy"
 check 'grep -q "best GB/s" "$tmp/stdout"' "summary table printed"
 
+# Chase: the latency ladder over a few footprints and a short thread-mode sweep, every row ok.
+lad=$tmp/ladder.csv
+"$bin" --kernel chase --mode latency --footprint 4K..8M --quiet --out "$lad" >"$tmp/lad.out" 2>&1
+check '[ $? -eq 0 ]' "ladder run: $(tail -n 3 "$tmp/lad.out")"
+bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["status"] != "ok" || !($c["cycles_per_hop_median"] > 0) || $c["mode"] != "latency" {print}' "$lad" | wc -l)
+check '[ "$bad" -eq 0 ] && grep -q "^# l1_bytes=" "$lad"' "$bad ladder rows not ok, or no l1_bytes"
+thr=$tmp/thread.csv
+"$bin" --kernel chase --mode thread --unroll 1,8 --occ 25,100 --size 1G --max-time 0.05 --quiet \
+    --out "$thr" >"$tmp/thr.out" 2>&1
+check '[ $? -eq 0 ]' "thread-mode chase: $(tail -n 3 "$tmp/thr.out")"
+check '[ "$(grep -c ",chase,thread,chase_thread_k.*,ok$" "$thr")" -eq 4 ]' "4 thread-mode rows ok"
+
 # Interrupted: SIGINT part-way keeps every finished row, says so, and exits 1.
 int=$tmp/interrupted.csv
 "$bin" --kernel all --occ 6.25..100 --size 64M --quiet --out "$int" >/dev/null 2>"$tmp/int.err" &

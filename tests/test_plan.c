@@ -61,9 +61,9 @@ static void test_range_with_step_and_empty_range(void)
 /* Two variants of one (U, V): natural with 64 registers (at most 50% on sm_90) and its capped
  * twin with 32 registers. */
 static const OccVariantInfo infos[] = {
-    {"reduce_u8_v16", "reduce", 8, 16, 0},
-    {"reduce_u8_v16_lbfull", "reduce", 8, 16, 1},
-    {"copy_u8_v16", "copy", 8, 16, 0},
+    {"reduce_u8_v16", "reduce", "stream", 8, 16, 0},
+    {"reduce_u8_v16_lbfull", "reduce", "stream", 8, 16, 1},
+    {"copy_u8_v16", "copy", "stream", 8, 16, 0},
 };
 static const OccVariantResources res[] = {{64, 0, 33}, {32, 176, 33}, {40, 0, 0}};
 

@@ -1,7 +1,10 @@
 #!/bin/sh
 # tests/test_plots.sh: renders every fixture CSV (tests/fixtures, synthetic data) with plots/plot
 # and checks the figures: each expected PNG is a real 1200x800 PNG and each SVG a well-formed SVG
-# that carries its title and legend; rows are selected by column name, only ok rows, sorted;
+# that carries its title and legend; an auto-lever run is one figure per kernel whose curves run
+# through both levers, with open points exactly where the register-capped variant was measured,
+# and only a --lever both run gets a figure per lever; rows are selected by column name, only ok
+# rows, sorted;
 # the 2-GPU comparison renders in both x modes; every malformed CSV and bad command gets exit 2,
 # one message naming the file, and leaves no output file behind; a gnuplot that fails half way
 # leaves nothing either. Exit 0 all passed, 1 a check failed, 77 no gnuplot here.
@@ -10,6 +13,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLOT="$ROOT/plots/plot"
 FIX="$ROOT/tests/fixtures"
+SEP=$(printf '\037')
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "SKIP: gnuplot not found"
@@ -58,7 +62,8 @@ no_files_in() { # the directory is absent or empty
 OUT="$T/all"
 "$PLOT" --outdir "$OUT" "$FIX/reduce-synthetic.csv" "$FIX/copy-synthetic.csv" \
     "$FIX/chase-warp-synthetic.csv" "$FIX/chase-latency-synthetic.csv" \
-    "$FIX/reduce-gpu-b-synthetic.csv" >"$T/all.out" 2>"$T/all.err"
+    "$FIX/reduce-gpu-b-synthetic.csv" "$FIX/reduce-auto-synthetic.csv" >"$T/all.out" \
+    2>"$T/all.err"
 check "plot all fixtures exits 0" [ $? -eq 0 ]
 check "plot all fixtures is silent on stderr (no gnuplot warnings)" [ ! -s "$T/all.err" ]
 expected="reduce-synthetic-occupancy-reduce reduce-synthetic-inflight-reduce
@@ -66,7 +71,8 @@ copy-synthetic-occupancy-copy-pad copy-synthetic-inflight-copy-pad
 copy-synthetic-occupancy-copy-bounds copy-synthetic-inflight-copy-bounds
 chase-warp-synthetic-chase-warp chase-warp-synthetic-chase-thread
 chase-latency-synthetic-ladder
-reduce-gpu-b-synthetic-occupancy-reduce reduce-gpu-b-synthetic-inflight-reduce"
+reduce-gpu-b-synthetic-occupancy-reduce reduce-gpu-b-synthetic-inflight-reduce
+reduce-auto-synthetic-occupancy-reduce reduce-auto-synthetic-inflight-reduce"
 n_expected=0
 for fig in $expected; do
     n_expected=$((n_expected + 2))
@@ -81,7 +87,12 @@ check "occupancy title names GPU, kernel, date" \
     has_text "$svg" "Synthetic GPU A — reduce, lever pad — 2025-01-15 [synthetic test data]"
 check "occupancy legend has unroll 8" has_text "$svg" "unroll 8"
 check "occupancy legend has 16 B loads" has_text "$svg" "16 B loads"
-check "occupancy marks the memcpy roof" has_text "$svg" "memcpy roof 4012 GB/s"
+# Roof and peak are key entries (an SVG <title> names each plotted element), not labels that
+# could sit on the curves.
+check "occupancy names the memcpy roof in the key" has_text "$svg" "<title>memcpy roof 4012 GB/s<"
+check "occupancy names the DRAM peak in the key" has_text "$svg" "<title>DRAM peak 4800 GB/s<"
+check "inflight names the memcpy roof in the key" \
+    has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "<title>memcpy roof 4012 GB/s<"
 check "occupancy has the % of roof axis" has_text "$svg" "% of memcpy roof"
 check "bounds figure of copy keeps its lever" \
     has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy, lever bounds"
@@ -127,6 +138,69 @@ check "columns are found by name (reversed column order selects the same rows)" 
 "$PLOT" --outdir "$T/rev" "$T/reversed.csv" >/dev/null 2>&1
 check "reversed-column CSV renders" is_png "$T/rev/reversed-occupancy-reduce.png"
 
+# --- levers: auto is one figure per kernel, both is one per lever ------------------------------
+# Point symbols in gnuplot's SVG: pointtype N is drawn as <use xlink:href='#gpPt(N-1)'>, and the
+# open square, circle and triangle (4, 6, 8) are gpPt3, gpPt5, gpPt7; lines with id= are the
+# symbol definitions, not drawn points.
+open_points() {
+    grep "xlink:href='#gpPt[357]'" "$1" | grep -vc "id='gpPt"
+}
+bounds_rows() { # ok rows measured with lever bounds
+    grep -c ',bounds,.*,ok$' "$1"
+}
+AUTO="$FIX/reduce-auto-synthetic.csv"
+awk -f "$ROOT/plots/csvsel.awk" -v task=check "$AUTO" >"$T/auto.info"
+check "auto run: one occupancy figure for reduce, filtered by kernel only" \
+    awk -F '\t' '$1 == "fig" && $2 == "occupancy" { n++
+        ok = $3 == "kernel=reduce" && $4 == "occupancy-reduce" } END { exit !(n == 1 && ok) }' \
+    "$T/auto.info"
+check "auto run: two figures, occupancy and inflight" [ "$(grep -c '^fig' "$T/auto.info")" -eq 2 ]
+PLOT_WHERE="kernel=reduce${SEP}unroll=8${SEP}vec_bytes=16" PLOT_BY=unroll,vec_bytes \
+    PLOT_X=occ_achieved_pct PLOT_Y=gbps_median PLOT_KEEP=lever PLOT_WHAT=test \
+    awk -f "$ROOT/plots/csvsel.awk" -v task=select "$AUTO" >"$T/u8v16.tsv"
+check "auto run: the U=8 V=16 curve is one block, pad points then bounds points" \
+    [ "$(awk -F '\t' 'NF > 1 && $1 != "set_idx" { s = s " " $NF } END { print s }' \
+        "$T/u8v16.tsv" | tr -s ' ' '\n' | uniq | paste -sd, -)" = ",pad,bounds" ]
+check "auto run: the U=8 V=16 curve has 16 points" [ "$(data_rows "$T/u8v16.tsv")" -eq 16 ]
+auto_svg="$OUT/reduce-auto-synthetic-occupancy-reduce.svg"
+check "auto title names both levers" \
+    has_text "$auto_svg" "Synthetic GPU A — reduce, levers pad + bounds — 2025-01-15"
+check "auto legend explains open points" has_text "$auto_svg" "open: register-capped"
+check "auto fixture has bounds rows" [ "$(bounds_rows "$AUTO")" -gt 0 ]
+for fig in occupancy inflight; do
+    check "auto $fig: one open point per bounds row, plus the legend's" \
+        [ "$(open_points "$OUT/reduce-auto-synthetic-$fig-reduce.svg")" -eq \
+        $(($(bounds_rows "$AUTO") + 1)) ]
+done
+check "pad-only run: no open point" \
+    [ "$(open_points "$OUT/reduce-synthetic-occupancy-reduce.svg")" -eq 0 ]
+check "pad-only run: no open-point legend" \
+    sh -c '! grep -qF "open: register-capped" "$1"' sh "$OUT/reduce-synthetic-occupancy-reduce.svg"
+check "both run (copy): every point of the bounds figure is open" \
+    [ "$(open_points "$OUT/copy-synthetic-occupancy-copy-bounds.svg")" -eq \
+    $(($(bounds_rows "$FIX/copy-synthetic.csv") + 1)) ]
+check "both run (copy): the pad figure has no open point" \
+    [ "$(open_points "$OUT/copy-synthetic-occupancy-copy-pad.svg")" -eq 0 ]
+# The auto run with U=8 V=16 measured again under bounds where pad reached: a --lever both run.
+awk -F ',' -v OFS=',' '/^#/ { print; next }
+    !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; print; next }
+    { print }
+    $c["variant"] == "reduce_u8_v16" && $c["status"] == "ok" {
+        $c["variant"] = "reduce_u8_v16_lbfull"; $c["lever"] = "bounds"; print }' \
+    "$AUTO" >"$T/reduce-both.csv"
+"$PLOT" --outdir "$T/both" "$T/reduce-both.csv" >"$T/both.out" 2>&1
+check "both run renders" [ $? -eq 0 ]
+for lever in pad bounds; do
+    for fig in occupancy inflight; do
+        check "both run: $fig figure per lever ($lever)" \
+            is_png "$T/both/reduce-both-$fig-reduce-$lever.png"
+    done
+    check "both run: $lever figure says its lever" \
+        has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "reduce, lever $lever"
+done
+check "both run: no figure without a lever part" [ ! -e "$T/both/reduce-both-occupancy-reduce.png" ]
+check "both run: four figures, PNG and SVG" [ "$(ls "$T/both" | wc -l)" -eq 8 ]
+
 # --- beside the CSV, optional metadata, the Little's-law line -----------------------------------
 mkdir -p "$T/beside"
 grep -v '^# l1_bytes=' "$FIX/chase-latency-synthetic.csv" >"$T/beside/no-l1.csv"
@@ -157,6 +231,11 @@ check "compare filters name themselves in the title" \
     has_text "$T/cmp/u4v16.svg" "(unroll 4, 16 B loads)"
 check "compare filters keep only that curve's legend" \
     sh -c '! grep -qF "unroll 1" "$1"' sh "$T/cmp/u4v16.svg"
+"$PLOT" --compare --out "$T/cmp/auto" "$AUTO" "$FIX/reduce-gpu-b-synthetic.csv" >/dev/null \
+    2>"$T/cmp-auto.err"
+check "compare takes an auto run without --lever" [ $? -eq 0 ]
+check "compare marks the auto run's capped points open" \
+    [ "$(open_points "$T/cmp/auto.svg")" -eq $(($(bounds_rows "$AUTO") + 1)) ]
 
 # --- failures: exit status, one line naming the file, no output ---------------------------------
 expect_failure() { # expect_failure STATUS NEEDLE OUTDIR -- ARGS...: exit STATUS, one stderr line
