@@ -189,6 +189,11 @@ static void fill_common(const OccSweep *s, const OccPoint *p, const OccVariant *
     r->occ_target_pct = p->level.asked_pct;
     r->regs_per_thread = p->res.regs_per_thread;
     r->local_bytes_per_thread = p->res.local_bytes_per_thread;
+    if (v->launch_chase) { /* the chase footprint; the bytes of a launch come with its timing */
+        r->buffer_bytes = (long long)(s->chase.n_lines * 4 * s->chase.line_words);
+        r->l2_resident = r->buffer_bytes <= 2 * d->l2_bytes;
+        return;
+    }
     r->buffer_bytes = (long long)(s->buf.n_floats * sizeof(float));
     r->bytes_per_launch = r->buffer_bytes * (is_copy ? 2 : 1);
     r->l2_resident = r->bytes_per_launch <= 2 * d->l2_bytes;
