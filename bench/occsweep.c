@@ -190,7 +190,8 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
         return OCC_EXIT_FAIL;
     }
     if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
-    else occ_report_default_path(path, sizeof path, dev->slug, opt->kernels, ladder);
+    else occ_report_default_path(path, sizeof path, dev->slug, opt->kernels,
+                                 occ_chase_mode_name(opt->chase_mode));
     st.rows = rows;
     if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
         !(st.csv = occ_csv_open(path, opt->force, meta.keys, meta.values, meta.n, err, sizeof err))) {

@@ -73,16 +73,16 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
 }
 
 void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
-                             int ladder)
+                             const char *chase_mode)
 {
     char stamp[32];
     utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
     const char *names = kernels == OCC_KERNEL_COPY     ? "copy"
                         : kernels == OCC_KERNEL_REDUCE ? "reduce"
-                        : ladder                       ? "chase-latency"
-                        : kernels == OCC_KERNEL_CHASE  ? "chase"
+                        : kernels == OCC_KERNEL_CHASE  ? "chase-"
                                                        : "all";
-    snprintf(buf, len, "results/%s/%s-%s.csv", gpu_slug, names, stamp);
+    snprintf(buf, len, "results/%s/%s%s-%s.csv", gpu_slug, names,
+             kernels == OCC_KERNEL_CHASE ? chase_mode : "", stamp);
 }
 
 static double now_s(void)
