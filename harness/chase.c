@@ -146,6 +146,9 @@ cudaError_t occ_chase_time_point(OccSweep *s, const void *variant, int grid_bloc
     cudaError_t e = occ_time_work(&s->timer, launch_chase, &c, &s->policy, &t);
     double wrong = 0;
     if (e == cudaSuccess) e = verify_chains(s, &c, chains, &wrong);
+    c.args.probe = s->buf.probe;
+    if (e == cudaSuccess)
+        e = occ_sweep_probe(s, launch_chase, &c, grid_blocks, (block_threads + 31) / 32, r);
     if (e != cudaSuccess) return e;
     const double hops = (double)chains * (double)spacing;
     const double line_bytes = 4.0 * ch->line_words;

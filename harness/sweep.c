@@ -2,12 +2,14 @@
 #include "sweep.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <nvtx3/nvToolsExt.h>
 
 #include "registry.h"
+#include "residency.h"
 
 /* What one timed launch needs. */
 typedef struct LaunchCtx {
@@ -73,6 +75,8 @@ int occ_sweep_init(OccSweep *s, const OccDevice *dev, long long buffer_bytes, in
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->blocks_done, sizeof *b->blocks_done);
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->sum, sizeof *b->sum);
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->mismatches, sizeof *b->mismatches);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&b->probe, (size_t)max_grid_blocks * OCC_PROBE_WORDS * 8);
     if (e == cudaSuccess) e = cudaMalloc(&b->cub_temp, b->cub_temp_bytes ? b->cub_temp_bytes : 1);
     if (e == cudaSuccess) e = cudaMemset(b->blocks_done, 0, sizeof *b->blocks_done);
     if (e == cudaSuccess) e = occ_fill_pattern(b->in, b->n_floats, b->seed, s->timer.stream);
@@ -97,6 +101,7 @@ void occ_sweep_free(OccSweep *s)
     cudaFree(b->blocks_done);
     cudaFree(b->sum);
     cudaFree(b->mismatches);
+    cudaFree(b->probe);
     cudaFree(b->cub_temp);
     occ_timer_destroy(&s->timer);
 }
@@ -118,6 +123,27 @@ cudaError_t occ_sweep_measure_roof(OccSweep *s)
     }
     nvtxRangePop();
     s->roof.dram_peak_gbps = s->dev->dram_peak_gbps;
+    return e;
+}
+
+cudaError_t occ_sweep_probe(OccSweep *s, OccWorkFn work, void *ctx, int grid_blocks,
+                            int warps_per_block, OccRow *r)
+{
+    const size_t words = (size_t)grid_blocks * OCC_PROBE_WORDS;
+    uint64_t *host = malloc(words * sizeof *host);
+    cudaStream_t st = s->timer.stream;
+    cudaError_t e = host ? cudaMemsetAsync(s->buf.probe, 0, words * 8, st) : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) e = work(ctx, st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(host, s->buf.probe, words * 8, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    OccResidency res;
+    if (e == cudaSuccess &&
+        occ_residency_compute(host, grid_blocks, warps_per_block, s->dev->sm_count,
+                              s->dev->limits.max_warps_per_sm, &res) == 0) {
+        r->occ_measured_pct = res.occ_measured_pct;
+        r->occ_measured_spread_pct = res.spread_pct;
+    }
+    free(host);
     return e;
 }
 
@@ -246,6 +272,9 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
     double verr = 0.0;
     int ok = 0;
     if ((e = verify(s, &c, is_copy, &verr, &ok)) != cudaSuccess) return e;
+    c.args.probe = s->buf.probe;
+    e = occ_sweep_probe(s, launch_variant, &c, (int)r->grid_blocks, warps_per_block, r);
+    if (e != cudaSuccess) return e;
     r->samples = t.n_samples;
     r->launches_per_sample = t.launches_per_sample;
     r->time_ms_median = t.stats.median;

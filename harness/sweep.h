@@ -21,6 +21,7 @@ typedef struct OccSweepBuffers {
     unsigned int *blocks_done;     /* reduce counter (kept at 0 between launches) */
     float *sum;                    /* reduce result */
     unsigned long long *mismatches; /* copy verification counter */
+    unsigned long long *probe;     /* residency probe: OCC_PROBE_WORDS per block of the largest grid */
     void *cub_temp;                /* scratch of cub::DeviceReduce::Sum */
     size_t cub_temp_bytes;
     unsigned int seed;             /* pattern seed (recorded in the metadata) */
@@ -71,6 +72,12 @@ cudaError_t occ_sweep_measure_roof(OccSweep *s);
  * sticky CUDA error ended the run; then *fatal holds it and err the message). */
 int occ_sweep_run(OccSweep *s, const OccPoint *points, int n, OccRowFn on_row, void *user,
                   cudaError_t *fatal, char *err, size_t err_len);
+
+/* One untimed, instrumented launch (the caller has set the probe pointer in ctx's arguments to
+ * s->buf.probe): fills occ_measured_pct and occ_measured_spread_pct of r from where and when
+ * its grid_blocks blocks ran. cudaSuccess or the launch's error. */
+cudaError_t occ_sweep_probe(OccSweep *s, OccWorkFn work, void *ctx, int grid_blocks,
+                            int warps_per_block, OccRow *r);
 
 /* occ_row_init plus the columns every row of the run shares (GPU name, cc, SMs). */
 void occ_sweep_row_init(const OccSweep *s, OccRow *r);

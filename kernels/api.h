@@ -38,7 +38,13 @@ typedef struct OccStreamArgs {
     unsigned int *blocks_done;   /* reduce: a counter that is 0 before the first launch; the last
                                     block of each launch resets it to 0 */
     float *sum;                  /* reduce: the total, written by the last block to finish */
+    unsigned long long *probe;   /* NULL, or OCC_PROBE_WORDS words per block: see below */
 } OccStreamArgs;
+
+/* The residency probe of an (untimed) instrumented launch: thread 0 of block b writes
+ * probe[3b] = the SM it runs on (%smid), probe[3b + 1] = %globaltimer when the block starts and
+ * probe[3b + 2] = %globaltimer when all its threads are done. */
+#define OCC_PROBE_WORDS 3
 
 /* Buffers of the pointer-chase throughput kernels. The footprint is a sequence of lines of
  * line_words 4-byte words; every word of line i holds the word index of the next line of a random
@@ -53,6 +59,7 @@ typedef struct OccChaseArgs {
     size_t shift;              /* rotation of all start points (changed per launch) */
     int hops;                  /* dependent loads per chain */
     unsigned int *ends;        /* per chain: the word index where it stopped */
+    unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccChaseArgs;
 
 /* A launcher of one compiled variant. */

@@ -9,6 +9,7 @@
 // up to 16 GiB.
 #include "api.h"
 #include "bounds.cuh"
+#include "probe.cuh"
 
 __device__ __forceinline__ unsigned int start_word(const OccChaseArgs &a, size_t chain)
 {
@@ -20,6 +21,7 @@ __device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
 {
     const unsigned int lane = threadIdx.x & 31;
     const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    probe_start(a.probe);
     unsigned int p[K];
 #pragma unroll
     for (int k = 0; k < K; k++) p[k] = start_word(a, warp * K + k);
@@ -31,12 +33,14 @@ __device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
 #pragma unroll
         for (int k = 0; k < K; k++) a.ends[warp * K + k] = p[k];
     }
+    probe_end(a.probe);
 }
 
 template <int K>
 __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
 {
     const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    probe_start(a.probe);
     unsigned int p[K];
 #pragma unroll
     for (int k = 0; k < K; k++) p[k] = start_word(a, thread * K + k);
@@ -46,6 +50,7 @@ __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
     }
 #pragma unroll
     for (int k = 0; k < K; k++) a.ends[thread * K + k] = p[k];
+    probe_end(a.probe);
 }
 
 #define DEFINE_CHASE(mode, k)                                                                      \
@@ -83,13 +88,6 @@ extern "C" cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned 
     return cudaGetLastError();
 }
 
-__device__ __forceinline__ unsigned long long globaltimer_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 // One thread chases; the clock reads bracket each segment. Warm-up runs in the same launch on
 // the same SM, so L1 is warm too (a separate warm-up launch may land on another SM).
 __global__ void occsweep_chase_latency(const unsigned int *lines, unsigned int start, int warm_hops,
@@ -100,11 +98,11 @@ __global__ void occsweep_chase_latency(const unsigned int *lines, unsigned int s
     unsigned int p = start;
     for (int h = 0; h < warm_hops; h++) p = lines[p];
     for (int s = 0; s < segments; s++) {
-        const unsigned long long t0 = globaltimer_ns();
+        const unsigned long long t0 = probe_clock_ns();
         const long long c0 = clock64();
         for (int h = 0; h < hops; h++) p = lines[p];
         const long long c1 = clock64();
-        const unsigned long long t1 = globaltimer_ns();
+        const unsigned long long t1 = probe_clock_ns();
         cycles[s] = c1 - c0;
         ns[s] = t1 - t0;
     }

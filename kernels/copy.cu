@@ -7,12 +7,14 @@
 // n_floats % (V/4) tail is copied as scalars by the first threads).
 #include "api.h"
 #include "bounds.cuh"
+#include "probe.cuh"
 #include "vec.cuh"
 
 template <int U, int V>
 __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *__restrict__ out,
-                                          size_t n_floats)
+                                          size_t n_floats, unsigned long long *probe)
 {
+    probe_start(probe);
     using T = typename VecOf<V>::T;
     constexpr int kF = VecOf<V>::kFloats;
     const size_t n_vec = n_floats / kF;
@@ -29,6 +31,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     });
     const size_t tail = n_vec * kF + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tail < n_floats) out[tail] = in[tail];
+    probe_end(probe);
 }
 
 // One extern "C" kernel per variant keeps the symbol equal to the variant name in cuobjdump's
@@ -36,15 +39,16 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
 
 #define DEFINE_COPY(fam, u, v, lb, sfx)                                                            \
     extern "C" __global__ void OCC_LB_##lb occsweep_##fam##_u##u##_v##v##sfx(                      \
-        const float *__restrict__ in, float *__restrict__ out, size_t n_floats)                    \
+        const float *__restrict__ in, float *__restrict__ out, size_t n_floats,                    \
+        unsigned long long *probe)                                                                 \
     {                                                                                              \
-        copy_body<u, v>(in, out, n_floats);                                                        \
+        copy_body<u, v>(in, out, n_floats, probe);                                                 \
     }                                                                                              \
     extern "C" cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *l,                 \
                                                               const OccStreamArgs *a)              \
     {                                                                                              \
         occsweep_##fam##_u##u##_v##v##sfx<<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes,   \
-                                            l->stream>>>(a->in, a->out, a->n_floats);              \
+                                            l->stream>>>(a->in, a->out, a->n_floats, a->probe);              \
         return cudaGetLastError();                                                                 \
     }                                                                                              \
     extern "C" const void *occ_kernel_##fam##_u##u##_v##v##sfx(void)                               \

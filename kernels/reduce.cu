@@ -9,6 +9,7 @@
 // kernel. The result is stored, so no load can be removed. Any n_floats; 16-byte aligned input.
 #include "api.h"
 #include "bounds.cuh"
+#include "probe.cuh"
 #include "vec.cuh"
 
 constexpr int kMaxWarps = OCC_LB_MAX_THREADS / 32;
@@ -42,6 +43,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
     constexpr int kF = VecOf<V>::kFloats;
     const size_t n_vec = a.n_floats / kF;
     const T *vin = reinterpret_cast<const T *>(a.in);
+    probe_start(a.probe);
     float acc[U];
 #pragma unroll
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
@@ -68,6 +70,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
         is_last = atomicAdd(a.blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
+    probe_end(a.probe);
     if (!is_last) return;
     // The last block: partials of every block are visible (each fenced before its increment).
     float t = 0.0f;

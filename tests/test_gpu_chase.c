@@ -57,7 +57,7 @@ static void test_throughput_variants(int sm_count)
             size_t chains = (warp_mode ? threads / 32 : threads) * (size_t)v->info.unroll;
             OccLaunch l = {grids[g], 128, 0, 0};
             OccChaseArgs a = {f.lines, f.order, n_lines, f.line_words, n_lines / chains,
-                              777 + (size_t)g, 37, f.ends};
+                              777 + (size_t)g, 37, f.ends, NULL};
             GPU_OK(cudaMemset(f.ends, 0xff, chains * 4));
             GPU_OK(v->launch_chase(&l, &a));
             GPU_OK(cudaDeviceSynchronize());

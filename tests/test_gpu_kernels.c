@@ -46,7 +46,7 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
                 for (size_t i = 0; i < words; i++) host[i] = CANARY;
                 GPU_OK(cudaMemcpy(guarded, host, words * 4, cudaMemcpyHostToDevice));
                 OccLaunch l = {blocks[g], threads[t], 0, 0};
-                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum};
+                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum, NULL};
                 /* Twice: the second launch relies on the first having reset the counter. */
                 GPU_OK(v->launch(&l, &a));
                 GPU_OK(v->launch(&l, &a));
@@ -91,6 +91,47 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
     cudaFree(block_sums);
     cudaFree(sum);
     cudaFree(done);
+}
+
+/* The residency probe: with it on, every block of a multi-wave-sized grid records a valid SM and
+ * a start no later than its end, and the launch still computes the right result. */
+static void test_probe(int sm_count)
+{
+    const OccVariant *v = occ_registry_find("reduce_u4_v16", NULL);
+    const int grid = 4 * sm_count;
+    const size_t n = 1u << 22;
+    float *in, *block_sums, *sum, got;
+    unsigned int *done;
+    unsigned long long *probe;
+    GPU_OK(cudaMalloc((void **)&in, n * 4));
+    GPU_OK(cudaMalloc((void **)&block_sums, (size_t)grid * 4));
+    GPU_OK(cudaMalloc((void **)&sum, 4));
+    GPU_OK(cudaMalloc((void **)&done, 4));
+    GPU_OK(cudaMalloc((void **)&probe, (size_t)grid * OCC_PROBE_WORDS * 8));
+    GPU_OK(cudaMemset(done, 0, 4));
+    GPU_OK(cudaMemset(probe, 0, (size_t)grid * OCC_PROBE_WORDS * 8));
+    GPU_OK(occ_fill_pattern(in, n, 3, 0));
+    OccLaunch l = {grid, 128, 0, 0};
+    OccStreamArgs a = {in, NULL, n, block_sums, done, sum, probe};
+    GPU_OK(v->launch(&l, &a));
+    GPU_OK(cudaDeviceSynchronize());
+    unsigned long long *host = malloc((size_t)grid * OCC_PROBE_WORDS * 8);
+    GPU_OK(cudaMemcpy(host, probe, (size_t)grid * OCC_PROBE_WORDS * 8, cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int b = 0; b < grid; b++)
+        bad += host[3 * b] >= (unsigned long long)sm_count || host[3 * b + 1] == 0 ||
+               host[3 * b + 2] < host[3 * b + 1];
+    CHECK_INT_EQ(bad, 0);
+    GPU_OK(cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost));
+    double ref = 0.0;
+    for (size_t i = 0; i < n; i++) ref += occ_pattern_value(3, i);
+    CHECK(fabs(got - ref) / ref <= occ_sweep_reduce_tolerance(n, grid, 128, 4));
+    free(host);
+    cudaFree(in);
+    cudaFree(block_sums);
+    cudaFree(sum);
+    cudaFree(done);
+    cudaFree(probe);
 }
 
 /* The copy check of the sweep: a count of differing elements that sees planted errors. */
@@ -149,5 +190,6 @@ int main(void)
     for (int i = 0; i < occ_registry_count(); i++) test_variant(occ_registry_at(i), sms, seed + i);
     test_mismatch_counter();
     test_cub_sum();
+    test_probe(sms);
     return check_done();
 }

@@ -1,0 +1,274 @@
+/* harness/model.c: Little's-law model and knee report (contract in model.h). */
+#include "model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+
+double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
+{
+    if (m == NULL || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
+        !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0 ||
+        isinf(m->latency_ns))
+        return NAN;
+    /* bytes / ns is GB/s: no unit conversion. */
+    double unclamped = bytes_in_flight_per_sm * m->sm_count / m->latency_ns;
+    return unclamped < m->roof_gbps ? unclamped : m->roof_gbps;
+}
+
+double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, double gbps)
+{
+    if (isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 || sm_count <= 0 ||
+        !(gbps > 0))
+        return NAN;
+    return bytes_in_flight_per_sm * sm_count / gbps;
+}
+
+double occ_model_traffic_factor(const char *kernel)
+{
+    return kernel != NULL && strcmp(kernel, "copy") == 0 ? 2.0 : 1.0;
+}
+
+static int is_ok(const OccRow *r) { return r->status != NULL && strcmp(r->status, "ok") == 0; }
+
+static int same_str(const char *a, const char *b) { return strcmp(a ? a : "-", b ? b : "-") == 0; }
+
+/* Bytes in flight as the model sees them: what gbps_median counts, per SM. NaN when the row is
+ * outside the model (ladder rows, no bytes in flight). */
+static double model_bytes_in_flight(const OccRow *r)
+{
+    if (same_str(r->mode, "latency") || r->bytes_in_flight_per_sm <= 0) return NAN;
+    return (double)r->bytes_in_flight_per_sm * occ_model_traffic_factor(r->kernel);
+}
+
+void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
+{
+    if (m == NULL || rows == NULL) return;
+    for (int i = 0; i < n_rows; i++) {
+        OccRow *r = &rows[i];
+        double b = model_bytes_in_flight(r);
+        if (!is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
+        r->gbps_predicted = occ_model_predict_gbps(m, b);
+        r->measured_over_predicted = r->gbps_median / r->gbps_predicted;
+        r->latency_loaded_ns = occ_model_loaded_latency_ns(b, m->sm_count, r->gbps_median);
+    }
+}
+
+static double row_predicted_gbps(const OccModel *m, const OccRow *r)
+{
+    double b = model_bytes_in_flight(r);
+    return isnan(b) ? NAN : occ_model_predict_gbps(m, b);
+}
+
+/* The rules are documented on OccKnee.cause; their order matters: a spill or a sector-bound
+ * access explains a miss in either direction, so they come before the direction tests. */
+static void diagnose(const OccModel *m, const OccRow *worst, double predicted, OccKnee *k)
+{
+    double measured = worst->gbps_median;
+    int clamped = predicted >= m->roof_gbps;
+    size_t len = sizeof k->cause;
+    if (worst->local_bytes_per_thread > 0)
+        snprintf(k->cause, len, "register spills add local-memory traffic (%lld B/thread)",
+                 worst->local_bytes_per_thread);
+    else if (same_str(worst->mode, "thread"))
+        snprintf(k->cause, len, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
+    else if (measured > predicted && clamped)
+        snprintf(k->cause, len, "faster than the roof: read-only traffic or L2 hits beat cudaMemcpy");
+    else if (measured > predicted)
+        snprintf(k->cause, len,
+                 "more parallelism than the model counts (e.g. L2 hits / prefetch) or latency "
+                 "below the unloaded figure");
+    else if (!clamped)
+        snprintf(k->cause, len, "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
+                 occ_model_loaded_latency_ns(model_bytes_in_flight(worst), m->sm_count, measured),
+                 m->latency_ns);
+    else
+        snprintf(k->cause, len,
+                 "below the roof with enough bytes in flight: DRAM efficiency or issue rate, not "
+                 "latency, bounds it");
+}
+
+/* Everything but the two knees, which come from occ_summary_compute. */
+static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *k)
+{
+    const OccRow *first = NULL, *worst = NULL;
+    double worst_predicted = NAN;
+    k->bytes_in_flight_at_knee = k->worst_miss_pct = k->worst_miss_occ_pct = NAN;
+    k->cause[0] = '\0';
+    for (int i = 0; i < n_rows; i++) {
+        const OccRow *r = &rows[i];
+        if (!is_ok(r) || !same_str(r->variant, k->variant) || !isfinite(r->gbps_median)) continue;
+        if (first == NULL) first = r;
+        if (r->occ_achieved_pct == k->knee_measured_pct &&
+            r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * k->best_gbps &&
+            !(r->bytes_in_flight_per_sm >= k->bytes_in_flight_at_knee))
+            k->bytes_in_flight_at_knee = (double)r->bytes_in_flight_per_sm;
+        double predicted = row_predicted_gbps(m, r);
+        double miss = fabs(r->gbps_median / predicted - 1.0) * 100.0;
+        if (!isfinite(miss)) continue;
+        if (isnan(k->worst_miss_pct) || miss > k->worst_miss_pct ||
+            (miss == k->worst_miss_pct && r->occ_achieved_pct < k->worst_miss_occ_pct)) {
+            k->worst_miss_pct = miss;
+            k->worst_miss_occ_pct = r->occ_achieved_pct;
+            worst = r;
+            worst_predicted = predicted;
+        }
+    }
+    k->kernel = first->kernel;
+    k->mode = first->mode;
+    k->unroll = (int)first->unroll;
+    k->vec_bytes = (int)first->vec_bytes;
+    if (worst != NULL && k->worst_miss_pct > OCC_KNEE_MISS_PCT)
+        diagnose(m, worst, worst_predicted, k);
+}
+
+int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *out, int max_out)
+{
+    if (m == NULL || rows == NULL || n_rows <= 0 || max_out <= 0) return 0;
+    OccVariantSummary *measured = malloc((size_t)n_rows * sizeof *measured);
+    OccVariantSummary *predicted = malloc((size_t)n_rows * sizeof *predicted);
+    OccRow *as_predicted = malloc((size_t)n_rows * sizeof *as_predicted);
+    if (measured == NULL || predicted == NULL || as_predicted == NULL) {
+        free(measured);
+        free(predicted);
+        free(as_predicted);
+        return -1;
+    }
+    /* The predicted knee reuses summary.c's rule by running it over a copy of the rows whose
+     * gbps_median is the prediction; rows without a measurement stay out of it. */
+    for (int i = 0; i < n_rows; i++) {
+        as_predicted[i] = rows[i];
+        as_predicted[i].gbps_median =
+            isfinite(rows[i].gbps_median) ? row_predicted_gbps(m, &rows[i]) : NAN;
+    }
+    int n_measured = occ_summary_compute(rows, n_rows, measured, n_rows);
+    int n_predicted = occ_summary_compute(as_predicted, n_rows, predicted, n_rows);
+    int n = 0;
+    for (int v = 0; v < n_measured && n < max_out; v++) {
+        if (isnan(measured[v].best_gbps)) continue;
+        OccKnee *k = &out[n++];
+        k->variant = measured[v].variant;
+        k->best_gbps = measured[v].best_gbps;
+        k->knee_measured_pct = measured[v].knee_occ_pct;
+        k->knee_predicted_pct = NAN;
+        for (int p = 0; p < n_predicted; p++)
+            if (same_str(predicted[p].variant, k->variant))
+                k->knee_predicted_pct = predicted[p].knee_occ_pct;
+        fill_variant(m, rows, n_rows, k);
+    }
+    free(measured);
+    free(predicted);
+    free(as_predicted);
+    return n;
+}
+
+static void print_num(FILE *f, int width, int decimals, double v)
+{
+    if (isnan(v))
+        fprintf(f, "  %*s", width, "-");
+    else
+        fprintf(f, "  %*.*f", width, decimals, v);
+}
+
+void occ_knee_print(FILE *f, const OccKnee *k, int n)
+{
+    if (n <= 0) {
+        fprintf(f, "no ok rows with a measured GB/s: no knee table\n");
+        return;
+    }
+    int name_w = (int)strlen("variant");
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(k[i].variant) > name_w) name_w = (int)strlen(k[i].variant);
+    fprintf(f, "%-*s  %2s  %2s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
+            "best GB/s", "knee %", "model %", "B/SM at knee", "miss %", "at occ %");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
+        print_num(f, 9, 1, k[i].best_gbps);
+        print_num(f, 6, 2, k[i].knee_measured_pct);
+        print_num(f, 7, 2, k[i].knee_predicted_pct);
+        print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
+        print_num(f, 8, 1, k[i].worst_miss_pct);
+        print_num(f, 8, 2, k[i].worst_miss_occ_pct);
+        fputc('\n', f);
+    }
+    fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
+               "same on the Little's-law prediction)\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    for (int i = 0; i < n; i++)
+        if (k[i].cause[0] != '\0')
+            fprintf(f, "model miss %s: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant,
+                    k[i].worst_miss_pct, k[i].worst_miss_occ_pct, k[i].cause);
+}
+
+/* A markdown table cell: the number, or "-" for NaN. */
+static void md_num(FILE *f, int decimals, double v)
+{
+    if (isnan(v))
+        fprintf(f, " - |");
+    else
+        fprintf(f, " %.*f |", decimals, v);
+}
+
+static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k,
+                           int n)
+{
+    fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
+    fprintf(f, "Little's-law model: predicted GB/s = min(roof, bytes in flight per SM x SMs / "
+               "latency); copy counts its stores too, so its bytes in flight count twice.\n\n");
+    fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
+    fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
+    fprintf(f, "- SMs: %d\n", m->sm_count);
+    fprintf(f, "- bytes in flight per SM the roof needs (roof x latency / SMs): %.0f B\n",
+            m->sm_count > 0 ? m->roof_gbps * m->latency_ns / m->sm_count : NAN);
+    fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
+               "on the prediction\n\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    fprintf(f, "| variant | kernel | mode | U | V | best GB/s | knee occ %% measured | knee occ %% "
+               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n");
+    fprintf(f, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
+                k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
+        md_num(f, 1, k[i].best_gbps);
+        md_num(f, 2, k[i].knee_measured_pct);
+        md_num(f, 2, k[i].knee_predicted_pct);
+        md_num(f, 0, k[i].bytes_in_flight_at_knee);
+        md_num(f, 1, k[i].worst_miss_pct);
+        md_num(f, 2, k[i].worst_miss_occ_pct);
+        fputc('\n', f);
+    }
+    fprintf(f, "\n## Model misses > %.0f%%\n\n", OCC_KNEE_MISS_PCT);
+    int listed = 0;
+    for (int i = 0; i < n; i++) {
+        if (k[i].cause[0] == '\0') continue;
+        fprintf(f, "- `%s`: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant, k[i].worst_miss_pct,
+                k[i].worst_miss_occ_pct, k[i].cause);
+        listed++;
+    }
+    if (listed == 0) fprintf(f, "None: the model is within %.0f%% everywhere.\n", OCC_KNEE_MISS_PCT);
+}
+
+int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
+                            const OccKnee *k, int n, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    write_markdown(f, gpu_name, m, k, n);
+    int write_failed = ferror(f);
+    int saved_errno = errno;
+    if (fclose(f) != 0 && !write_failed) {
+        write_failed = 1;
+        saved_errno = errno;
+    }
+    if (write_failed) {
+        if (err_len) snprintf(err, err_len, "%s: write failed: %s", path, strerror(saved_errno));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,109 @@
+/* harness/model.h: the Little's-law model of a sweep and the knee report built on it.
+ *
+ * Model: a kernel that keeps B bytes of loads in flight on each of S SMs, each load taking L ns,
+ * moves B x S / L bytes per ns (= GB/s), up to the roof R:
+ *     predicted GB/s = min(R, B x S / L)
+ * B is the CSV's bytes_in_flight_per_sm, L the unloaded DRAM latency of the chase ladder, R the
+ * run's cudaMemcpy roof (roof_memcpy_gbps). Inverting it on a measured point gives the latency
+ * the loads actually saw under that load: B x S / measured GB/s.
+ *
+ * Copy moves two DRAM bytes (load + store) per byte loaded, and gbps_median counts both, while
+ * only the loads wait on DRAM: for copy rows the model is applied to 2 x B (see
+ * occ_model_traffic_factor), which is the same as doubling the unclamped prediction.
+ *
+ * The knee report: per variant, the lowest occupancy reaching OCC_SUMMARY_KNEE_FRACTION of the
+ * variant's best (summary.h's rule), measured and predicted, and where the model misses by more
+ * than OCC_KNEE_MISS_PCT, with a likely cause. Pure logic: no CUDA header. */
+#ifndef OCC_MODEL_H
+#define OCC_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "csv.h"
+
+/* A model miss larger than this, in % of the prediction, gets a likely cause in the report. */
+#define OCC_KNEE_MISS_PCT 20.0
+
+/* The model's inputs, all measured on the GPU the rows come from. */
+typedef struct OccModel {
+    double latency_ns; /* unloaded DRAM latency, ns (chase ladder, e.g. 336 on an H200) */
+    double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps */
+    int sm_count;      /* streaming multiprocessors on the GPU */
+} OccModel;
+
+/* min(roof_gbps, bytes_in_flight_per_sm x sm_count / latency_ns), GB/s. NaN when m is NULL or
+ * any input is NaN, when latency_ns, roof_gbps or sm_count is not positive, or when
+ * bytes_in_flight_per_sm (bytes) is negative. An infinite roof_gbps means no roof. */
+double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
+
+/* bytes_in_flight_per_sm (bytes) x sm_count / gbps (GB/s): the latency the loads actually saw, in
+ * ns. The inverse of the unclamped prediction. NaN when an input is NaN, gbps is not positive,
+ * sm_count is not positive or bytes_in_flight_per_sm is negative. */
+double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, double gbps);
+
+/* DRAM bytes that gbps_median counts per byte of loads in flight for a kernel family: 2 for
+ * "copy" (each loaded byte is stored once; stores do not wait on DRAM, so they add traffic but
+ * no bytes in flight), 1 for every other family (reduce, chase) and for NULL. */
+double occ_model_traffic_factor(const char *kernel);
+
+/* Fills gbps_predicted (GB/s), measured_over_predicted (ratio) and latency_loaded_ns (ns, with
+ * m->sm_count) of every row whose status is exactly "ok", whose mode is not "latency" (the chase
+ * ladder), with bytes_in_flight_per_sm > 0 and a finite gbps_median; the bytes in flight are
+ * scaled by occ_model_traffic_factor(kernel). Every other row is left unchanged (its model
+ * columns stay as they were, NaN after occ_row_init). Does nothing when m or rows is NULL. */
+void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows);
+
+/* One line of the knee report: the figures of one variant over its ok rows with a finite
+ * gbps_median (a variant without such rows gets no line). NaN = not available. */
+typedef struct OccKnee {
+    const char *variant;  /* variant name; points into the rows passed in */
+    const char *kernel;   /* kernel family of its first row; points into the rows */
+    const char *mode;     /* mode of its first row (stream, warp, thread); points into the rows */
+    int unroll;           /* U of its first row: loads or chains in flight per thread */
+    int vec_bytes;        /* V of its first row: bytes per load instruction per thread */
+    double best_gbps;     /* highest gbps_median, GB/s (as occ_summary_compute) */
+    double knee_measured_pct;  /* lowest occ_achieved_pct whose gbps_median reaches
+                                  OCC_SUMMARY_KNEE_FRACTION x best_gbps, % (occ_summary_compute) */
+    double knee_predicted_pct; /* the same rule applied to the model's prediction over the same
+                                  rows (predicted from m, not read from the rows), % */
+    double bytes_in_flight_at_knee; /* bytes_in_flight_per_sm of the row at the measured knee
+                                       (the smallest if several rows share that occupancy), B */
+    double worst_miss_pct;     /* largest |measured / predicted - 1| x 100 over the rows, % */
+    double worst_miss_occ_pct; /* occ_achieved_pct of that row (ties: lowest occupancy), % */
+    char cause[160]; /* likely cause when worst_miss_pct > OCC_KNEE_MISS_PCT, else "". Decided on
+                        the worst row, first rule that applies:
+                        1. local_bytes_per_thread > 0: "register spills add local-memory
+                           traffic (N B/thread)";
+                        2. mode "thread": "32-byte sector requests: DRAM efficiency, not
+                           latency, bounds it";
+                        3. measured above a prediction clamped at the roof: "faster than the
+                           roof: read-only traffic or L2 hits beat cudaMemcpy";
+                        4. measured above an unclamped prediction: "more parallelism than the
+                           model counts (e.g. L2 hits / prefetch) or latency below the unloaded
+                           figure";
+                        5. measured below an unclamped prediction: "latency rises under load
+                           (loaded latency X ns vs unloaded Y ns)";
+                        6. measured below a prediction clamped at the roof: "below the roof
+                           with enough bytes in flight: DRAM efficiency or issue rate, not
+                           latency, bounds it". */
+} OccKnee;
+
+/* Fills out[0..) with one OccKnee per variant, in order of first appearance among the ok rows
+ * with a finite gbps_median, and returns the number filled (at most max_out; n_rows entries
+ * always suffice). Returns -1 when memory runs out. Rows need not be annotated. */
+int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *out, int max_out);
+
+/* Prints to f an aligned table, one line per variant (variant, U, V, best GB/s, knee occupancy %
+ * measured and predicted, bytes in flight per SM at the knee, worst miss % and its occupancy;
+ * "-" for NaN), then one line per variant with a cause. */
+void occ_knee_print(FILE *f, const OccKnee *k, int n);
+
+/* Writes the knee report as markdown to path: a title naming gpu_name, the model's inputs (and
+ * the bytes in flight per SM the roof needs), a table with one row per variant, then a section
+ * "Model misses > 20%" listing each cause (or saying there is none). Returns 0, or -1 with a
+ * one-line message naming the path in err (err_len bytes, may be 0). */
+int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
+                            const OccKnee *k, int n, char *err, size_t err_len);
+
+#endif
