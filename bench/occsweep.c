@@ -10,6 +10,7 @@
 #include "kernel_resources.h"
 #include "registry.h"
 #include "report.h"
+#include "resume.h"
 #include "summary.h"
 
 enum { OCC_MAX_POINTS = 4096 };
@@ -153,7 +154,8 @@ static int init_chase(OccSweep *s, const OccOptions *opt, const OccPoint *points
 
 /* Runs the measurement: buffers, roof, CSV, the points or the ladder, summary and plots. */
 static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
-                   const OccPoint *points, const long long *footprints, int n, int max_blocks_per_sm)
+                   const OccPoint *points, const long long *footprints, int n, int max_blocks_per_sm,
+                   OccCsvTable *resumed)
 {
     static OccSweep sweep;
     static OccMeta meta;
@@ -189,14 +191,28 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_FAIL;
     }
-    if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
+    if (resumed) {
+        occ_meta_add(&meta, "resumed_from_command", "%s", occ_csv_meta_get(resumed, "command"));
+        occ_meta_add(&meta, "resumed_rows", "%d", resumed->n_rows);
+    }
+    if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
+    else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
     else occ_report_default_path(path, sizeof path, dev->slug, opt->kernels,
                                  occ_chase_mode_name(opt->chase_mode));
     st.rows = rows;
     if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
-        !(st.csv = occ_csv_open(path, opt->force, meta.keys, meta.values, meta.n, err, sizeof err))) {
+        !(st.csv = occ_csv_open(path, opt->force || resumed, meta.keys, meta.values, meta.n, err,
+                                sizeof err))) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
+    }
+    /* The earlier run's rows come first, as they were. */
+    for (int i = 0; resumed && i < resumed->n_rows; i++) {
+        OccSweepRow *kept = &st.rows[st.n_rows++];
+        kept->row = resumed->rows[i];
+        snprintf(kept->status, sizeof kept->status, "%s", resumed->rows[i].status);
+        kept->row.status = kept->status;
+        if (occ_csv_write_row(st.csv, &kept->row) != 0) st.write_failed = 1;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -304,6 +320,19 @@ int main(int argc, char **argv)
         return OCC_EXIT_OK;
     }
     if (!opt.arch && notes[0] && !opt.quiet) fprintf(stderr, "occsweep: levels: %s\n", notes);
-    return measure(&opt, &dev, argc, argv, points, footprints, n,
-                   ladder ? 1 : levels[n_levels - 1].blocks_per_sm);
+    static OccCsvTable resumed;
+    if (opt.resume_path) {
+        if (occ_resume_load(opt.resume_path, dev.name, &resumed, err, sizeof err) != 0)
+            return usage_error(err);
+        n = ladder ? occ_resume_filter_footprints(&resumed, footprints, n)
+                   : occ_resume_filter_points(&resumed, infos, points, n);
+        if (!opt.quiet)
+            fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
+                    opt.resume_path, resumed.n_rows, n);
+    }
+    int rc = measure(&opt, &dev, argc, argv, points, footprints, n,
+                     ladder ? 1 : levels[n_levels - 1].blocks_per_sm,
+                     opt.resume_path ? &resumed : NULL);
+    if (opt.resume_path) occ_csv_table_free(&resumed);
+    return rc;
 }

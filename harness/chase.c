@@ -243,6 +243,32 @@ static cudaError_t ladder_point(OccSweep *s, long long *cycles_dev, unsigned lon
     return cudaSuccess;
 }
 
+int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, double *cycles,
+                           char *err, size_t err_len)
+{
+    long long *cycles_dev = NULL;
+    unsigned long long *ns_dev = NULL;
+    unsigned int *end_dev = NULL;
+    OccSweepRow out;
+    occ_sweep_row_init(s, &out.row);
+    if (occ_chase_init(&s->chase, footprint_bytes, 32, 0, 0xd7a3ull, err, err_len) != 0) return -1;
+    cudaError_t e = cudaMalloc((void **)&cycles_dev, LADDER_SEGMENTS * sizeof *cycles_dev);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&ns_dev, LADDER_SEGMENTS * sizeof *ns_dev);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&end_dev, sizeof *end_dev);
+    if (e == cudaSuccess) e = ladder_point(s, cycles_dev, ns_dev, end_dev, &out);
+    cudaFree(cycles_dev);
+    cudaFree(ns_dev);
+    cudaFree(end_dev);
+    occ_chase_free(&s->chase);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "measuring the DRAM latency", err, err_len);
+        return -1;
+    }
+    *ns = out.row.ns_per_hop_median;
+    *cycles = out.row.cycles_per_hop_median;
+    return 0;
+}
+
 int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,
                      void (*on_row)(void *user, int i, int n, const OccSweepRow *row), void *user,
                      cudaError_t *fatal, char *err, size_t err_len)

@@ -37,6 +37,11 @@ void occ_chase_free(OccChase *c);
 cudaError_t occ_chase_time_point(OccSweep *s, const void *variant, int grid_blocks,
                                  int block_threads, int pad_bytes, OccSweepRow *out);
 
+/* The unloaded DRAM latency for the model: one chase over a footprint of footprint_bytes (far
+ * beyond L2), median of a few timed segments. Fills *ns and *cycles. 0, or -1 with err. */
+int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, double *cycles,
+                           char *err, size_t err_len);
+
 /* Runs the latency ladder over footprints[0..n) (bytes): one row per footprint, handed to
  * on_row like sweep points. Returns the footprints finished (see occ_sweep_run). */
 int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,

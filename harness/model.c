@@ -11,8 +11,7 @@
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
 {
     if (m == NULL || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
-        !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0 ||
-        isinf(m->latency_ns))
+        !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0)
         return NAN;
     /* bytes / ns is GB/s: no unit conversion. */
     double unclamped = bytes_in_flight_per_sm * m->sm_count / m->latency_ns;
@@ -76,13 +75,15 @@ static void diagnose(const OccModel *m, const OccRow *worst, double predicted, O
     else if (same_str(worst->mode, "thread"))
         snprintf(k->cause, len, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
     else if (measured > predicted && clamped)
-        snprintf(k->cause, len, "faster than the roof: read-only traffic or L2 hits beat cudaMemcpy");
+        snprintf(k->cause, len,
+                 "faster than the roof: read-only traffic or L2 hits beat cudaMemcpy");
     else if (measured > predicted)
         snprintf(k->cause, len,
                  "more parallelism than the model counts (e.g. L2 hits / prefetch) or latency "
                  "below the unloaded figure");
     else if (!clamped)
-        snprintf(k->cause, len, "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
+        snprintf(k->cause, len,
+                 "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
                  occ_model_loaded_latency_ns(model_bytes_in_flight(worst), m->sm_count, measured),
                  m->latency_ns);
     else
@@ -104,7 +105,8 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
         if (first == NULL) first = r;
         if (r->occ_achieved_pct == k->knee_measured_pct &&
             r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * k->best_gbps &&
-            !(r->bytes_in_flight_per_sm >= k->bytes_in_flight_at_knee))
+            (isnan(k->bytes_in_flight_at_knee) ||
+             (double)r->bytes_in_flight_per_sm < k->bytes_in_flight_at_knee))
             k->bytes_in_flight_at_knee = (double)r->bytes_in_flight_per_sm;
         double predicted = row_predicted_gbps(m, r);
         double miss = fabs(r->gbps_median / predicted - 1.0) * 100.0;
@@ -248,7 +250,8 @@ static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, con
                 k[i].worst_miss_occ_pct, k[i].cause);
         listed++;
     }
-    if (listed == 0) fprintf(f, "None: the model is within %.0f%% everywhere.\n", OCC_KNEE_MISS_PCT);
+    if (listed == 0)
+        fprintf(f, "None: the model is within %.0f%% everywhere.\n", OCC_KNEE_MISS_PCT);
 }
 
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,

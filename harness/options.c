@@ -16,7 +16,7 @@ enum {
     OPT_KERNEL = 256, /* above every char, so no id is mistaken for a short option */
     OPT_UNROLL, OPT_VEC, OPT_OCC, OPT_BLOCK, OPT_LEVER, OPT_SIZE, OPT_MAX_NOISE, OPT_MAX_TIME,
     OPT_MIN_SAMPLES, OPT_OUT, OPT_PLOT, OPT_FORCE, OPT_DEVICE, OPT_DRY_RUN, OPT_ARCH, OPT_LIST,
-    OPT_QUIET, OPT_MODE, OPT_FOOTPRINT,
+    OPT_QUIET, OPT_MODE, OPT_FOOTPRINT, OPT_RESUME,
 };
 
 typedef struct OccFlag {
@@ -41,6 +41,7 @@ static const OccFlag flags[] = {
     {{"out", required_argument, NULL, OPT_OUT}, "a file path"},
     {{"plot", no_argument, NULL, OPT_PLOT}, NULL},
     {{"force", no_argument, NULL, OPT_FORCE}, NULL},
+    {{"resume", required_argument, NULL, OPT_RESUME}, "a CSV file of an earlier run"},
     {{"device", required_argument, NULL, OPT_DEVICE}, "an integer >= 0"},
     {{"dry-run", no_argument, NULL, OPT_DRY_RUN}, NULL},
     {{"arch", required_argument, NULL, OPT_ARCH}, "sm_NN like sm_80, sm_90 or sm_90a"},
@@ -436,6 +437,7 @@ static int apply(const OccParseCtx *c, OccOptions *o)
     case OPT_MIN_SAMPLES: return parse_int_in(c, 1, 100000, &o->min_samples);
     case OPT_DEVICE: return parse_int_in(c, 0, INT_MAX, &o->device);
     case OPT_OUT: o->out_path = c->arg; return OCC_EXIT_OK;
+    case OPT_RESUME: o->resume_path = c->arg; return OCC_EXIT_OK;
     case OPT_ARCH:
         o->arch = c->arg;
         return is_arch_name(c->arg) ? OCC_EXIT_OK : bad_arg(c, "is not an architecture name");
@@ -484,6 +486,8 @@ static int check_combinations(const OccParseCtx *c, const OccOptions *o, const c
         return usage(c, "--mode: '%s' needs the chase kernel (--kernel chase or all)", mode_arg);
     if (footprint_arg != NULL && o->chase_mode != OCC_CHASE_LATENCY)
         return usage(c, "--footprint: '%s' needs --mode latency", footprint_arg);
+    if (o->resume_path != NULL && o->out_path != NULL)
+        return usage(c, "--resume '%s' writes to that file; drop --out", o->resume_path);
     return OCC_EXIT_OK;
 }
 
@@ -572,6 +576,8 @@ void occ_options_print_help(FILE *f, const char *prog)
         "  --device N          CUDA device index (0)\n"
         "  --out FILE          CSV path (results/<gpu-slug>/<kernel>-<UTC>.csv)\n"
         "  --force             overwrite an existing --out file\n"
+        "  --resume FILE       skip the points FILE already holds (same GPU and axes),\n"
+        "                      measure the rest and rewrite FILE with all rows\n"
         "  --plot              draw the curves beside the CSV (needs gnuplot)\n"
         "  --quiet             no progress lines\n"
         "  --dry-run           print the sweep plan; measure nothing\n"

@@ -73,6 +73,9 @@ typedef struct OccOptions {
                                       results/<gpu-slug>/<kernel>-<UTC>.csv */
     int plot;                      /* --plot: 1 = draw plots beside the CSV; default 0 */
     int force;                     /* --force: 1 = overwrite an existing --out file; default 0 */
+    const char *resume_path;       /* --resume FILE (points into argv): skip the points FILE
+                                      holds, measure the rest, rewrite FILE with every row;
+                                      NULL (default) = a fresh run */
     int device;                    /* --device: CUDA device index, >= 0; default 0 */
     int dry_run;                   /* --dry-run: 1 = print the plan, measure nothing; default 0 */
     const char *arch;              /* --arch sm_NN[a|f] (points into argv; needs --dry-run):

@@ -59,5 +59,15 @@ check 'grep -q "^# end_status=interrupted after [0-9]* of 384 points" "$int"' "e
 done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
-[ $fail -eq 0 ] && echo "mini sweep: 16 rows ok; interrupted sweep kept $done_rows rows"
+
+# Resumed: the rest of the points are measured, none twice, and the file holds all 384.
+"$bin" --kernel all --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null 2>"$tmp/res.err"
+check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
+total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
+unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    {print $c["variant"], $c["lever"], $c["occ_target_pct"]}' "$int" | sort -u | wc -l)
+check '[ "$total" -eq 384 ] && [ "$unique" -eq 384 ]' "resumed file: $total rows, $unique distinct (want 384)"
+check 'grep -q "^# resumed_rows=$done_rows$" "$int"' "resumed_rows=$done_rows recorded"
+check 'grep -q "^# end_status=complete" "$int"' "resumed run complete"
+[ $fail -eq 0 ] && echo "mini sweep: 16 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
 exit $fail

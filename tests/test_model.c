@@ -1,0 +1,328 @@
+/* tests/test_model.c: the Little's-law model and the knee report on synthetic data generated from
+ * a known latency (400 ns), roof (4000 GB/s) and SM count (132). */
+#define _XOPEN_SOURCE 700 /* mkstemp, close, unlink */
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "model.h"
+#include "summary.h"
+
+static const OccModel model = {.latency_ns = 400.0, .roof_gbps = 4000.0, .sm_count = 132};
+
+/* An ok row of a sweep point: occupancy from resident warps (64 max), bytes in flight given. */
+static OccRow point(const char *kernel, const char *mode, const char *variant, int warps,
+                    long long bytes_in_flight_per_sm, double gbps)
+{
+    OccRow r;
+    occ_row_init(&r);
+    r.kernel = kernel;
+    r.mode = mode;
+    r.variant = variant;
+    r.unroll = 1;
+    r.vec_bytes = 4;
+    r.sm_count = 132;
+    r.occ_achieved_pct = 100.0 * warps / 64;
+    r.bytes_in_flight_per_sm = bytes_in_flight_per_sm;
+    r.gbps_median = gbps;
+    r.status = "ok";
+    return r;
+}
+
+static void test_predict_and_invert(void)
+{
+    CHECK_NEAR(occ_model_predict_gbps(&model, 1000.0), 330.0, 1e-9);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 0.0), 0.0, 0.0);
+    /* The roof needs 4000 x 400 / 132 = 12121.2 B per SM; beyond it the prediction is the roof. */
+    CHECK_NEAR(occ_model_predict_gbps(&model, 12000.0), 3960.0, 1e-9);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 12200.0), 4000.0, 0.0);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 1e9), 4000.0, 0.0);
+    OccModel no_roof = model;
+    no_roof.roof_gbps = INFINITY;
+    CHECK_NEAR(occ_model_predict_gbps(&no_roof, 1e6), 330000.0, 1e-6);
+
+    CHECK_NEAR(occ_model_loaded_latency_ns(3000.0, 132, 800.0), 495.0, 1e-9);
+    for (double b = 512.0; b < 12000.0; b += 512.0)
+        CHECK_NEAR(occ_model_loaded_latency_ns(b, 132, occ_model_predict_gbps(&model, b)), 400.0,
+                   1e-9);
+    /* Clamped at the roof the inversion gives more than the unloaded latency. */
+    CHECK(occ_model_loaded_latency_ns(20000.0, 132, occ_model_predict_gbps(&model, 20000.0)) >
+          400.0);
+
+    CHECK_NEAR(occ_model_traffic_factor("copy"), 2.0, 0.0);
+    CHECK_NEAR(occ_model_traffic_factor("reduce"), 1.0, 0.0);
+    CHECK_NEAR(occ_model_traffic_factor("chase"), 1.0, 0.0);
+    CHECK_NEAR(occ_model_traffic_factor(NULL), 1.0, 0.0);
+}
+
+static void test_nan_and_invalid(void)
+{
+    OccModel bad = model;
+    CHECK(isnan(occ_model_predict_gbps(&model, NAN)));
+    CHECK(isnan(occ_model_predict_gbps(&model, -1.0)));
+    CHECK(isnan(occ_model_predict_gbps(NULL, 1000.0)));
+    bad.latency_ns = NAN;
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    bad.latency_ns = 0.0;
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    bad = model;
+    bad.roof_gbps = NAN;
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1e9)));
+    bad = model;
+    bad.sm_count = 0;
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+
+    CHECK(isnan(occ_model_loaded_latency_ns(NAN, 132, 800.0)));
+    CHECK(isnan(occ_model_loaded_latency_ns(3000.0, 132, NAN)));
+    CHECK(isnan(occ_model_loaded_latency_ns(3000.0, 132, 0.0)));
+    CHECK(isnan(occ_model_loaded_latency_ns(3000.0, 0, 800.0)));
+    CHECK(isnan(occ_model_loaded_latency_ns(-1.0, 132, 800.0)));
+}
+
+/* A sweep generated from the model with +-0.5% deterministic noise: the inverted model recovers
+ * the 400 ns on every point below the roof, for reduce and chase (1 x) and copy (2 x traffic). */
+static void test_latency_recovered(void)
+{
+    enum { N = 3 * 16 * 2 };
+    OccRow rows[N];
+    const char *kernels[3] = {"reduce", "chase", "copy"};
+    const char *modes[3] = {"stream", "warp", "stream"};
+    int n = 0;
+    for (int k = 0; k < 3; k++)
+        for (int warps = 4; warps <= 64; warps += 4)
+            for (int v = 4; v <= 16; v += 12) {
+                long long b = (long long)warps * 32 * v;
+                double traffic = occ_model_traffic_factor(kernels[k]);
+                double truth = fmin(4000.0, traffic * (double)b * 132 / 400.0);
+                double noise = 1.0 + 0.005 * sin(n * 1.7);
+                rows[n++] = point(kernels[k], modes[k], kernels[k], warps, b, truth * noise);
+            }
+    occ_model_annotate(&model, rows, n);
+    int below_roof = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK(isfinite(rows[i].gbps_predicted));
+        CHECK(fabs(rows[i].measured_over_predicted - 1.0) <= 0.0051);
+        if (rows[i].gbps_predicted >= 4000.0) continue;
+        below_roof++;
+        CHECK(fabs(rows[i].latency_loaded_ns / 400.0 - 1.0) < 0.01);
+    }
+    CHECK(below_roof >= 30);
+}
+
+static void test_annotate_skips(void)
+{
+    OccRow rows[6];
+    rows[0] = point("reduce", "stream", "reduce_u1_v4", 16, 3000, 800.0);
+    rows[1] = point("reduce", "stream", "reduce_u1_v4", 32, 4096, NAN);
+    rows[1].status = "skip:occupancy unreachable";
+    rows[2] = point("reduce", "stream", "reduce_u1_v4", 48, 6144, 1500.0);
+    rows[2].status = "fail:verify";
+    rows[3] = point("chase", "latency", "chase_latency", 1, 128, 0.4);
+    rows[4] = point("reduce", "stream", "reduce_u1_v4", 8, 0, 500.0);
+    rows[5] = point("copy", "stream", "copy_u1_v4", 16, 3000, 1600.0);
+    occ_model_annotate(&model, rows, 6);
+
+    CHECK_NEAR(rows[0].gbps_predicted, 990.0, 1e-9);
+    CHECK_NEAR(rows[0].measured_over_predicted, 800.0 / 990.0, 1e-12);
+    CHECK_NEAR(rows[0].latency_loaded_ns, 495.0, 1e-9);
+    for (int i = 1; i <= 4; i++) {
+        CHECK(isnan(rows[i].gbps_predicted));
+        CHECK(isnan(rows[i].measured_over_predicted));
+        CHECK(isnan(rows[i].latency_loaded_ns));
+    }
+    /* Copy: 3000 B of loads in flight carry 6000 B of traffic. */
+    CHECK_NEAR(rows[5].gbps_predicted, 1980.0, 1e-9);
+    CHECK_NEAR(rows[5].latency_loaded_ns, 6000.0 * 132 / 1600.0, 1e-9);
+}
+
+/* Seven variants with known answers (bytes in flight per warp = 32 x U x V), behind a skip-only
+ * variant and a ladder row that get no knee line. */
+static int knee_rows(OccRow *rows)
+{
+    static const double a[8] = {1300, 2500, 3300, 3700, 3900, 3950, 3950, 3940};
+    static const double b[8] = {330, 650, 950, 1220, 1450, 1650, 1800, 1900};
+    int n = 0;
+    rows[n] = point("reduce", "stream", "reduce_u2_v4", 8, 2048, NAN);
+    rows[n++].status = "skip:regs";
+    rows[n++] = point("chase", "latency", "chase_latency", 1, 0, NAN);
+    for (int j = 1; j <= 8; j++) {
+        rows[n] = point("reduce", "stream", "reduce_u1_v16", 8 * j, 4096LL * j, a[j - 1]);
+        rows[n++].vec_bytes = 16;
+        rows[n++] = point("reduce", "stream", "reduce_u1_v4", 8 * j, 1024LL * j, b[j - 1]);
+    }
+    static const double spill[3] = {2000, 1900, 1850};
+    for (int j = 6; j <= 8; j++) {
+        rows[n] = point("reduce", "stream", "reduce_u8_v16_lbfull", 8 * j, 32768LL * j,
+                        spill[j - 6]);
+        rows[n].unroll = 8;
+        rows[n].vec_bytes = 16;
+        rows[n++].local_bytes_per_thread = 176;
+    }
+    static const double copy[4] = {900, 1400, 2100, 2800};
+    for (int j = 1; j <= 4; j++)
+        rows[n++] = point("copy", "stream", "copy_u1_v4", 8 * j, 1024LL * j, copy[j - 1]);
+    rows[n++] = point("chase", "thread", "chase_thread_k1", 8, 8192, 1000.0);
+    rows[n++] = point("chase", "thread", "chase_thread_k1", 16, 16384, 990.0);
+    rows[n++] = point("reduce", "stream", "reduce_u8_v16", 32, 65536, 4900.0);
+    rows[n++] = point("chase", "warp", "chase_warp_k8", 32, 65536, 3000.0);
+    return n;
+}
+
+static void test_knee(void)
+{
+    OccRow rows[64];
+    int n_rows = knee_rows(rows);
+    OccKnee k[64];
+    int n = occ_knee_compute(&model, rows, n_rows, k, 64);
+    CHECK_INT_EQ(n, 7);
+    if (n != 7) return;
+    CHECK_STR_EQ(k[0].variant, "reduce_u1_v16");
+    CHECK_STR_EQ(k[1].variant, "reduce_u1_v4");
+    CHECK_STR_EQ(k[2].variant, "reduce_u8_v16_lbfull");
+    CHECK_STR_EQ(k[3].variant, "copy_u1_v4");
+    CHECK_STR_EQ(k[4].variant, "chase_thread_k1");
+    CHECK_STR_EQ(k[5].variant, "reduce_u8_v16");
+    CHECK_STR_EQ(k[6].variant, "chase_warp_k8");
+
+    /* Predicted 1351.68 x j, clamped at 4000 from j = 3: knee 37.5%. Measured best 3950 (75%),
+     * 90% = 3555 first reached at j = 4 (50%, 16384 B). Worst miss 3300 / 4000: 17.5%. */
+    CHECK_STR_EQ(k[0].kernel, "reduce");
+    CHECK_STR_EQ(k[0].mode, "stream");
+    CHECK_INT_EQ(k[0].unroll, 1);
+    CHECK_INT_EQ(k[0].vec_bytes, 16);
+    CHECK_NEAR(k[0].best_gbps, 3950.0, 0.0);
+    CHECK_NEAR(k[0].knee_measured_pct, 50.0, 0.0);
+    CHECK_NEAR(k[0].knee_predicted_pct, 37.5, 0.0);
+    CHECK_NEAR(k[0].bytes_in_flight_at_knee, 16384.0, 0.0);
+    CHECK_NEAR(k[0].worst_miss_pct, 17.5, 1e-9);
+    CHECK_NEAR(k[0].worst_miss_occ_pct, 37.5, 0.0);
+    CHECK_STR_EQ(k[0].cause, "");
+
+    /* Predicted 337.92 x j, never clamped: knee where it reaches 90% of 2703.36, j = 8 (100%).
+     * Measured 90% of 1900 first at j = 7 (87.5%, 7168 B). Worst miss 1 - 1900 / 2703.36 at
+     * 100%; loaded latency 8192 x 132 / 1900 = 569 ns. */
+    CHECK_NEAR(k[1].knee_measured_pct, 87.5, 0.0);
+    CHECK_NEAR(k[1].knee_predicted_pct, 100.0, 0.0);
+    CHECK_NEAR(k[1].bytes_in_flight_at_knee, 7168.0, 0.0);
+    CHECK_NEAR(k[1].worst_miss_pct, (1.0 - 1900.0 / 2703.36) * 100.0, 1e-9);
+    CHECK_NEAR(k[1].worst_miss_occ_pct, 100.0, 0.0);
+    CHECK_STR_EQ(k[1].cause, "latency rises under load (loaded latency 569 ns vs unloaded 400 ns)");
+
+    /* Spills: every point predicted at the roof, the worst 1850 / 4000 at 100%. */
+    CHECK_NEAR(k[2].knee_measured_pct, 75.0, 0.0);
+    CHECK_NEAR(k[2].knee_predicted_pct, 75.0, 0.0);
+    CHECK_NEAR(k[2].worst_miss_pct, 53.75, 1e-9);
+    CHECK_NEAR(k[2].worst_miss_occ_pct, 100.0, 0.0);
+    CHECK_STR_EQ(k[2].cause, "register spills add local-memory traffic (176 B/thread)");
+
+    /* Copy predicted on 2 x the loads in flight: 675.84 x j; 900 at j = 1 is 33.2% above. */
+    CHECK_NEAR(k[3].worst_miss_pct, (900.0 / 675.84 - 1.0) * 100.0, 1e-9);
+    CHECK_NEAR(k[3].worst_miss_occ_pct, 12.5, 0.0);
+    CHECK_CONTAINS(k[3].cause, "more parallelism than the model counts");
+    CHECK_NEAR(k[3].knee_measured_pct, 50.0, 0.0);
+    CHECK_NEAR(k[3].knee_predicted_pct, 50.0, 0.0);
+
+    CHECK_NEAR(k[4].worst_miss_pct, (1.0 - 990.0 / 4000.0) * 100.0, 1e-9);
+    CHECK_STR_EQ(k[4].cause, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
+    CHECK_NEAR(k[5].worst_miss_pct, 22.5, 1e-9);
+    CHECK_CONTAINS(k[5].cause, "faster than the roof");
+    CHECK_NEAR(k[6].worst_miss_pct, 25.0, 1e-9);
+    CHECK_CONTAINS(k[6].cause, "below the roof with enough bytes in flight");
+
+    /* The measured knee and best are summary.c's. */
+    OccVariantSummary s[64];
+    int n_s = occ_summary_compute(rows, n_rows, s, 64);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n_s; j++)
+            if (strcmp(s[j].variant, k[i].variant) == 0) {
+                CHECK_NEAR(k[i].knee_measured_pct, s[j].knee_occ_pct, 0.0);
+                CHECK_NEAR(k[i].best_gbps, s[j].best_gbps, 0.0);
+            }
+
+    CHECK_INT_EQ(occ_knee_compute(&model, rows, n_rows, k, 2), 2);
+    CHECK_STR_EQ(k[1].variant, "reduce_u1_v4");
+    CHECK_INT_EQ(occ_knee_compute(&model, rows, 2, k, 64), 0);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    static char buf[16384];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_reports(void)
+{
+    OccRow rows[64];
+    int n_rows = knee_rows(rows);
+    OccKnee k[64];
+    int n = occ_knee_compute(&model, rows, n_rows, k, 64);
+
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f != NULL) {
+        occ_knee_print(f, k, n);
+        rewind(f);
+        static char text[8192];
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+        CHECK_CONTAINS(text, "variant");
+        CHECK_CONTAINS(text, "knee %");
+        CHECK_CONTAINS(text, "reduce_u1_v16          1  16     3950.0   50.00    37.50           "
+                             "16384      17.5     37.50\n");
+        CHECK_CONTAINS(text, "model miss reduce_u8_v16_lbfull: 53.8% at 100.00% occupancy: "
+                             "register spills");
+        CHECK(strstr(text, "model miss reduce_u1_v16:") == NULL);
+    }
+
+    char path[] = "/tmp/occ_model_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    char err[256] = "";
+    CHECK_INT_EQ(occ_knee_write_markdown(path, "NVIDIA H200", &model, k, n, err, sizeof err), 0);
+    const char *md = slurp(path);
+    CHECK_CONTAINS(md, "# Knee report: NVIDIA H200");
+    CHECK_CONTAINS(md, "- unloaded DRAM latency: 400.0 ns");
+    CHECK_CONTAINS(md, "- roof (cudaMemcpy device to device): 4000.0 GB/s");
+    CHECK_CONTAINS(md, "- SMs: 132");
+    CHECK_CONTAINS(md, "roof x latency / SMs): 12121 B");
+    CHECK_CONTAINS(md, "| variant | kernel | mode | U | V | best GB/s | knee occ % measured |");
+    for (int i = 0; i < n; i++) {
+        char cell[80];
+        snprintf(cell, sizeof cell, "| `%s` |", k[i].variant);
+        CHECK_CONTAINS(md, cell);
+    }
+    CHECK_CONTAINS(md, "| `reduce_u1_v4` | reduce | stream | 1 | 4 | 1900.0 | 87.50 | 100.00 | 7168 |");
+    CHECK_CONTAINS(md, "## Model misses > 20%");
+    CHECK_CONTAINS(md, "- `reduce_u1_v4`: 29.7% at 100.00% occupancy: latency rises under load");
+    CHECK(md != NULL && strstr(md, "- `reduce_u1_v16`:") == NULL);
+
+    CHECK_INT_EQ(occ_knee_write_markdown(path, "NVIDIA H200", &model, k, 1, err, sizeof err), 0);
+    CHECK_CONTAINS(slurp(path), "None: the model is within 20% everywhere.");
+    unlink(path);
+
+    CHECK_INT_EQ(occ_knee_write_markdown("/nonexistent-dir/knee.md", "x", &model, k, n, err,
+                                         sizeof err),
+                 -1);
+    CHECK_CONTAINS(err, "/nonexistent-dir/knee.md");
+}
+
+int main(void)
+{
+    test_predict_and_invert();
+    test_nan_and_invalid();
+    test_latency_recovered();
+    test_annotate_skips();
+    test_knee();
+    test_reports();
+    return check_done();
+}
