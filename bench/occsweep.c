@@ -170,7 +170,9 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     sweep.policy = (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt->min_samples,
                                      .max_samples = OCC_MAX_SAMPLES,
                                      .max_noise_pct = opt->max_noise_pct,
-                                     .max_time_s = opt->max_time_s};
+                                     .max_time_s = opt->max_time_s,
+                                     .clock_window_ns = 20000,
+                                     .min_clock_fraction = 0.9};
     sweep.stop = &stop_requested;
     if (occ_sweep_init(&sweep, dev, size, max_grid, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);

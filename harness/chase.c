@@ -157,6 +157,8 @@ cudaError_t occ_chase_time_point(OccSweep *s, const void *variant, int grid_bloc
     r->l2_resident = r->buffer_bytes <= 2 * s->dev->l2_bytes;
     r->bytes_in_flight_per_sm = (long long)(chains / (size_t)s->dev->sm_count * line_bytes);
     r->samples = t.n_samples;
+    r->samples_discarded_clock = t.n_discarded;
+    r->sm_clock_mhz_median = t.clock_mhz_median;
     r->launches_per_sample = t.launches_per_sample;
     r->time_ms_median = t.stats.median;
     r->time_ms_min = t.stats.min;

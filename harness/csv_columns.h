@@ -33,6 +33,8 @@
     X(l2_resident, INT, "1 when bytes_per_launch <= 2 x L2: part may be served from L2")           \
     X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
     X(samples, INT, "timed samples kept")                                                          \
+    X(samples_discarded_clock, INT, "samples dropped: SM clock below 90% of the point's median")  \
+    X(sm_clock_mhz_median, NUM, "median SM clock after the samples (clock watch), MHz")           \
     X(launches_per_sample, INT, "kernel launches batched into one event-timed sample")             \
     X(time_ms_median, NUM, "median time of one launch, ms")                                        \
     X(time_ms_min, NUM, "fastest sample, per launch, ms")                                          \

@@ -35,8 +35,8 @@ static int is_ok(const OccRow *r) { return r->status != NULL && strcmp(r->status
 
 static int same_str(const char *a, const char *b) { return strcmp(a ? a : "-", b ? b : "-") == 0; }
 
-/* Bytes in flight as the model sees them: what gbps_median counts, per SM. NaN when the row is
- * outside the model (ladder rows, no bytes in flight). */
+/* Bytes in flight per SM scaled to the traffic gbps_median counts. NaN when the row is outside
+ * the model (ladder rows, no bytes in flight). */
 static double model_bytes_in_flight(const OccRow *r)
 {
     if (same_str(r->mode, "latency") || r->bytes_in_flight_per_sm <= 0) return NAN;
@@ -63,7 +63,9 @@ static double row_predicted_gbps(const OccModel *m, const OccRow *r)
 }
 
 /* The rules are documented on OccKnee.cause; their order matters: a spill or a sector-bound
- * access explains a miss in either direction, so they come before the direction tests. */
+ * access explains a miss in either direction, so they come before the direction tests. Below the
+ * prediction, Little's law itself says the loads took longer than the unloaded latency; only a
+ * variant whose best stays far under the roof is called bound by something else. */
 static void diagnose(const OccModel *m, const OccRow *worst, double predicted, OccKnee *k)
 {
     double measured = worst->gbps_median;
@@ -81,15 +83,16 @@ static void diagnose(const OccModel *m, const OccRow *worst, double predicted, O
         snprintf(k->cause, len,
                  "more parallelism than the model counts (e.g. L2 hits / prefetch) or latency "
                  "below the unloaded figure");
-    else if (!clamped)
+    else if (clamped && k->best_gbps < (1.0 - OCC_KNEE_MISS_PCT / 100.0) * m->roof_gbps)
+        snprintf(k->cause, len,
+                 "plateaus at %.0f%% of the roof: DRAM efficiency or issue rate, not latency, "
+                 "bounds it",
+                 100.0 * k->best_gbps / m->roof_gbps);
+    else
         snprintf(k->cause, len,
                  "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
                  occ_model_loaded_latency_ns(model_bytes_in_flight(worst), m->sm_count, measured),
                  m->latency_ns);
-    else
-        snprintf(k->cause, len,
-                 "below the roof with enough bytes in flight: DRAM efficiency or issue rate, not "
-                 "latency, bounds it");
 }
 
 /* Everything but the two knees, which come from occ_summary_compute. */

@@ -82,11 +82,11 @@ typedef struct OccKnee {
                         4. measured above an unclamped prediction: "more parallelism than the
                            model counts (e.g. L2 hits / prefetch) or latency below the unloaded
                            figure";
-                        5. measured below an unclamped prediction: "latency rises under load
-                           (loaded latency X ns vs unloaded Y ns)";
-                        6. measured below a prediction clamped at the roof: "below the roof
-                           with enough bytes in flight: DRAM efficiency or issue rate, not
-                           latency, bounds it". */
+                        5. worst row's prediction clamped at the roof and best_gbps below
+                           (100 - OCC_KNEE_MISS_PCT)% of the roof: "plateaus at P% of the
+                           roof: DRAM efficiency or issue rate, not latency, bounds it";
+                        6. otherwise (measured below the prediction): "latency rises under load
+                           (loaded latency X ns vs unloaded Y ns)", X from the worst row. */
 } OccKnee;
 
 /* Fills out[0..) with one OccKnee per variant, in order of first appearance among the ok rows
@@ -101,8 +101,8 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
 /* Writes the knee report as markdown to path: a title naming gpu_name, the model's inputs (and
  * the bytes in flight per SM the roof needs), a table with one row per variant, then a section
- * "Model misses > 20%" listing each cause (or saying there is none). Returns 0, or -1 with a
- * one-line message naming the path in err (err_len bytes, may be 0). */
+ * "Model misses > 20%" listing each cause (or saying there is none). m must not be NULL. Returns
+ * 0, or -1 with a one-line message naming the path in err (err_len bytes, may be 0). */
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
                             const OccKnee *k, int n, char *err, size_t err_len);
 

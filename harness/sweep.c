@@ -276,6 +276,8 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
     e = occ_sweep_probe(s, launch_variant, &c, (int)r->grid_blocks, warps_per_block, r);
     if (e != cudaSuccess) return e;
     r->samples = t.n_samples;
+    r->samples_discarded_clock = t.n_discarded;
+    r->sm_clock_mhz_median = t.clock_mhz_median;
     r->launches_per_sample = t.launches_per_sample;
     r->time_ms_median = t.stats.median;
     r->time_ms_min = t.stats.min;

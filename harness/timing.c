@@ -2,13 +2,18 @@
 #include "timing.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#include "api.h"
 
 cudaError_t occ_timer_create(OccTimer *t)
 {
     cudaError_t e = cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking);
     if (e == cudaSuccess) e = cudaEventCreate(&t->start);
     if (e == cudaSuccess) e = cudaEventCreate(&t->stop);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&t->clock_dev, 2 * OCC_MAX_SAMPLES * 8);
     return e;
 }
 
@@ -17,6 +22,7 @@ void occ_timer_destroy(OccTimer *t)
     cudaEventDestroy(t->start);
     cudaEventDestroy(t->stop);
     cudaStreamDestroy(t->stream);
+    cudaFree(t->clock_dev);
 }
 
 static double now_s(void)
@@ -37,6 +43,38 @@ static cudaError_t time_batch(OccTimer *t, OccWorkFn work, void *ctx, int launch
     return e;
 }
 
+/* The clock watch: reads each sample's SM clock and drops the samples taken while the clock was
+ * below min_clock_fraction of the median (throttling), unless fewer than 3 would remain. */
+static cudaError_t drop_slow_clock_samples(OccTimer *t, const OccTimingPolicy *p, OccTiming *out)
+{
+    static unsigned long long words[2 * OCC_MAX_SAMPLES];
+    const int n = out->n_samples;
+    cudaError_t e = cudaMemcpyAsync(words, t->clock_dev, (size_t)n * 16, cudaMemcpyDeviceToHost,
+                                    t->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(t->stream);
+    if (e != cudaSuccess) return e;
+    double sorted[OCC_MAX_SAMPLES];
+    for (int i = 0; i < n; i++) {
+        out->sample_clock_mhz[i] = words[2 * i + 1] ? 1e3 * (double)words[2 * i] / (double)words[2 * i + 1] : NAN;
+        sorted[i] = out->sample_clock_mhz[i];
+    }
+    OccSampleStats clock;
+    occ_stats_summarize(sorted, n, &clock);
+    out->clock_mhz_median = clock.median;
+    int slow = 0;
+    for (int i = 0; i < n; i++) slow += out->sample_clock_mhz[i] < p->min_clock_fraction * clock.median;
+    if (slow == 0 || n - slow < 3) return cudaSuccess;
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!(out->sample_clock_mhz[i] < p->min_clock_fraction * clock.median)) {
+            out->sample_ms[kept] = out->sample_ms[i];
+            out->sample_clock_mhz[kept++] = out->sample_clock_mhz[i];
+        }
+    out->n_samples = kept;
+    out->n_discarded = slow;
+    return cudaSuccess;
+}
+
 cudaError_t occ_time_work(OccTimer *t, OccWorkFn work, void *ctx, const OccTimingPolicy *p,
                           OccTiming *out)
 {
@@ -55,9 +93,17 @@ cudaError_t occ_time_work(OccTimer *t, OccWorkFn work, void *ctx, const OccTimin
     double t0 = now_s();
     do {
         if ((e = time_batch(t, work, ctx, batch, &ms)) != cudaSuccess) return e;
+        /* After the stop event, so outside the timed region; read back at the end. */
+        if (p->clock_window_ns &&
+            (e = occ_clock_probe(t->clock_dev + 2 * out->n_samples, p->clock_window_ns,
+                                 t->stream)) != cudaSuccess)
+            return e;
         out->sample_ms[out->n_samples++] = ms / batch;
     } while (!occ_stats_should_stop(out->sample_ms, out->n_samples, p->min_samples, max_samples,
                                     p->max_noise_pct, now_s() - t0, p->max_time_s));
+    out->n_discarded = 0;
+    out->clock_mhz_median = NAN;
+    if (p->clock_window_ns && (e = drop_slow_clock_samples(t, p, out)) != cudaSuccess) return e;
     occ_stats_summarize(out->sample_ms, out->n_samples, &out->stats);
     return cudaSuccess;
 }

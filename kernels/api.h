@@ -116,6 +116,10 @@ static inline OCC_HOST_DEVICE float occ_pattern_value(unsigned int seed, size_t 
     return (float)(x >> 8) * (1.0f / 16777216.0f);
 }
 
+/* The clock watch: one thread spins for window_ns of %globaltimer and writes out[0] = SM cycles
+ * elapsed (clock64) and out[1] = ns elapsed (device memory, 2 words). Asynchronous. */
+cudaError_t occ_clock_probe(unsigned long long *out, unsigned int window_ns, cudaStream_t stream);
+
 /* The library reference for the reduce roof: cub::DeviceReduce::Sum of n_floats elements into
  * *sum. temp/temp_bytes: scratch from occ_cub_sum_temp_bytes. Asynchronous on `stream`. */
 cudaError_t occ_cub_sum_temp_bytes(size_t n_floats, size_t *temp_bytes);

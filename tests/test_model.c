@@ -138,7 +138,7 @@ static void test_annotate_skips(void)
     CHECK_NEAR(rows[5].latency_loaded_ns, 6000.0 * 132 / 1600.0, 1e-9);
 }
 
-/* Seven variants with known answers (bytes in flight per warp = 32 x U x V), behind a skip-only
+/* Eight variants with known answers (bytes in flight per warp = 32 x U x V), behind a skip-only
  * variant and a ladder row that get no knee line. */
 static int knee_rows(OccRow *rows)
 {
@@ -168,6 +168,8 @@ static int knee_rows(OccRow *rows)
     rows[n++] = point("chase", "thread", "chase_thread_k1", 16, 16384, 990.0);
     rows[n++] = point("reduce", "stream", "reduce_u8_v16", 32, 65536, 4900.0);
     rows[n++] = point("chase", "warp", "chase_warp_k8", 32, 65536, 3000.0);
+    rows[n++] = point("reduce", "stream", "reduce_u8_v8", 16, 32768, 2800.0);
+    rows[n++] = point("reduce", "stream", "reduce_u8_v8", 32, 65536, 3900.0);
     return n;
 }
 
@@ -177,8 +179,8 @@ static void test_knee(void)
     int n_rows = knee_rows(rows);
     OccKnee k[64];
     int n = occ_knee_compute(&model, rows, n_rows, k, 64);
-    CHECK_INT_EQ(n, 7);
-    if (n != 7) return;
+    CHECK_INT_EQ(n, 8);
+    if (n != 8) return;
     CHECK_STR_EQ(k[0].variant, "reduce_u1_v16");
     CHECK_STR_EQ(k[1].variant, "reduce_u1_v4");
     CHECK_STR_EQ(k[2].variant, "reduce_u8_v16_lbfull");
@@ -186,6 +188,7 @@ static void test_knee(void)
     CHECK_STR_EQ(k[4].variant, "chase_thread_k1");
     CHECK_STR_EQ(k[5].variant, "reduce_u8_v16");
     CHECK_STR_EQ(k[6].variant, "chase_warp_k8");
+    CHECK_STR_EQ(k[7].variant, "reduce_u8_v8");
 
     /* Predicted 1351.68 x j, clamped at 4000 from j = 3: knee 37.5%. Measured best 3950 (75%),
      * 90% = 3555 first reached at j = 4 (50%, 16384 B). Worst miss 3300 / 4000: 17.5%. */
@@ -229,8 +232,15 @@ static void test_knee(void)
     CHECK_STR_EQ(k[4].cause, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
     CHECK_NEAR(k[5].worst_miss_pct, 22.5, 1e-9);
     CHECK_CONTAINS(k[5].cause, "faster than the roof");
+    /* Clamped at the roof and below it: a plateau at 75% of the roof is not latency; a variant
+     * that does reach the roof elsewhere is (32768 x 132 / 2800 = 1545 ns). */
     CHECK_NEAR(k[6].worst_miss_pct, 25.0, 1e-9);
-    CHECK_CONTAINS(k[6].cause, "below the roof with enough bytes in flight");
+    CHECK_STR_EQ(k[6].cause, "plateaus at 75% of the roof: DRAM efficiency or issue rate, not "
+                             "latency, bounds it");
+    CHECK_NEAR(k[7].worst_miss_pct, 30.0, 1e-9);
+    CHECK_NEAR(k[7].worst_miss_occ_pct, 25.0, 0.0);
+    CHECK_STR_EQ(k[7].cause,
+                 "latency rises under load (loaded latency 1545 ns vs unloaded 400 ns)");
 
     /* The measured knee and best are summary.c's. */
     OccVariantSummary s[64];
@@ -241,6 +251,13 @@ static void test_knee(void)
                 CHECK_NEAR(k[i].knee_measured_pct, s[j].knee_occ_pct, 0.0);
                 CHECK_NEAR(k[i].best_gbps, s[j].best_gbps, 0.0);
             }
+
+    /* Equal misses (both at half the prediction): the lower occupancy is named. */
+    OccRow tie[2] = {point("reduce", "stream", "tie", 32, 4096, 0.5 * 4096 * 132 / 400.0),
+                     point("reduce", "stream", "tie", 16, 2048, 0.5 * 2048 * 132 / 400.0)};
+    CHECK_INT_EQ(occ_knee_compute(&model, tie, 2, k, 64), 1);
+    CHECK_NEAR(k[0].worst_miss_pct, 50.0, 0.0);
+    CHECK_NEAR(k[0].worst_miss_occ_pct, 25.0, 0.0);
 
     CHECK_INT_EQ(occ_knee_compute(&model, rows, n_rows, k, 2), 2);
     CHECK_STR_EQ(k[1].variant, "reduce_u1_v4");
@@ -301,7 +318,8 @@ static void test_reports(void)
         snprintf(cell, sizeof cell, "| `%s` |", k[i].variant);
         CHECK_CONTAINS(md, cell);
     }
-    CHECK_CONTAINS(md, "| `reduce_u1_v4` | reduce | stream | 1 | 4 | 1900.0 | 87.50 | 100.00 | 7168 |");
+    CHECK_CONTAINS(md,
+                   "| `reduce_u1_v4` | reduce | stream | 1 | 4 | 1900.0 | 87.50 | 100.00 | 7168 |");
     CHECK_CONTAINS(md, "## Model misses > 20%");
     CHECK_CONTAINS(md, "- `reduce_u1_v4`: 29.7% at 100.00% occupancy: latency rises under load");
     CHECK(md != NULL && strstr(md, "- `reduce_u1_v16`:") == NULL);

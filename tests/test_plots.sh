@@ -252,7 +252,7 @@ for case in "no-header:no header line" \
     "missing-columns:missing required columns: gbps_median, status" \
     "no-ok-rows:no ok rows to plot" \
     "nan-values:figure occupancy-reduce: no ok rows with numeric occ_achieved_pct and gbps_median" \
-    "metadata-only:no header line" "ragged:line 25 has 20 fields, the header has 47"; do
+    "metadata-only:no header line" "ragged:line 25 has 20 fields, the header has 49"; do
     name=${case%%:*}
     f="$FIX/malformed-$name.csv"
     expect_failure 2 "plots: $f: ${case#*:}" "$T/bad-$name" -- --outdir "$T/bad-$name" "$f"

@@ -1,0 +1,289 @@
+/* tests/test_options_fuzz.c: occ_options_parse against thousands of generated command lines;
+ * meant to run under -fsanitize=address,undefined, where a crash or an overflow is a finding.
+ *
+ * Structured vectors are built from tokens whose effect is known (valid values with their parsed
+ * form, known-bad values, unknown options, positionals, --help), so the exit code, the option the
+ * message names and, on success, every field (last one wins) are predicted. Chaos vectors
+ * (garbage options and values: huge numbers, separators, 10 KB strings, non-UTF-8 bytes, '%n')
+ * are held to the invariants options.h documents. Each vector is parsed again with err NULL and
+ * err_len 0, 1 and 8. Every argv string is its own heap block, so ASan sees a read past one. The
+ * seed is printed; OCC_FUZZ_SEED=N replays a run. */
+#include "check.h"
+#include "exitcodes.h"
+#include "options.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+enum {
+    N_STRUCTURED = 2500,
+    N_CHAOS = 3000,
+    MAX_ARGS = 40,
+    ERR_LEN = 256,
+    GUARD = 32,
+    LONG_BYTES = 10 * 1024,
+    DESC_LEN = 160,
+    MAX_SHOWN = 8,
+};
+
+/* The option table of options.c, in its order; unambiguous prefixes are derived from it. */
+enum { F_KERNEL, F_UNROLL, F_VEC, F_OCC, F_BLOCK, F_LEVER, F_SIZE, F_MAX_NOISE, F_MAX_TIME,
+       F_MIN_SAMPLES, F_OUT, F_PLOT, F_FORCE, F_DEVICE, F_DRY_RUN, F_ARCH, F_LIST, F_QUIET,
+       F_MODE, F_FOOTPRINT, F_HELP, F_VERSION, N_FLAG };
+
+static const struct {
+    const char *name;
+    int takes_value;
+    const char *default_parsed; /* the default options.h documents, spelled as describe() does */
+} flag_info[N_FLAG] = {
+    {"kernel", 1, "7"},        {"unroll", 1, "1,2,4,8"},    {"vec", 1, "4,8,16"},
+    {"occ", 1, "range:6.25..100:0"}, {"block", 1, "128"},   {"lever", 1, "auto"},
+    {"size", 1, "0"},          {"max-noise", 1, "0.5"},     {"max-time", 1, "0.5"},
+    {"min-samples", 1, "10"},  {"out", 1, "(null)"},        {"plot", 0, "0"},
+    {"force", 0, "0"},         {"device", 1, "0"},          {"dry-run", 0, "0"},
+    {"arch", 1, "(null)"},     {"list", 0, "0"},            {"quiet", 0, "0"},
+    {"mode", 1, "warp"},       {"footprint", 1, "0..0"},    {"help", 0, "0"},
+    {"version", 0, "0"},
+};
+
+typedef struct Sample {
+    int flag;
+    const char *text;   /* the value as typed; NULL for an option without one */
+    const char *parsed; /* the field afterwards, spelled as describe() does */
+} Sample;
+
+static const Sample valid[] = {
+    {F_KERNEL, "copy", "1"}, {F_KERNEL, "reduce", "2"}, {F_KERNEL, "chase", "4"},
+    {F_KERNEL, "all", "7"}, {F_KERNEL, "chase,copy,chase", "5"},
+    {F_UNROLL, "1..8", "1,2,4,8"}, {F_UNROLL, "8,1,8", "8,1"}, {F_UNROLL, "3..8", "4,8"},
+    {F_UNROLL, "2", "2"}, {F_UNROLL, "-3..1,4", "1,4"},
+    {F_VEC, "16", "16"}, {F_VEC, "4..16", "4,8,16"}, {F_VEC, "16,4,16", "16,4"},
+    {F_VEC, "5..8", "8"},
+    {F_OCC, "25,100,25", "list:25,100"}, {F_OCC, "50", "list:50"},
+    {F_OCC, "+50,5e1,50.0", "list:50"}, {F_OCC, "6.25..100", "range:6.25..100:0"},
+    {F_OCC, "10..100:10", "range:10..100:10"}, {F_OCC, "1e1..1E2", "range:10..100:0"},
+    {F_OCC, ".5..5.", "range:0.5..5:0"}, {F_OCC, "100..100:100", "range:100..100:100"},
+    {F_BLOCK, "32", "32"}, {F_BLOCK, "1024", "1024"}, {F_BLOCK, "0064", "64"},
+    {F_LEVER, "auto", "auto"}, {F_LEVER, "pad", "pad"}, {F_LEVER, "bounds", "bounds"},
+    {F_LEVER, "both", "both"},
+    {F_SIZE, "4096", "4096"}, {F_SIZE, "4M", "4194304"}, {F_SIZE, "1GiB", "1073741824"},
+    {F_SIZE, "0001K", "1024"}, {F_SIZE, "8589934591G", "9223372035781033984"},
+    {F_SIZE, "9223372036854775807", "9223372036854775807"},
+    {F_MAX_NOISE, "0.5", "0.5"}, {F_MAX_NOISE, "100", "100"}, {F_MAX_NOISE, "1e-300", "1e-300"},
+    {F_MAX_TIME, "0.01", "0.01"}, {F_MAX_TIME, "3600", "3600"}, {F_MAX_TIME, "+1E0", "1"},
+    {F_MIN_SAMPLES, "1", "1"}, {F_MIN_SAMPLES, "100000", "100000"}, {F_MIN_SAMPLES, "007", "7"},
+    {F_DEVICE, "0", "0"}, {F_DEVICE, "2147483647", "2147483647"}, {F_DEVICE, "-0", "0"},
+    {F_OUT, "x.csv", "x.csv"}, {F_OUT, "-", "-"}, {F_OUT, "--help", "--help"},
+    {F_OUT, "%n%s", "%n%s"}, {F_OUT, "a b,c..d=e", "a b,c..d=e"},
+    {F_ARCH, "sm_90", "sm_90"}, {F_ARCH, "sm_90a", "sm_90a"}, {F_ARCH, "sm_100f", "sm_100f"},
+    {F_MODE, "warp", "warp"}, {F_MODE, "thread", "thread"}, {F_MODE, "latency", "latency"},
+    {F_FOOTPRINT, "4K..64K", "4096..65536"}, {F_FOOTPRINT, "1..1", "1..1"},
+    {F_FOOTPRINT, "1G..1GiB", "1073741824..1073741824"},
+    {F_PLOT, NULL, "1"}, {F_FORCE, NULL, "1"}, {F_DRY_RUN, NULL, "1"}, {F_DRY_RUN, NULL, "1"},
+    {F_LIST, NULL, "1"}, {F_QUIET, NULL, "1"},
+};
+
+static const Sample bad[] = {
+    {F_KERNEL, "cop", 0}, {F_KERNEL, "copy,", 0}, {F_KERNEL, ",copy", 0}, {F_KERNEL, "COPY", 0},
+    {F_KERNEL, "copy reduce", 0}, {F_UNROLL, "3", 0}, {F_UNROLL, "16", 0}, {F_UNROLL, "0", 0},
+    {F_UNROLL, "1..", 0}, {F_UNROLL, "..8", 0}, {F_UNROLL, "8..1", 0}, {F_UNROLL, "1,,2", 0},
+    {F_UNROLL, "1.5", 0}, {F_UNROLL, "32..64", 0}, {F_UNROLL, "1..2..4", 0},
+    {F_UNROLL, "99999999999999999999", 0}, {F_VEC, "2", 0}, {F_VEC, "4,8,16,4,32", 0},
+    {F_VEC, "0x10", 0}, {F_OCC, "0", 0}, {F_OCC, "101", 0}, {F_OCC, "-0", 0},
+    {F_OCC, "1e308", 0}, {F_OCC, "nan", 0}, {F_OCC, "inf", 0}, {F_OCC, "50..25", 0},
+    {F_OCC, "..50", 0}, {F_OCC, "25..", 0}, {F_OCC, "25..50:0", 0}, {F_OCC, "25:50", 0},
+    {F_OCC, "0x10", 0}, {F_OCC, "1e-400", 0}, {F_OCC, "25,,50", 0}, {F_OCC, " 50", 0},
+    {F_OCC, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", 0}, {F_BLOCK, "33", 0},
+    {F_BLOCK, "0", 0}, {F_BLOCK, "2048", 0}, {F_BLOCK, "1e3", 0}, {F_BLOCK, "-32", 0},
+    {F_BLOCK, " 64", 0}, {F_BLOCK, "99999999999999999999", 0}, {F_LEVER, "Auto", 0},
+    {F_LEVER, "pad,both", 0}, {F_SIZE, "0", 0}, {F_SIZE, "-1", 0}, {F_SIZE, "4k", 0},
+    {F_SIZE, "4KB", 0}, {F_SIZE, "1.5M", 0}, {F_SIZE, "8589934592G", 0}, {F_SIZE, "+4K", 0},
+    {F_SIZE, "99999999999999999999", 0}, {F_MAX_NOISE, "0", 0}, {F_MAX_NOISE, "100.5", 0},
+    {F_MAX_NOISE, "1e999", 0}, {F_MAX_NOISE, "0x1", 0}, {F_MAX_TIME, "3600.001", 0},
+    {F_MAX_TIME, "inf", 0}, {F_MAX_TIME, "1,2", 0}, {F_MIN_SAMPLES, "100001", 0},
+    {F_MIN_SAMPLES, "1.0", 0}, {F_MIN_SAMPLES, "1e3", 0}, {F_DEVICE, "-1", 0},
+    {F_DEVICE, "2147483648", 0}, {F_MODE, "Warp", 0}, {F_MODE, "warp,thread", 0},
+    {F_FOOTPRINT, "4K", 0}, {F_FOOTPRINT, "4K..", 0}, {F_FOOTPRINT, "64K..4K", 0},
+    {F_FOOTPRINT, "0..4K", 0}, {F_FOOTPRINT, "4K...8K", 0}, {F_FOOTPRINT, "4K..1T", 0},
+    {F_ARCH, "sm_9", 0}, {F_ARCH, "sm_1000", 0}, {F_ARCH, "sm_90b", 0}, {F_ARCH, "gfx90a", 0},
+    {F_ARCH, "sm_90a ", 0},
+};
+
+/* Options and words that stop parsing; needle: what the message must quote. */
+static const struct { const char *arg, *needle; } unknown_opts[] = {
+    {"--bogus", "--bogus"}, {"--kernels=copy", "--kernels=copy"}, {"--m", "--m"},
+    {"--max=1", "--max=1"}, {"--=x", "--=x"}, {"---", "---"}, {"--KERNEL", "--KERNEL"},
+    {"-x", "'-x'"}, {"-xh", "'-x'"}, {"-?", "'-?'"}, {"-:", "'-:'"}, {"-1", "'-1'"},
+}, positionals[] = {
+    {"copy", "'copy'"}, {"-", "'-'"}, {"25", "'25'"}, {"%n%s", "'%n%s'"}, {"x=1", "'x=1'"},
+};
+static const struct { const char *arg; int flag; } stoppers[] = {
+    {"--help", F_HELP}, {"-h", F_HELP}, {"-hV", F_HELP}, {"-hx", F_HELP}, {"--version", F_VERSION},
+    {"-V", F_VERSION}, {"-Vh", F_VERSION},
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define PICK(a) ((a)[pick(COUNT(a))])
+
+static uint64_t rng_state;
+
+static uint64_t next_u64(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int pick(int n) { return (int)(next_u64() % (uint64_t)n); }
+
+typedef struct Vec {
+    int argc;
+    char *argv[MAX_ARGS + 1];
+    const char *kind;
+    int index;
+} Vec;
+
+static void vec_reset(Vec *v, const char *kind, int index)
+{
+    for (int i = 0; i < v->argc; i++)
+        free(v->argv[i]);
+    v->argc = 0;
+    v->kind = kind;
+    v->index = index;
+}
+
+/* Appends a + b as one argument. */
+static void push2(Vec *v, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 1);
+    if (s == NULL || v->argc == MAX_ARGS) {
+        fprintf(stderr, "fuzz harness: out of memory or arguments\n");
+        exit(OCC_EXIT_HARD);
+    }
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb + 1);
+    v->argv[v->argc++] = s;
+    v->argv[v->argc] = NULL;
+}
+
+static void push(Vec *v, const char *a) { push2(v, a, ""); }
+
+static int min_prefix(int f)
+{
+    int len = (int)strlen(flag_info[f].name);
+    for (int k = 1; k < len; k++) {
+        int unique = 1;
+        for (int g = 0; g < N_FLAG; g++)
+            unique &= g == f || strncmp(flag_info[g].name, flag_info[f].name, (size_t)k) != 0;
+        if (unique)
+            return k;
+    }
+    return len;
+}
+
+/* "--name VALUE", "--name=VALUE", and both with an unambiguous prefix of the name. */
+static void push_option(Vec *v, int f, const char *value)
+{
+    char head[32];
+    int len = (int)strlen(flag_info[f].name), form = pick(4), lo = min_prefix(f);
+    int k = form & 2 ? lo + pick(len - lo + 1) : len;
+    snprintf(head, sizeof head, "--%.*s%s", k, flag_info[f].name, value && form & 1 ? "=" : "");
+    if (value == NULL || form & 1) {
+        push2(v, head, value ? value : "");
+    } else {
+        push(v, head);
+        push(v, value);
+    }
+}
+
+static void join_ints(const int *a, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && i < OCC_MAX_LIST && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", a[i]);
+}
+
+/* One field of o as text, so expectations are plain strings. */
+static void describe(const OccOptions *o, int f, char *buf, size_t len)
+{
+    const OccOccSpec *s = &o->occ;
+    size_t k;
+    switch (f) {
+    case F_KERNEL: snprintf(buf, len, "%u", o->kernels); break;
+    case F_UNROLL: join_ints(o->unroll, o->n_unroll, buf, len); break;
+    case F_VEC: join_ints(o->vec_bytes, o->n_vec, buf, len); break;
+    case F_OCC:
+        if (!s->is_list) {
+            snprintf(buf, len, "range:%g..%g:%g", s->lo_pct, s->hi_pct, s->step_pct);
+            break;
+        }
+        k = (size_t)snprintf(buf, len, "list:");
+        for (int i = 0; i < s->n_pct && i < OCC_MAX_LIST && k < len; i++)
+            k += (size_t)snprintf(buf + k, len - k, "%s%g", i ? "," : "", s->pct[i]);
+        break;
+    case F_BLOCK: snprintf(buf, len, "%d", o->block_threads); break;
+    case F_LEVER: snprintf(buf, len, "%s", occ_lever_name(o->lever)); break;
+    case F_SIZE: snprintf(buf, len, "%lld", o->size_bytes); break;
+    case F_MAX_NOISE: snprintf(buf, len, "%g", o->max_noise_pct); break;
+    case F_MAX_TIME: snprintf(buf, len, "%g", o->max_time_s); break;
+    case F_MIN_SAMPLES: snprintf(buf, len, "%d", o->min_samples); break;
+    case F_OUT: snprintf(buf, len, "%s", o->out_path ? o->out_path : "(null)"); break;
+    case F_PLOT: snprintf(buf, len, "%d", o->plot); break;
+    case F_FORCE: snprintf(buf, len, "%d", o->force); break;
+    case F_DEVICE: snprintf(buf, len, "%d", o->device); break;
+    case F_DRY_RUN: snprintf(buf, len, "%d", o->dry_run); break;
+    case F_ARCH: snprintf(buf, len, "%s", o->arch ? o->arch : "(null)"); break;
+    case F_LIST: snprintf(buf, len, "%d", o->list); break;
+    case F_QUIET: snprintf(buf, len, "%d", o->quiet); break;
+    case F_MODE: snprintf(buf, len, "%s", occ_chase_mode_name(o->chase_mode)); break;
+    case F_FOOTPRINT:
+        snprintf(buf, len, "%lld..%lld", o->footprint_lo_bytes, o->footprint_hi_bytes);
+        break;
+    case F_HELP: snprintf(buf, len, "%d", o->help); break;
+    default: snprintf(buf, len, "%d", o->version); break;
+    }
+}
+
+/* ---- failure reporting: the first few failures show their vector; all are counted ---- */
+
+static const Vec *cur;
+static const char *cur_err;
+static int n_shown;
+
+static void show_arg(const char *s)
+{
+    size_t n = strlen(s);
+    fputs(" '", stderr);
+    for (size_t i = 0; i < n && i < 60; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        fprintf(stderr, ch >= 0x20 && ch < 0x7f && ch != '\\' ? "%c" : "\\x%02x", ch);
+    }
+    fputc('\'', stderr);
+    if (n > 60)
+        fprintf(stderr, "...(%zu bytes)", n);
+}
+
+#define EXPECT(cond, detail) expect_((cond) != 0, #cond, __LINE__, detail)
+
+static void expect_(int ok, const char *what, int line, const char *detail)
+{
+    check_count_++;
+    if (ok)
+        return;
+    if (n_shown++ == MAX_SHOWN)
+        fprintf(stderr, "(further failures are counted, not shown)\n");
+    if (n_shown > MAX_SHOWN) {
+        check_failed_++;
+        return;
+    }
+    check_fail_(__FILE__, line, what);
+    fprintf(stderr, "    %s vector %d:", cur->kind, cur->index);
+    for (int i = 1; i < cur->argc; i++)
+        show_arg(cur->argv[i]);
+    fprintf(stderr, "\n    err:");
+    show_arg(cur_err);
+    fprintf(stderr, "%s%s\n", detail ? "\n    " : "", detail ? detail : "");
+}
