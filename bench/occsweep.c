@@ -1,5 +1,6 @@
 /* bench/occsweep.c: the run_sweep program: options -> limits -> plan -> sweep -> CSV, summary.
  * Glue only: every step lives in harness/ (logic, measurement) or bench/report.c (output). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 #include "exitcodes.h"
 #include "kernel_resources.h"
 #include "registry.h"
+#include "model.h"
+#include "nvml.h"
 #include "report.h"
 #include "resume.h"
 #include "summary.h"
@@ -57,7 +60,13 @@ static int variant_resources(const OccArchLimits *arch, int have_device, OccVari
         if (have_device) {
             cudaError_t e;
             if (occ_device_kernel_resources(v->kernel(), &res[i], &e) != 0) {
-                occ_device_format_error(e, v->info.name, err, err_len);
+                if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
+                    snprintf(err, err_len,
+                             "this build has no code for %s (%s): rebuild with "
+                             "meson configure build -Dgpu_archs=...,%s (or -Dgpu_ptx=%s)",
+                             arch->name, cudaGetErrorName(e), arch->name + 3, arch->name + 3);
+                else
+                    occ_device_format_error(e, v->info.name, err, err_len);
                 return -1;
             }
             continue;
@@ -85,6 +94,7 @@ static int variant_resources(const OccArchLimits *arch, int have_device, OccVari
 /* State the row callback needs. */
 typedef struct RunState {
     OccCsvWriter *csv;
+    const OccModel *model;  /* Little's-law prediction added to every row (NULL: none) */
     OccProgress progress;
     OccSweepRow *rows;
     int n_rows, n_fail, write_failed;
@@ -96,6 +106,7 @@ static void on_row(void *user, int i, int n, const OccSweepRow *row)
     OccSweepRow *kept = &st->rows[st->n_rows++];
     *kept = *row;
     kept->row.status = kept->status;
+    if (st->model) occ_model_annotate(st->model, &kept->row, 1);
     if (strncmp(kept->status, "fail", 4) == 0) st->n_fail++;
     if (occ_csv_write_row(st->csv, &kept->row) != 0) st->write_failed = 1;
     occ_progress_point(&st->progress, i, n, &kept->row);
@@ -129,6 +140,34 @@ static void print_ladder(const OccSweepRow *rows, int n, double perm_ms)
         printf("%16lld %10.1f %10.1f %10s\n", rows[i].row.buffer_bytes,
                rows[i].row.cycles_per_hop_median, rows[i].row.ns_per_hop_median, rows[i].status);
     printf("host permutation build: %.2f s in all\n", perm_ms / 1e3);
+}
+
+/* The knee table (stdout and <csv>-knee.md) and the measured-residency check. */
+static void report_model(const OccModel *m, const OccRow *rows, int n, const char *csv_path,
+                         const char *gpu_name)
+{
+    static OccKnee knees[OCC_MAX_POINTS];
+    char md[1100], err[300];
+    int nk = occ_knee_compute(m, rows, n, knees, OCC_MAX_POINTS);
+    if (nk <= 0) return;
+    printf("model: DRAM latency %.1f ns, roof %.1f GB/s, %d SMs\n", m->latency_ns, m->roof_gbps,
+           m->sm_count);
+    occ_knee_print(stdout, knees, nk);
+    size_t len = strlen(csv_path);
+    snprintf(md, sizeof md, "%.*s-knee.md", (int)(len > 4 && !strcmp(csv_path + len - 4, ".csv") ? len - 4 : len),
+             csv_path);
+    if (occ_knee_write_markdown(md, gpu_name, m, knees, nk, err, sizeof err) != 0)
+        fprintf(stderr, "occsweep: %s\n", err);
+    else
+        printf("wrote %s\n", md);
+    int off = 0, probed = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(rows[i].occ_measured_pct)) continue;
+        probed++;
+        off += fabs(rows[i].occ_measured_pct - rows[i].occ_achieved_pct) > 5.0;
+    }
+    printf("residency: %d of %d points measured more than 5 points away from the API's occupancy\n",
+           off, probed);
 }
 
 /* Sizes the chase footprint for the planned chase points (if any) and builds it. */
@@ -188,7 +227,26 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
         return OCC_EXIT_FAIL;
     }
     occ_report_metadata(&meta, argc, argv, &sweep, opt);
-    if (ladder) occ_meta_add(&meta, "l1_bytes", "%d", dev->limits.l1_smem_sram_bytes);
+    char pci[32] = "", nvml[160];
+    cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
+    occ_nvml_reading(pci, nvml, sizeof nvml);
+    occ_meta_add(&meta, "nvml_at_start", "%s", nvml);
+    static OccModel model;
+    if (ladder) {
+        occ_meta_add(&meta, "l1_bytes", "%d", dev->limits.l1_smem_sram_bytes);
+    } else {
+        /* The model's latency: a chase far beyond L2, measured now, on this GPU. */
+        double lat_ns = 0, lat_cycles = 0;
+        if (occ_chase_dram_latency(&sweep, (size_t)(8 * dev->l2_bytes), &lat_ns, &lat_cycles, err,
+                                   sizeof err) != 0) {
+            fprintf(stderr, "occsweep: %s\n", err);
+            return OCC_EXIT_FAIL;
+        }
+        model = (OccModel){lat_ns, sweep.roof.memcpy_gbps, dev->sm_count};
+        st.model = &model;
+        occ_meta_add(&meta, "dram_latency_ns", "%.1f", lat_ns);
+        occ_meta_add(&meta, "dram_latency_cycles", "%.1f", lat_cycles);
+    }
     if (!ladder && init_chase(&sweep, opt, points, n, max_grid, &meta, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_FAIL;
@@ -222,15 +280,17 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     int done = ladder ? occ_chase_ladder(&sweep, footprints, n, on_row, &st, &e, err, sizeof err)
                       : occ_sweep_run(&sweep, points, n, on_row, &st, &e, err, sizeof err);
     occ_progress_end(&st.progress);
-    char end[160];
-    snprintf(end, sizeof end, "%s after %d of %d points",
-             done == n ? "complete" : e != cudaSuccess ? "cuda_error" : "interrupted", done, n);
+    char end[320];
+    occ_nvml_reading(pci, nvml, sizeof nvml);
+    snprintf(end, sizeof end, "%s after %d of %d points; at the end: %s",
+             done == n ? "complete" : e != cudaSuccess ? "cuda_error" : "interrupted", done, n, nvml);
     if (occ_csv_close(st.csv, "end_status", end) != 0) st.write_failed = 1;
     if (ladder) {
         print_ladder(rows, st.n_rows, sweep.ladder_perm_ms);
     } else {
         for (int i = 0; i < st.n_rows; i++) plain[i] = rows[i].row;
         occ_summary_print(stdout, plain, st.n_rows);
+        report_model(&model, plain, st.n_rows, path, dev->name);
     }
     printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
            sweep.roof.memcpy_gbps, sweep.roof.cub_reduce_gbps, sweep.roof.dram_peak_gbps,

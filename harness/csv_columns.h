@@ -53,9 +53,9 @@
     X(hops_per_s_median, NUM, "chase: dependent loads completed per second, all chains")          \
     X(occ_measured_pct, NUM, "time-averaged resident warps per SM / max warps, from %smid+timers") \
     X(occ_measured_spread_pct, NUM, "max - min over SMs of the measured occupancy, points of %")   \
-    X(gbps_predicted, NUM, "Little's law: min(roof, bytes_in_flight_per_sm x SMs / DRAM latency)") \
+    X(gbps_predicted, NUM, "Little's law: min(roof, f x bytes_in_flight_per_sm x SMs / latency)") \
     X(measured_over_predicted, NUM, "gbps_median / gbps_predicted")                                \
-    X(latency_loaded_ns, NUM, "bytes_in_flight_per_sm x SMs / gbps_median: latency under load, ns") \
+    X(latency_loaded_ns, NUM, "f x bytes_in_flight_per_sm x SMs / gbps_median: loaded latency, ns") \
     X(verify_err, NUM, "reduce: |gpu - host| / sum|x|; copy/chase: mismatching elements")          \
     X(status, STR, "ok, skip:<reason> or fail:<reason>")
 

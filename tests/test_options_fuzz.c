@@ -144,6 +144,23 @@ typedef struct Vec {
     int index;
 } Vec;
 
+static void push3(Vec *v, const char *a, const char *b, const char *c)
+{
+    size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+    char *s = malloc(la + lb + lc + 1);
+    if (s == NULL || v->argc == MAX_ARGS) {
+        fprintf(stderr, "fuzz harness: out of memory or argument slots\n");
+        exit(OCC_EXIT_HARD);
+    }
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb);
+    memcpy(s + la + lb, c, lc + 1);
+    v->argv[v->argc++] = s;
+    v->argv[v->argc] = NULL;
+}
+
+static void push(Vec *v, const char *a) { push3(v, a, "", ""); }
+
 static void vec_reset(Vec *v, const char *kind, int index)
 {
     for (int i = 0; i < v->argc; i++)
@@ -151,24 +168,8 @@ static void vec_reset(Vec *v, const char *kind, int index)
     v->argc = 0;
     v->kind = kind;
     v->index = index;
+    push(v, "occsweep");
 }
-
-/* Appends a + b as one argument. */
-static void push2(Vec *v, const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *s = malloc(la + lb + 1);
-    if (s == NULL || v->argc == MAX_ARGS) {
-        fprintf(stderr, "fuzz harness: out of memory or arguments\n");
-        exit(OCC_EXIT_HARD);
-    }
-    memcpy(s, a, la);
-    memcpy(s + la, b, lb + 1);
-    v->argv[v->argc++] = s;
-    v->argv[v->argc] = NULL;
-}
-
-static void push(Vec *v, const char *a) { push2(v, a, ""); }
 
 static int min_prefix(int f)
 {
@@ -183,18 +184,24 @@ static int min_prefix(int f)
     return len;
 }
 
-/* "--name VALUE", "--name=VALUE", and both with an unambiguous prefix of the name. */
-static void push_option(Vec *v, int f, const char *value)
+/* "--" and the name or an unambiguous prefix of it, then sep and tail in the same argument. */
+static void push_name(Vec *v, int f, const char *sep, const char *tail)
 {
     char head[32];
-    int len = (int)strlen(flag_info[f].name), form = pick(4), lo = min_prefix(f);
-    int k = form & 2 ? lo + pick(len - lo + 1) : len;
-    snprintf(head, sizeof head, "--%.*s%s", k, flag_info[f].name, value && form & 1 ? "=" : "");
-    if (value == NULL || form & 1) {
-        push2(v, head, value ? value : "");
-    } else {
-        push(v, head);
+    int len = (int)strlen(flag_info[f].name), lo = min_prefix(f);
+    int k = pick(2) ? lo + pick(len - lo + 1) : len;
+    snprintf(head, sizeof head, "--%.*s%s", k, flag_info[f].name, sep);
+    push3(v, head, tail, "");
+}
+
+/* "--name VALUE" or "--name=VALUE" (either with a prefix); value NULL: "--name". */
+static void push_option(Vec *v, int f, const char *value)
+{
+    if (value != NULL && pick(2)) {
+        push_name(v, f, "", "");
         push(v, value);
+    } else {
+        push_name(v, f, value ? "=" : "", value ? value : "");
     }
 }
 
