@@ -294,3 +294,307 @@ static void expect_(int ok, const char *what, int line, const char *detail)
     show_arg(cur_err);
     fprintf(stderr, "%s%s\n", detail ? "\n    " : "", detail ? detail : "");
 }
+
+/* ---- what every parse must satisfy ---- */
+
+static int list_ok(const int *a, int n, const int *allowed, int n_allowed)
+{
+    if (n < 1 || n > OCC_MAX_LIST)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        int ok = 0;
+        for (int j = 0; j < n_allowed; j++)
+            ok |= a[i] == allowed[j];
+        for (int j = 0; j < i; j++)
+            ok &= a[j] != a[i];
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static int occ_ok(const OccOccSpec *s)
+{
+    double lo, hi;
+    if (s->is_list == 0)
+        return s->n_pct == 0 && s->lo_pct > 0 && s->lo_pct <= s->hi_pct && s->hi_pct <= 100 &&
+               (s->step_pct == 0 || (s->step_pct > 0 && s->step_pct <= 100));
+    if (s->is_list != 1 || s->n_pct < 1 || s->n_pct > OCC_MAX_LIST || s->step_pct != 0)
+        return 0;
+    lo = hi = s->pct[0];
+    for (int i = 0; i < s->n_pct; i++) {
+        if (!(s->pct[i] > 0 && s->pct[i] <= 100))
+            return 0;
+        for (int j = 0; j < i; j++)
+            if (s->pct[j] == s->pct[i])
+                return 0;
+        lo = s->pct[i] < lo ? s->pct[i] : lo;
+        hi = s->pct[i] > hi ? s->pct[i] : hi;
+    }
+    return s->lo_pct == lo && s->hi_pct == hi;
+}
+
+/* Integer compare: pointers into different argv strings are different objects. */
+static int within_argv(const Vec *v, const char *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 1; i < v->argc; i++) {
+        uintptr_t b = (uintptr_t)v->argv[i];
+        if (a >= b && a <= b + strlen(v->argv[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int arch_shape_ok(const char *s)
+{
+    size_t nd;
+    if (strncmp(s, "sm_", 3) != 0)
+        return 0;
+    nd = strspn(s + 3, "0123456789");
+    s += 3 + nd;
+    return nd >= 2 && nd <= 3 && (!strcmp(s, "") || !strcmp(s, "a") || !strcmp(s, "f"));
+}
+
+static int is01(int x) { return x == 0 || x == 1; }
+
+static void check_invariants(const OccOptions *o, const Vec *v)
+{
+    static const int unrolls[] = {1, 2, 4, 8}, vecs[] = {4, 8, 16};
+    long long fp_lo = o->footprint_lo_bytes, fp_hi = o->footprint_hi_bytes;
+    EXPECT(o->kernels != 0 && (o->kernels & ~(unsigned)OCC_KERNEL_ALL) == 0, NULL);
+    EXPECT(list_ok(o->unroll, o->n_unroll, unrolls, COUNT(unrolls)), NULL);
+    EXPECT(list_ok(o->vec_bytes, o->n_vec, vecs, COUNT(vecs)), NULL);
+    EXPECT(occ_ok(&o->occ), NULL);
+    EXPECT(o->block_threads >= 32 && o->block_threads <= 1024 && o->block_threads % 32 == 0,
+           NULL);
+    EXPECT((unsigned)o->lever <= OCC_LEVER_BOTH, NULL);
+    EXPECT(o->size_bytes >= 0, NULL);
+    EXPECT(o->max_noise_pct > 0 && o->max_noise_pct <= 100, NULL);
+    EXPECT(o->max_time_s > 0 && o->max_time_s <= 3600, NULL);
+    EXPECT(o->min_samples >= 1 && o->min_samples <= 100000, NULL);
+    EXPECT(o->device >= 0, NULL);
+    EXPECT(o->out_path == NULL || within_argv(v, o->out_path), NULL);
+    EXPECT(o->arch == NULL || (within_argv(v, o->arch) && arch_shape_ok(o->arch)), NULL);
+    EXPECT(is01(o->plot) && is01(o->force) && is01(o->dry_run) && is01(o->list) &&
+               is01(o->quiet) && is01(o->help) && is01(o->version) && !(o->help && o->version),
+           NULL);
+    EXPECT((unsigned)o->chase_mode <= OCC_CHASE_LATENCY, NULL);
+    EXPECT((fp_lo == 0 && fp_hi == 0) || (fp_lo > 0 && fp_lo <= fp_hi), NULL);
+    /* Parsing stops at --help/--version, before the rules between options are checked. */
+    if (o->help || o->version)
+        return;
+    EXPECT(o->arch == NULL || o->dry_run, NULL);
+    EXPECT(o->chase_mode == OCC_CHASE_WARP || (o->kernels & OCC_KERNEL_CHASE), NULL);
+    EXPECT(fp_hi == 0 || o->chase_mode == OCC_CHASE_LATENCY, NULL);
+}
+
+static int same_options(const OccOptions *a, const OccOptions *b)
+{
+    char da[DESC_LEN], db[DESC_LEN];
+    for (int f = 0; f < N_FLAG; f++) {
+        describe(a, f, da, sizeof da);
+        describe(b, f, db, sizeof db);
+        if (strcmp(da, db) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t argv_hash(const Vec *v) /* FNV-1a over every byte and terminator */
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < v->argc; i++)
+        for (const char *p = v->argv[i];; p++) {
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+            if (*p == '\0')
+                break;
+        }
+    return h;
+}
+
+static int bytes_are(const char *p, size_t n, char value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != value)
+            return 0;
+    return 1;
+}
+
+/* Parses v into o and err (ERR_LEN + GUARD bytes), then again with err NULL and err_len 0, 1
+ * and 8; checks the message, the buffers, argv and, on success, the invariants. */
+static int parse_checked(const Vec *v, OccOptions *o, char *err)
+{
+    static OccOptions again;
+    char *saved[MAX_ARGS + 1], untouched[GUARD];
+    uint64_t hash = argv_hash(v);
+    int rc, terminated;
+    memcpy(saved, v->argv, sizeof saved);
+    cur = v;
+    memset(err, 0x5a, ERR_LEN + GUARD);
+    rc = occ_options_parse(v->argc, v->argv, o, err, ERR_LEN);
+    terminated = memchr(err, '\0', ERR_LEN) != NULL;
+    cur_err = terminated ? err : "(not NUL-terminated)";
+    EXPECT(rc == OCC_EXIT_OK || rc == OCC_EXIT_USAGE, NULL);
+    EXPECT(terminated, NULL);
+    EXPECT(bytes_are(err + ERR_LEN, GUARD, 0x5a), NULL);
+    if (rc == OCC_EXIT_USAGE && terminated) {
+        EXPECT(strlen(err) > 10, NULL);
+        EXPECT(strchr(err, '\n') == NULL, NULL);
+        EXPECT(strstr(err, "--") != NULL || strchr(err, '\'') != NULL, NULL);
+    }
+    if (rc == OCC_EXIT_OK)
+        check_invariants(o, v);
+    for (size_t len = 1; len <= 8; len += 7) {
+        char *tiny = malloc(len); /* exactly len bytes: ASan reports a write past them */
+        if (tiny == NULL)
+            exit(OCC_EXIT_HARD);
+        EXPECT(occ_options_parse(v->argc, v->argv, &again, tiny, len) == rc, NULL);
+        EXPECT(memchr(tiny, '\0', len) != NULL, NULL);
+        if (rc == OCC_EXIT_USAGE && terminated && memchr(tiny, '\0', len) != NULL)
+            EXPECT(strncmp(tiny, err, len - 1) == 0 &&
+                       strlen(tiny) == (strlen(err) < len - 1 ? strlen(err) : len - 1),
+                   "a short err must hold the start of the message");
+        free(tiny);
+    }
+    memset(untouched, 0x5a, sizeof untouched);
+    EXPECT(occ_options_parse(v->argc, v->argv, &again, untouched, 0) == rc, NULL);
+    EXPECT(bytes_are(untouched, sizeof untouched, 0x5a), "err_len 0 must leave err alone");
+    EXPECT(occ_options_parse(v->argc, v->argv, &again, NULL, ERR_LEN) == rc, NULL);
+    if (rc == OCC_EXIT_OK)
+        EXPECT(same_options(o, &again), "a second parse must give the same options");
+    EXPECT(memcmp(saved, v->argv, sizeof saved) == 0 && argv_hash(v) == hash,
+           "argv must be neither reordered nor written");
+    return rc;
+}
+
+/* ---- structured vectors: every token's effect is known ---- */
+
+typedef struct Expect {
+    int rc;
+    char needle[48];                /* on OCC_EXIT_USAGE: text the message must hold */
+    char parsed[N_FLAG][DESC_LEN]; /* on OCC_EXIT_OK: every field, as describe() spells it */
+} Expect;
+
+/* Appends a token that makes parsing fail; returns the text the message must hold. */
+static void push_bad(Vec *v, char *needle, size_t len)
+{
+    static const int no_value[] = {F_PLOT, F_FORCE, F_DRY_RUN, F_LIST, F_QUIET, F_HELP, F_VERSION};
+    const Sample *s;
+    int f, i;
+    switch (pick(6)) {
+    case 0:
+    case 1:
+        s = &PICK(bad);
+        push_option(v, s->flag, s->text);
+        snprintf(needle, len, "--%s: '", flag_info[s->flag].name);
+        break;
+    case 2:
+        while (!flag_info[f = pick(N_FLAG)].takes_value)
+            ;
+        push_option(v, f, "");
+        snprintf(needle, len, "--%s: '' is empty", flag_info[f].name);
+        break;
+    case 3:
+        f = PICK(no_value);
+        push_name(v, f, "=", "1");
+        snprintf(needle, len, "--%s takes no value", flag_info[f].name);
+        break;
+    case 4:
+        i = pick(COUNT(unknown_opts));
+        push(v, unknown_opts[i].arg);
+        snprintf(needle, len, "%s", unknown_opts[i].needle);
+        break;
+    default:
+        i = pick(COUNT(positionals));
+        if (pick(2))
+            push(v, "--");
+        push(v, positionals[i].arg);
+        snprintf(needle, len, "unexpected argument %s", positionals[i].needle);
+        break;
+    }
+}
+
+static void gen_structured(Vec *v, Expect *w)
+{
+    int stopped = 0, mode_given = 0, footprint_given = 0, arch_given = 0, f;
+    char needle[sizeof w->needle];
+    for (f = 0; f < N_FLAG; f++)
+        snprintf(w->parsed[f], DESC_LEN, "%s", flag_info[f].default_parsed);
+    w->rc = OCC_EXIT_OK;
+    for (int t = 0, n = pick(9), r; t < n; t++) {
+        if ((r = pick(100)) < 72) {
+            const Sample *s = &PICK(valid);
+            push_option(v, s->flag, s->text);
+            if (!stopped) {
+                snprintf(w->parsed[s->flag], DESC_LEN, "%s", s->parsed);
+                mode_given |= s->flag == F_MODE;
+                footprint_given |= s->flag == F_FOOTPRINT;
+                arch_given |= s->flag == F_ARCH;
+            }
+        } else if (r < 80) {
+            int i = pick(COUNT(stoppers));
+            if (pick(2))
+                push(v, stoppers[i].arg);
+            else
+                push_name(v, stoppers[i].flag, "", "");
+            if (!stopped)
+                snprintf(w->parsed[stoppers[i].flag], DESC_LEN, "1");
+            stopped = 1;
+        } else {
+            push_bad(v, needle, sizeof needle);
+            if (!stopped) {
+                w->rc = OCC_EXIT_USAGE;
+                snprintf(w->needle, sizeof w->needle, "%s", needle);
+            }
+            stopped = 1;
+        }
+    }
+    if (pick(10) == 0) {
+        while (!flag_info[f = pick(N_FLAG)].takes_value)
+            ;
+        push_name(v, f, "", "");
+        if (!stopped) {
+            w->rc = OCC_EXIT_USAGE;
+            snprintf(w->needle, sizeof w->needle, "--%s: missing value", flag_info[f].name);
+        }
+        stopped = 1;
+    } else if (pick(10) == 0) {
+        push(v, "--"); /* ends the options and adds nothing */
+    }
+    if (stopped)
+        return;
+    w->rc = OCC_EXIT_USAGE;
+    if (arch_given && strcmp(w->parsed[F_DRY_RUN], "1") != 0)
+        snprintf(w->needle, sizeof w->needle, "--arch: '");
+    else if (mode_given && !(atoi(w->parsed[F_KERNEL]) & OCC_KERNEL_CHASE))
+        snprintf(w->needle, sizeof w->needle, "--mode: '");
+    else if (footprint_given && strcmp(w->parsed[F_MODE], "latency") != 0)
+        snprintf(w->needle, sizeof w->needle, "--footprint: '");
+    else
+        w->rc = OCC_EXIT_OK;
+}
+
+static int run_structured(Vec *v, int index)
+{
+    static Expect w;
+    static OccOptions o;
+    static char err[ERR_LEN + GUARD];
+    char got[DESC_LEN], detail[3 * DESC_LEN];
+    int rc;
+    vec_reset(v, "structured", index);
+    gen_structured(v, &w);
+    rc = parse_checked(v, &o, err);
+    snprintf(detail, sizeof detail, "expected exit %d%s%s", w.rc, w.rc ? " with " : "",
+             w.rc ? w.needle : "");
+    EXPECT(rc == w.rc, detail);
+    if (rc == OCC_EXIT_USAGE && w.rc == OCC_EXIT_USAGE)
+        EXPECT(strstr(err, w.needle) != NULL, detail);
+    for (int f = 0; rc == OCC_EXIT_OK && w.rc == OCC_EXIT_OK && f < N_FLAG; f++) {
+        describe(&o, f, got, sizeof got);
+        snprintf(detail, sizeof detail, "--%s: got '%s', want '%s'", flag_info[f].name, got,
+                 w.parsed[f]);
+        EXPECT(strcmp(got, w.parsed[f]) == 0, detail);
+    }
+    return w.rc;
+}
