@@ -2,7 +2,9 @@
 # tests/h200_session.sh [STEP...]: what one call on the lent GPU machine runs, in one go: build,
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
-# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order).
+# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order);
+# also: sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
+# from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -11,6 +13,24 @@ steps=${*:-tests mission reduce copy ladder chase thread}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
     --format=csv | tee "$OUT/nvidia-smi.txt"
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# ncu_points: Nsight Compute's achieved occupancy for a few points, each isolated by its NVTX
+# range (two spellings of the range filter are tried), next to the CSV occsweep writes for it.
+ncu_points() {
+    local k u v o name
+    for spec in "reduce 4 16 25" "reduce 4 16 50" "reduce 1 4 100" "copy 2 8 50" "chase 1 4 50"; do
+        read -r k u v o <<<"$spec"
+        if [ "$k" = chase ]; then name="chase_warp_k$u"; else name="${k}_u${u}_v${v}"; fi
+        for filter in "$name occ=$o%/" "occsweep sweep/$name occ=$o%/"; do
+            echo "point $name occ=$o% filter '$filter'"
+            ncu --clock-control none --nvtx --nvtx-include "$filter" --launch-count 1 \
+                --metrics sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active \
+                build/bench/occsweep --kernel "$k" --unroll "$u" --vec "$v" --occ "$o" --quiet \
+                --max-time 0.05 --min-samples 3 --force --out "$OUT/ncu-points.csv" 2>&1 | grep -v "^\[" | tail -n 12
+            awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+                {print "point occsweep", $c["variant"], "occ api", $c["occ_achieved_pct"], "measured", $c["occ_measured_pct"]}' "$OUT/ncu-points.csv"
+        done
+    done
+}
 t0=$(ms)
 ./run_sweep --version || exit 1
 echo "build (first use): $(( $(ms) - t0 )) ms"
@@ -25,6 +45,12 @@ for s in $steps; do
     ladder) ./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
+    sanitize) tests/sanitize.sh build "$OUT/sanitize" > "$OUT/sanitize.log" 2>&1; echo "sanitize exit $?"
+        tail -n 30 "$OUT/sanitize.log" ;;
+    ncu) ncu_points 2>&1 | tee "$OUT/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
+    perf)
+        ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$OUT/perf-b256.csv" --force | tail -n 8
+        ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$OUT/perf-2g.csv" --force | tail -n 20 ;;
     *) echo "unknown step $s" ;;
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"

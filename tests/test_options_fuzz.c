@@ -423,7 +423,7 @@ static int bytes_are(const char *p, size_t n, char value)
 
 /* Parses v into o and err (ERR_LEN + GUARD bytes), then again with err NULL and err_len 0, 1
  * and 8; checks the message, the buffers, argv and, on success, the invariants. */
-static int parse_checked(const Vec *v, OccOptions *o, char *err)
+static int parse_checked(Vec *v, OccOptions *o, char *err)
 {
     static OccOptions again;
     char *saved[MAX_ARGS + 1], untouched[GUARD];
@@ -566,11 +566,11 @@ static void gen_structured(Vec *v, Expect *w)
         return;
     w->rc = OCC_EXIT_USAGE;
     if (arch_given && strcmp(w->parsed[F_DRY_RUN], "1") != 0)
-        snprintf(w->needle, sizeof w->needle, "--arch: '");
+        snprintf(w->needle, sizeof w->needle, "needs --dry-run");
     else if (mode_given && !(atoi(w->parsed[F_KERNEL]) & OCC_KERNEL_CHASE))
-        snprintf(w->needle, sizeof w->needle, "--mode: '");
+        snprintf(w->needle, sizeof w->needle, "needs the chase kernel");
     else if (footprint_given && strcmp(w->parsed[F_MODE], "latency") != 0)
-        snprintf(w->needle, sizeof w->needle, "--footprint: '");
+        snprintf(w->needle, sizeof w->needle, "needs --mode latency");
     else
         w->rc = OCC_EXIT_OK;
 }
@@ -597,4 +597,193 @@ static int run_structured(Vec *v, int index)
         EXPECT(strcmp(got, w.parsed[f]) == 0, detail);
     }
     return w.rc;
+}
+
+/* ---- chaos vectors: anything goes, only the invariants are known ---- */
+
+typedef struct Buf {
+    char s[LONG_BYTES + 512];
+    size_t n;
+} Buf;
+
+static void put(Buf *b, const char *s)
+{
+    size_t len = strlen(s), room = sizeof b->s - 1 - b->n;
+    len = len < room ? len : room;
+    memcpy(b->s + b->n, s, len);
+    b->n += len;
+    b->s[b->n] = '\0';
+}
+
+static void put_ch(Buf *b, int ch)
+{
+    char s[2] = {(char)ch, '\0'};
+    put(b, s);
+}
+
+static const char *const specials[] = {
+    "1e308", "-1e308", "-0", "0x10", "99999999999999999999", "1e-400", "1e99999", "4.9e-324",
+    "2.2250738585072014e-308", "nan", "inf", "-inf", "", " ", "\t", " \t\n", "\n", "\r\n", "..",
+    ",", ":", "=", ",,", "...", "..:", ":..", "1..", "..1", ":1", "1:", "%n%s%p%x", "%s%s%s%s",
+    "\xff\xfe", "\xc3\x28", "\x80", "\xed\xa0\x80", "2147483648", "-2147483649",
+    "9223372036854775808", "-9223372036854775809", "18446744073709551616", "4294967296",
+    "1..2147483647", "-2147483648..2147483647", "0..0", "1..8:1", "sm_", "sm_999", "sm_90af",
+    "-", "--", "=1", "K", "KiB", "0K", "1e1K", "0.0", "1e-5..1e-4",
+};
+static const char *const separators[] = {",", "..", ":", "=", " ", ",,", "...", "\t", "..,", ""};
+static const char *const suffixes[] = {"", "", "", "K", "M", "G", "KiB", "GiB", "k", "T", "B", "%"};
+static const char *const signs[] = {"", "", "-", "+"};
+static const char *const words[] = {"copy", "reduce", "chase", "all", "auto", "pad", "bounds",
+                                    "both", "warp", "thread", "latency", "sm_90", "sm_100f",
+                                    "COPY", "copy,reduce,chase,all", "x.csv", "/dev/null"};
+static const char *const long_units[] = {"1,", "9", "..", "1..8,", "a", "\xff", "%n", "25,",
+                                         "0", "4K..", " ", ",", "1e9"};
+static const char *const bad_longs[] = {"--", "---", "--=", "--bogus", "--kernels", "--m",
+                                        "--max", "--x-y", "--%n%s", "--\xff\xfe", "--KERNEL",
+                                        "--help-me", "--out-", "--occ-"};
+static const char short_chars[] = "hVxk?:W-1=\n\xff%";
+
+static void put_number(Buf *b)
+{
+    char e[24];
+    put(b, PICK(signs));
+    for (int i = 0, n = 1 + (pick(2) ? pick(3) : pick(40)); i < n; i++)
+        put_ch(b, '0' + pick(10));
+    if (pick(4) == 0) {
+        put_ch(b, '.');
+        for (int i = 0, n = pick(8); i < n; i++)
+            put_ch(b, '0' + pick(10));
+    }
+    if (pick(4) == 0) {
+        snprintf(e, sizeof e, "%c%s%d", pick(2) ? 'e' : 'E', PICK(signs),
+                 pick(2) ? pick(400) : pick(100000));
+        put(b, e);
+    }
+    put(b, PICK(suffixes));
+}
+
+static void put_value(Buf *b)
+{
+    const char *unit;
+    const Sample *s;
+    switch (pick(12)) {
+    case 0:
+    case 1: put(b, PICK(specials)); break;
+    case 2:
+    case 3: put_number(b); break;
+    case 4:
+    case 5:
+        for (int i = 0, n = 2 + pick(5); i < n; i++) {
+            put(b, i ? PICK(separators) : "");
+            if (pick(3))
+                put_number(b);
+            else
+                put(b, PICK(specials));
+        }
+        break;
+    case 6:
+        put(b, PICK(words));
+        if (pick(2))
+            put_ch(b, 1 + pick(255));
+        break;
+    case 7:
+        for (int i = 0, n = 1 + pick(24); i < n; i++)
+            put_ch(b, 1 + pick(255));
+        break;
+    case 8:
+        unit = PICK(long_units);
+        while (b->n < LONG_BYTES)
+            put(b, unit);
+        break;
+    default:
+        s = pick(2) ? &PICK(valid) : &PICK(bad);
+        put(b, s->text ? s->text : "1");
+        break;
+    }
+}
+
+static void push_chaos_token(Vec *v)
+{
+    static Buf head, value;
+    char name[32];
+    int f = pick(N_FLAG), len = (int)strlen(flag_info[f].name);
+    head.n = value.n = 0;
+    head.s[0] = value.s[0] = '\0';
+    switch (pick(8)) {
+    case 0:
+    case 1:
+    case 2:
+        snprintf(name, sizeof name, "--%.*s", 1 + pick(len), flag_info[f].name);
+        put(&head, name);
+        break;
+    case 3:
+        put(&head, PICK(bad_longs));
+        if (pick(2))
+            put_ch(&head, 1 + pick(255));
+        break;
+    case 4:
+        put(&head, "-");
+        for (int i = 0, n = 1 + pick(3); i < n; i++)
+            put_ch(&head, short_chars[pick((int)sizeof short_chars - 1)]);
+        break;
+    case 5: put_value(&head); break;
+    case 6: put(&head, PICK(bad_longs) + pick(3)); break;
+    default:
+        push_option(v, f, flag_info[f].takes_value ? PICK(valid).text : NULL);
+        return;
+    }
+    put_value(&value);
+    switch (pick(3)) {
+    case 0: push(v, head.s); break;
+    case 1: push3(v, head.s, "=", value.s); break;
+    default:
+        push(v, head.s);
+        push(v, value.s);
+        break;
+    }
+}
+
+int main(void)
+{
+    static Vec v;
+    static OccOptions o;
+    static char err[ERR_LEN + GUARD];
+    const char *env = getenv("OCC_FUZZ_SEED");
+    unsigned long long seed = env ? strtoull(env, NULL, 0) : 0x0cc5eedull;
+    int want_ok = 0, want_usage = 0, chaos_ok = 0, chaos_usage = 0;
+    char got[DESC_LEN];
+    rng_state = seed;
+    printf("seed %llu (OCC_FUZZ_SEED=%llu replays this run)\n", seed, seed);
+    fflush(stdout);
+
+    vec_reset(&v, "empty", 0);
+    CHECK_INT_EQ(parse_checked(&v, &o, err), OCC_EXIT_OK);
+    for (int f = 0; f < N_FLAG; f++) {
+        describe(&o, f, got, sizeof got);
+        CHECK_STR_EQ(got, flag_info[f].default_parsed);
+    }
+
+    for (int i = 0; i < N_STRUCTURED; i++) {
+        if (run_structured(&v, i) == OCC_EXIT_OK)
+            want_ok++;
+        else
+            want_usage++;
+    }
+    for (int i = 0; i < N_CHAOS; i++) {
+        vec_reset(&v, "chaos", i);
+        for (int t = 0, n = pick(14); t < n; t++)
+            push_chaos_token(&v);
+        if (parse_checked(&v, &o, err) == OCC_EXIT_OK)
+            chaos_ok++;
+        else
+            chaos_usage++;
+    }
+    vec_reset(&v, "done", 0);
+    printf("%d structured vectors (%d should pass, %d should fail), %d chaos vectors (%d passed, "
+           "%d failed)\n",
+           N_STRUCTURED, want_ok, want_usage, N_CHAOS, chaos_ok, chaos_usage);
+    /* A generator that drifted to one outcome would test little. */
+    CHECK(want_ok >= N_STRUCTURED / 5 && want_usage >= N_STRUCTURED / 5);
+    CHECK(chaos_ok > 0 && chaos_usage >= N_CHAOS / 2);
+    return check_done();
 }
