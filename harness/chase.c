@@ -156,19 +156,7 @@ cudaError_t occ_chase_time_point(OccSweep *s, const void *variant, int grid_bloc
     r->bytes_per_launch = (long long)(hops * line_bytes);
     r->l2_resident = r->buffer_bytes <= 2 * s->dev->l2_bytes;
     r->bytes_in_flight_per_sm = (long long)(chains / (size_t)s->dev->sm_count * line_bytes);
-    r->samples = t.n_samples;
-    r->samples_discarded_clock = t.n_discarded;
-    r->sm_clock_mhz_median = t.clock_mhz_median;
-    r->launches_per_sample = t.launches_per_sample;
-    r->time_ms_median = t.stats.median;
-    r->time_ms_min = t.stats.min;
-    r->time_ms_mean = t.stats.mean;
-    r->time_ms_stddev = t.stats.stddev;
-    r->noise_pct = t.stats.rel_stddev_pct;
-    r->gbps_median = (double)r->bytes_per_launch / (t.stats.median * 1e6);
-    r->gbps_max = (double)r->bytes_per_launch / (t.stats.min * 1e6);
-    r->pct_of_memcpy = 100.0 * r->gbps_median / s->roof.memcpy_gbps;
-    r->pct_of_dram_peak = 100.0 * r->gbps_median / s->roof.dram_peak_gbps;
+    occ_sweep_fill_timing(s, &t, r);
     r->hops_per_s_median = hops / (t.stats.median * 1e-3);
     r->ns_per_hop_median = t.stats.median * 1e6 / (double)spacing; /* loaded latency per hop */
     r->verify_err = wrong;

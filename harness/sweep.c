@@ -147,6 +147,23 @@ cudaError_t occ_sweep_probe(OccSweep *s, OccWorkFn work, void *ctx, int grid_blo
     return e;
 }
 
+void occ_sweep_fill_timing(const OccSweep *s, const OccTiming *t, OccRow *r)
+{
+    r->samples = t->n_samples;
+    r->samples_discarded_clock = t->n_discarded;
+    r->sm_clock_mhz_median = t->clock_mhz_median;
+    r->launches_per_sample = t->launches_per_sample;
+    r->time_ms_median = t->stats.median;
+    r->time_ms_min = t->stats.min;
+    r->time_ms_mean = t->stats.mean;
+    r->time_ms_stddev = t->stats.stddev;
+    r->noise_pct = t->stats.rel_stddev_pct;
+    r->gbps_median = (double)r->bytes_per_launch / (t->stats.median * 1e6);
+    r->gbps_max = (double)r->bytes_per_launch / (t->stats.min * 1e6);
+    r->pct_of_memcpy = 100.0 * r->gbps_median / s->roof.memcpy_gbps;
+    r->pct_of_dram_peak = 100.0 * r->gbps_median / s->roof.dram_peak_gbps;
+}
+
 /* Sets the point's attributes and asks the runtime how many blocks fit. */
 static cudaError_t configure(const OccVariant *v, const OccPoint *p, int *blocks_per_sm)
 {
@@ -275,19 +292,7 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
     c.args.probe = s->buf.probe;
     e = occ_sweep_probe(s, launch_variant, &c, (int)r->grid_blocks, warps_per_block, r);
     if (e != cudaSuccess) return e;
-    r->samples = t.n_samples;
-    r->samples_discarded_clock = t.n_discarded;
-    r->sm_clock_mhz_median = t.clock_mhz_median;
-    r->launches_per_sample = t.launches_per_sample;
-    r->time_ms_median = t.stats.median;
-    r->time_ms_min = t.stats.min;
-    r->time_ms_mean = t.stats.mean;
-    r->time_ms_stddev = t.stats.stddev;
-    r->noise_pct = t.stats.rel_stddev_pct;
-    r->gbps_median = (double)r->bytes_per_launch / (t.stats.median * 1e6);
-    r->gbps_max = (double)r->bytes_per_launch / (t.stats.min * 1e6);
-    r->pct_of_memcpy = 100.0 * r->gbps_median / s->roof.memcpy_gbps;
-    r->pct_of_dram_peak = 100.0 * r->gbps_median / s->roof.dram_peak_gbps;
+    occ_sweep_fill_timing(s, &t, r);
     r->verify_err = verr;
     snprintf(out->status, sizeof out->status, "%s",
              ok ? "ok" : is_copy ? "fail:copy output differs from input" : "fail:sum out of tolerance");

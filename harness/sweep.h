@@ -79,6 +79,10 @@ int occ_sweep_run(OccSweep *s, const OccPoint *points, int n, OccRowFn on_row, v
 cudaError_t occ_sweep_probe(OccSweep *s, OccWorkFn work, void *ctx, int grid_blocks,
                             int warps_per_block, OccRow *r);
 
+/* The timing columns of r from t: samples, clock watch, times, noise, and GB/s and % of roof from
+ * r->bytes_per_launch (set it first). */
+void occ_sweep_fill_timing(const OccSweep *s, const OccTiming *t, OccRow *r);
+
 /* occ_row_init plus the columns every row of the run shares (GPU name, cc, SMs). */
 void occ_sweep_row_init(const OccSweep *s, OccRow *r);
 

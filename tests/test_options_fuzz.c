@@ -16,8 +16,8 @@
 #include <stdlib.h>
 
 enum {
-    N_STRUCTURED = 2500,
-    N_CHAOS = 3000,
+    N_STRUCTURED = 4000,
+    N_CHAOS = 6000,
     MAX_ARGS = 40,
     ERR_LEN = 256,
     GUARD = 32,
