@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { OCC_MAX_OCC_STEPS = 10000 };
+
 enum {
     OPT_KERNEL = 256, /* above every char, so no id is mistaken for a short option */
     OPT_UNROLL, OPT_VEC, OPT_OCC, OPT_BLOCK, OPT_LEVER, OPT_SIZE, OPT_MAX_NOISE, OPT_MAX_TIME,
@@ -73,6 +75,10 @@ static int usage(const OccParseCtx *c, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(c->err, c->err_len, fmt, ap);
         va_end(ap);
+        /* The message quotes what was typed: a control byte in it (a newline) would break the
+         * one-line promise, so each shows as '?'. */
+        for (char *p = c->err; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
     }
     return OCC_EXIT_USAGE;
 }
@@ -338,6 +344,9 @@ static int parse_occ(const OccParseCtx *c, OccOccSpec *spec)
             return OCC_EXIT_USAGE;
         if (s.lo_pct > s.hi_pct)
             return bad_arg(c, "is a reversed range");
+        /* Each step is a level the planner maps; a step this fine asks for absurdly many. */
+        if (s.step_pct > 0 && (s.hi_pct - s.lo_pct) / s.step_pct > OCC_MAX_OCC_STEPS)
+            return bad_arg(c, "has a step too small (over 10000 levels)");
     }
     *spec = s;
     return OCC_EXIT_OK;

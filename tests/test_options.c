@@ -506,9 +506,23 @@ static void test_help_and_names(void)
     CHECK_STR_EQ(occ_chase_mode_name((OccChaseMode)-1), "unknown");
 }
 
+/* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
+static void test_hardening(void)
+{
+    BAD("--occ", "step too small", "--occ", "1..100:0.001");
+    CHECK_INT_EQ(PARSE("--occ", "1..100:0.01"), OCC_EXIT_OK); /* 9900 levels: still fine */
+    BAD("--block", "'1?2'", "--block", "1\n2");
+    CHECK(strchr(err, '\n') == NULL);
+    CHECK_INT_EQ(PARSE("--resume", "a.csv", "--out", "b.csv"), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "drop --out");
+    CHECK_INT_EQ(PARSE("--resume", "a.csv"), OCC_EXIT_OK);
+    CHECK_STR_EQ(opt.resume_path, "a.csv");
+}
+
 int main(void)
 {
     test_defaults();
+    test_hardening();
     test_mission_command();
     test_lists_and_kernels();
     test_occ_forms();

@@ -28,22 +28,22 @@ enum {
 
 /* The option table of options.c, in its order; unambiguous prefixes are derived from it. */
 enum { F_KERNEL, F_UNROLL, F_VEC, F_OCC, F_BLOCK, F_LEVER, F_SIZE, F_MAX_NOISE, F_MAX_TIME,
-       F_MIN_SAMPLES, F_OUT, F_PLOT, F_FORCE, F_DEVICE, F_DRY_RUN, F_ARCH, F_LIST, F_QUIET,
-       F_MODE, F_FOOTPRINT, F_HELP, F_VERSION, N_FLAG };
+       F_MIN_SAMPLES, F_OUT, F_PLOT, F_FORCE, F_RESUME, F_DEVICE, F_DRY_RUN, F_ARCH, F_LIST,
+       F_QUIET, F_MODE, F_FOOTPRINT, F_HELP, F_VERSION, N_FLAG };
 
 static const struct {
     const char *name;
     int takes_value;
     const char *default_parsed; /* the default options.h documents, spelled as describe() does */
 } flag_info[N_FLAG] = {
-    {"kernel", 1, "7"},        {"unroll", 1, "1,2,4,8"},    {"vec", 1, "4,8,16"},
-    {"occ", 1, "range:6.25..100:0"}, {"block", 1, "128"},   {"lever", 1, "auto"},
-    {"size", 1, "0"},          {"max-noise", 1, "0.5"},     {"max-time", 1, "0.5"},
-    {"min-samples", 1, "10"},  {"out", 1, "(null)"},        {"plot", 0, "0"},
-    {"force", 0, "0"},         {"device", 1, "0"},          {"dry-run", 0, "0"},
-    {"arch", 1, "(null)"},     {"list", 0, "0"},            {"quiet", 0, "0"},
-    {"mode", 1, "warp"},       {"footprint", 1, "0..0"},    {"help", 0, "0"},
-    {"version", 0, "0"},
+    {"kernel", 1, "7"},         {"unroll", 1, "1,2,4,8"},  {"vec", 1, "4,8,16"},
+    {"occ", 1, "range:6.25..100:0"}, {"block", 1, "128"},  {"lever", 1, "auto"},
+    {"size", 1, "0"},           {"max-noise", 1, "0.5"},   {"max-time", 1, "0.5"},
+    {"min-samples", 1, "10"},   {"out", 1, "(null)"},      {"plot", 0, "0"},
+    {"force", 0, "0"},          {"resume", 1, "(null)"},   {"device", 1, "0"},
+    {"dry-run", 0, "0"},        {"arch", 1, "(null)"},     {"list", 0, "0"},
+    {"quiet", 0, "0"},          {"mode", 1, "warp"},       {"footprint", 1, "0..0"},
+    {"help", 0, "0"},           {"version", 0, "0"},
 };
 
 typedef struct Sample {
@@ -75,12 +75,13 @@ static const Sample valid[] = {
     {F_DEVICE, "0", "0"}, {F_DEVICE, "2147483647", "2147483647"}, {F_DEVICE, "-0", "0"},
     {F_OUT, "x.csv", "x.csv"}, {F_OUT, "-", "-"}, {F_OUT, "--help", "--help"},
     {F_OUT, "%n%s", "%n%s"}, {F_OUT, "a b,c..d=e", "a b,c..d=e"},
+    {F_RESUME, "old.csv", "old.csv"}, {F_RESUME, "--out", "--out"},
     {F_ARCH, "sm_90", "sm_90"}, {F_ARCH, "sm_90a", "sm_90a"}, {F_ARCH, "sm_100f", "sm_100f"},
     {F_MODE, "warp", "warp"}, {F_MODE, "thread", "thread"}, {F_MODE, "latency", "latency"},
     {F_FOOTPRINT, "4K..64K", "4096..65536"}, {F_FOOTPRINT, "1..1", "1..1"},
     {F_FOOTPRINT, "1G..1GiB", "1073741824..1073741824"},
-    {F_PLOT, NULL, "1"}, {F_FORCE, NULL, "1"}, {F_DRY_RUN, NULL, "1"}, {F_DRY_RUN, NULL, "1"},
-    {F_LIST, NULL, "1"}, {F_QUIET, NULL, "1"},
+    {F_PLOT, NULL, "1"}, {F_FORCE, NULL, "1"}, {F_LIST, NULL, "1"}, {F_QUIET, NULL, "1"},
+    {F_DRY_RUN, NULL, "1"}, {F_DRY_RUN, NULL, "1"}, /* twice: every --arch needs it */
 };
 
 static const Sample bad[] = {
@@ -89,24 +90,24 @@ static const Sample bad[] = {
     {F_UNROLL, "1..", 0}, {F_UNROLL, "..8", 0}, {F_UNROLL, "8..1", 0}, {F_UNROLL, "1,,2", 0},
     {F_UNROLL, "1.5", 0}, {F_UNROLL, "32..64", 0}, {F_UNROLL, "1..2..4", 0},
     {F_UNROLL, "99999999999999999999", 0}, {F_VEC, "2", 0}, {F_VEC, "4,8,16,4,32", 0},
-    {F_VEC, "0x10", 0}, {F_OCC, "0", 0}, {F_OCC, "101", 0}, {F_OCC, "-0", 0},
-    {F_OCC, "1e308", 0}, {F_OCC, "nan", 0}, {F_OCC, "inf", 0}, {F_OCC, "50..25", 0},
-    {F_OCC, "..50", 0}, {F_OCC, "25..", 0}, {F_OCC, "25..50:0", 0}, {F_OCC, "25:50", 0},
-    {F_OCC, "0x10", 0}, {F_OCC, "1e-400", 0}, {F_OCC, "25,,50", 0}, {F_OCC, " 50", 0},
-    {F_OCC, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", 0}, {F_BLOCK, "33", 0},
-    {F_BLOCK, "0", 0}, {F_BLOCK, "2048", 0}, {F_BLOCK, "1e3", 0}, {F_BLOCK, "-32", 0},
-    {F_BLOCK, " 64", 0}, {F_BLOCK, "99999999999999999999", 0}, {F_LEVER, "Auto", 0},
-    {F_LEVER, "pad,both", 0}, {F_SIZE, "0", 0}, {F_SIZE, "-1", 0}, {F_SIZE, "4k", 0},
-    {F_SIZE, "4KB", 0}, {F_SIZE, "1.5M", 0}, {F_SIZE, "8589934592G", 0}, {F_SIZE, "+4K", 0},
-    {F_SIZE, "99999999999999999999", 0}, {F_MAX_NOISE, "0", 0}, {F_MAX_NOISE, "100.5", 0},
-    {F_MAX_NOISE, "1e999", 0}, {F_MAX_NOISE, "0x1", 0}, {F_MAX_TIME, "3600.001", 0},
-    {F_MAX_TIME, "inf", 0}, {F_MAX_TIME, "1,2", 0}, {F_MIN_SAMPLES, "100001", 0},
-    {F_MIN_SAMPLES, "1.0", 0}, {F_MIN_SAMPLES, "1e3", 0}, {F_DEVICE, "-1", 0},
-    {F_DEVICE, "2147483648", 0}, {F_MODE, "Warp", 0}, {F_MODE, "warp,thread", 0},
-    {F_FOOTPRINT, "4K", 0}, {F_FOOTPRINT, "4K..", 0}, {F_FOOTPRINT, "64K..4K", 0},
-    {F_FOOTPRINT, "0..4K", 0}, {F_FOOTPRINT, "4K...8K", 0}, {F_FOOTPRINT, "4K..1T", 0},
-    {F_ARCH, "sm_9", 0}, {F_ARCH, "sm_1000", 0}, {F_ARCH, "sm_90b", 0}, {F_ARCH, "gfx90a", 0},
-    {F_ARCH, "sm_90a ", 0},
+    {F_VEC, "0x10", 0}, {F_OCC, "0", 0}, {F_OCC, "101", 0}, {F_OCC, "-0", 0}, {F_OCC, "1e308", 0},
+    {F_OCC, "nan", 0}, {F_OCC, "inf", 0}, {F_OCC, "50..25", 0}, {F_OCC, "..50", 0},
+    {F_OCC, "25..", 0}, {F_OCC, "25..50:0", 0}, {F_OCC, "25:50", 0}, {F_OCC, "0x10", 0},
+    {F_OCC, "1e-400", 0}, {F_OCC, "25,,50", 0}, {F_OCC, " 50", 0},
+    {F_OCC, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", 0}, {F_BLOCK, "33", 0}, {F_BLOCK, "48", 0},
+    {F_BLOCK, "1000", 0}, {F_BLOCK, "0", 0}, {F_BLOCK, "2048", 0}, {F_BLOCK, "1e3", 0},
+    {F_BLOCK, "-32", 0}, {F_BLOCK, " 64", 0}, {F_BLOCK, "99999999999999999999", 0},
+    {F_LEVER, "Auto", 0}, {F_LEVER, "pad,both", 0}, {F_SIZE, "0", 0}, {F_SIZE, "-1", 0},
+    {F_SIZE, "4k", 0}, {F_SIZE, "4KB", 0}, {F_SIZE, "1.5M", 0}, {F_SIZE, "8589934592G", 0},
+    {F_SIZE, "+4K", 0}, {F_SIZE, "99999999999999999999", 0}, {F_MAX_NOISE, "0", 0},
+    {F_MAX_NOISE, "100.5", 0}, {F_MAX_NOISE, "1e999", 0}, {F_MAX_NOISE, "0x1", 0},
+    {F_MAX_TIME, "3600.001", 0}, {F_MAX_TIME, "inf", 0}, {F_MAX_TIME, "1,2", 0},
+    {F_MIN_SAMPLES, "100001", 0}, {F_MIN_SAMPLES, "1.0", 0}, {F_MIN_SAMPLES, "1e3", 0},
+    {F_DEVICE, "-1", 0}, {F_DEVICE, "2147483648", 0}, {F_MODE, "Warp", 0},
+    {F_MODE, "warp,thread", 0}, {F_FOOTPRINT, "4K", 0}, {F_FOOTPRINT, "4K..", 0},
+    {F_FOOTPRINT, "64K..4K", 0}, {F_FOOTPRINT, "0..4K", 0}, {F_FOOTPRINT, "4K...8K", 0},
+    {F_FOOTPRINT, "4K..1T", 0}, {F_ARCH, "sm_9", 0}, {F_ARCH, "sm_1000", 0}, {F_ARCH, "sm_90b", 0},
+    {F_ARCH, "gfx90a", 0}, {F_ARCH, "sm_90a ", 0},
 };
 
 /* Options and words that stop parsing; needle: what the message must quote. */
@@ -161,11 +162,16 @@ static void push3(Vec *v, const char *a, const char *b, const char *c)
 
 static void push(Vec *v, const char *a) { push3(v, a, "", ""); }
 
-static void vec_reset(Vec *v, const char *kind, int index)
+static void vec_free(Vec *v)
 {
     for (int i = 0; i < v->argc; i++)
         free(v->argv[i]);
     v->argc = 0;
+}
+
+static void vec_reset(Vec *v, const char *kind, int index)
+{
+    vec_free(v);
     v->kind = kind;
     v->index = index;
     push(v, "occsweep");
@@ -240,6 +246,7 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
     case F_OUT: snprintf(buf, len, "%s", o->out_path ? o->out_path : "(null)"); break;
     case F_PLOT: snprintf(buf, len, "%d", o->plot); break;
     case F_FORCE: snprintf(buf, len, "%d", o->force); break;
+    case F_RESUME: snprintf(buf, len, "%s", o->resume_path ? o->resume_path : "(null)"); break;
     case F_DEVICE: snprintf(buf, len, "%d", o->device); break;
     case F_DRY_RUN: snprintf(buf, len, "%d", o->dry_run); break;
     case F_ARCH: snprintf(buf, len, "%s", o->arch ? o->arch : "(null)"); break;
@@ -257,19 +264,20 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
 /* ---- failure reporting: the first few failures show their vector; all are counted ---- */
 
 static const Vec *cur;
-static const char *cur_err;
+static const char *cur_err = "";
 static int n_shown;
 
-static void show_arg(const char *s)
+/* s quoted, bytes outside printable ASCII as \xNN, cut after limit bytes. */
+static void show_arg(const char *s, size_t limit)
 {
     size_t n = strlen(s);
     fputs(" '", stderr);
-    for (size_t i = 0; i < n && i < 60; i++) {
+    for (size_t i = 0; i < n && i < limit; i++) {
         unsigned char ch = (unsigned char)s[i];
         fprintf(stderr, ch >= 0x20 && ch < 0x7f && ch != '\\' ? "%c" : "\\x%02x", ch);
     }
     fputc('\'', stderr);
-    if (n > 60)
+    if (n > limit)
         fprintf(stderr, "...(%zu bytes)", n);
 }
 
@@ -289,9 +297,9 @@ static void expect_(int ok, const char *what, int line, const char *detail)
     check_fail_(__FILE__, line, what);
     fprintf(stderr, "    %s vector %d:", cur->kind, cur->index);
     for (int i = 1; i < cur->argc; i++)
-        show_arg(cur->argv[i]);
+        show_arg(cur->argv[i], 60);
     fprintf(stderr, "\n    err:");
-    show_arg(cur_err);
+    show_arg(cur_err, ERR_LEN);
     fprintf(stderr, "%s%s\n", detail ? "\n    " : "", detail ? detail : "");
 }
 
@@ -375,6 +383,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->min_samples >= 1 && o->min_samples <= 100000, NULL);
     EXPECT(o->device >= 0, NULL);
     EXPECT(o->out_path == NULL || within_argv(v, o->out_path), NULL);
+    EXPECT(o->resume_path == NULL || within_argv(v, o->resume_path), NULL);
     EXPECT(o->arch == NULL || (within_argv(v, o->arch) && arch_shape_ok(o->arch)), NULL);
     EXPECT(is01(o->plot) && is01(o->force) && is01(o->dry_run) && is01(o->list) &&
                is01(o->quiet) && is01(o->help) && is01(o->version) && !(o->help && o->version),
@@ -387,6 +396,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->arch == NULL || o->dry_run, NULL);
     EXPECT(o->chase_mode == OCC_CHASE_WARP || (o->kernels & OCC_KERNEL_CHASE), NULL);
     EXPECT(fp_hi == 0 || o->chase_mode == OCC_CHASE_LATENCY, NULL);
+    EXPECT(o->resume_path == NULL || o->out_path == NULL, NULL);
 }
 
 static int same_options(const OccOptions *a, const OccOptions *b)
@@ -429,7 +439,7 @@ static int parse_checked(Vec *v, OccOptions *o, char *err)
     char *saved[MAX_ARGS + 1], untouched[GUARD];
     uint64_t hash = argv_hash(v);
     int rc, terminated;
-    memcpy(saved, v->argv, sizeof saved);
+    memcpy(saved, v->argv, (size_t)(v->argc + 1) * sizeof saved[0]);
     cur = v;
     memset(err, 0x5a, ERR_LEN + GUARD);
     rc = occ_options_parse(v->argc, v->argv, o, err, ERR_LEN);
@@ -463,7 +473,8 @@ static int parse_checked(Vec *v, OccOptions *o, char *err)
     EXPECT(occ_options_parse(v->argc, v->argv, &again, NULL, ERR_LEN) == rc, NULL);
     if (rc == OCC_EXIT_OK)
         EXPECT(same_options(o, &again), "a second parse must give the same options");
-    EXPECT(memcmp(saved, v->argv, sizeof saved) == 0 && argv_hash(v) == hash,
+    EXPECT(memcmp(saved, v->argv, (size_t)(v->argc + 1) * sizeof saved[0]) == 0 &&
+               argv_hash(v) == hash,
            "argv must be neither reordered nor written");
     return rc;
 }
@@ -476,42 +487,37 @@ typedef struct Expect {
     char parsed[N_FLAG][DESC_LEN]; /* on OCC_EXIT_OK: every field, as describe() spells it */
 } Expect;
 
-/* Appends a token that makes parsing fail; returns the text the message must hold. */
+static int pick_valued(void)
+{
+    int f;
+    while (!flag_info[f = pick(N_FLAG)].takes_value)
+        ;
+    return f;
+}
+
+/* Appends a token that makes parsing fail, and the text its message must hold to needle. */
 static void push_bad(Vec *v, char *needle, size_t len)
 {
     static const int no_value[] = {F_PLOT, F_FORCE, F_DRY_RUN, F_LIST, F_QUIET, F_HELP, F_VERSION};
-    const Sample *s;
-    int f, i;
-    switch (pick(6)) {
-    case 0:
-    case 1:
-        s = &PICK(bad);
+    int r = pick(6), f, i;
+    if (r < 2) {
+        const Sample *s = &PICK(bad);
         push_option(v, s->flag, s->text);
         snprintf(needle, len, "--%s: '", flag_info[s->flag].name);
-        break;
-    case 2:
-        while (!flag_info[f = pick(N_FLAG)].takes_value)
-            ;
-        push_option(v, f, "");
+    } else if (r == 2) {
+        push_option(v, f = pick_valued(), "");
         snprintf(needle, len, "--%s: '' is empty", flag_info[f].name);
-        break;
-    case 3:
-        f = PICK(no_value);
-        push_name(v, f, "=", "1");
+    } else if (r == 3) {
+        push_name(v, f = PICK(no_value), "=", "1");
         snprintf(needle, len, "--%s takes no value", flag_info[f].name);
-        break;
-    case 4:
-        i = pick(COUNT(unknown_opts));
-        push(v, unknown_opts[i].arg);
+    } else if (r == 4) {
+        push(v, unknown_opts[i = pick(COUNT(unknown_opts))].arg);
         snprintf(needle, len, "%s", unknown_opts[i].needle);
-        break;
-    default:
-        i = pick(COUNT(positionals));
+    } else {
         if (pick(2))
             push(v, "--");
-        push(v, positionals[i].arg);
+        push(v, positionals[i = pick(COUNT(positionals))].arg);
         snprintf(needle, len, "unexpected argument %s", positionals[i].needle);
-        break;
     }
 }
 
@@ -551,9 +557,7 @@ static void gen_structured(Vec *v, Expect *w)
         }
     }
     if (pick(10) == 0) {
-        while (!flag_info[f = pick(N_FLAG)].takes_value)
-            ;
-        push_name(v, f, "", "");
+        push_name(v, f = pick_valued(), "", "");
         if (!stopped) {
             w->rc = OCC_EXIT_USAGE;
             snprintf(w->needle, sizeof w->needle, "--%s: missing value", flag_info[f].name);
@@ -571,6 +575,8 @@ static void gen_structured(Vec *v, Expect *w)
         snprintf(w->needle, sizeof w->needle, "needs the chase kernel");
     else if (footprint_given && strcmp(w->parsed[F_MODE], "latency") != 0)
         snprintf(w->needle, sizeof w->needle, "needs --mode latency");
+    else if (strcmp(w->parsed[F_RESUME], "(null)") != 0 && strcmp(w->parsed[F_OUT], "(null)") != 0)
+        snprintf(w->needle, sizeof w->needle, "writes to that file; drop --out");
     else
         w->rc = OCC_EXIT_OK;
 }
@@ -615,10 +621,12 @@ static void put(Buf *b, const char *s)
     b->s[b->n] = '\0';
 }
 
-static void put_ch(Buf *b, int ch)
+static void put_ch(Buf *b, int ch) { put(b, (char[]){(char)ch, '\0'}); }
+
+static void put_digits(Buf *b, int n)
 {
-    char s[2] = {(char)ch, '\0'};
-    put(b, s);
+    while (n-- > 0)
+        put_ch(b, '0' + pick(10));
 }
 
 static const char *const specials[] = {
@@ -643,19 +651,18 @@ static const char *const bad_longs[] = {"--", "---", "--=", "--bogus", "--kernel
                                         "--help-me", "--out-", "--occ-"};
 static const char short_chars[] = "hVxk?:W-1=\n\xff%";
 
+/* Digits (up to 40), fraction, exponent (up to 5 digits) and suffix, each maybe. */
 static void put_number(Buf *b)
 {
     char e[24];
     put(b, PICK(signs));
-    for (int i = 0, n = 1 + (pick(2) ? pick(3) : pick(40)); i < n; i++)
-        put_ch(b, '0' + pick(10));
+    put_digits(b, 1 + (pick(2) ? pick(3) : pick(40)));
     if (pick(4) == 0) {
         put_ch(b, '.');
-        for (int i = 0, n = pick(8); i < n; i++)
-            put_ch(b, '0' + pick(10));
+        put_digits(b, pick(8));
     }
     if (pick(4) == 0) {
-        snprintf(e, sizeof e, "%c%s%d", pick(2) ? 'e' : 'E', PICK(signs),
+        snprintf(e, sizeof e, "%c%s%d", "eE"[pick(2)], PICK(signs),
                  pick(2) ? pick(400) : pick(100000));
         put(b, e);
     }
@@ -664,82 +671,66 @@ static void put_number(Buf *b)
 
 static void put_value(Buf *b)
 {
-    const char *unit;
-    const Sample *s;
-    switch (pick(12)) {
-    case 0:
-    case 1: put(b, PICK(specials)); break;
-    case 2:
-    case 3: put_number(b); break;
-    case 4:
-    case 5:
+    int r = pick(12);
+    if (r < 2) {
+        put(b, PICK(specials));
+    } else if (r < 4) {
+        put_number(b);
+    } else if (r < 6) {
         for (int i = 0, n = 2 + pick(5); i < n; i++) {
             put(b, i ? PICK(separators) : "");
-            if (pick(3))
-                put_number(b);
-            else
-                put(b, PICK(specials));
+            pick(3) ? put_number(b) : put(b, PICK(specials));
         }
-        break;
-    case 6:
+    } else if (r == 6) {
         put(b, PICK(words));
-        if (pick(2))
-            put_ch(b, 1 + pick(255));
-        break;
-    case 7:
+        put(b, pick(2) ? (char[]){(char)(1 + pick(255)), '\0'} : "");
+    } else if (r == 7) {
         for (int i = 0, n = 1 + pick(24); i < n; i++)
-            put_ch(b, 1 + pick(255));
-        break;
-    case 8:
-        unit = PICK(long_units);
+            put_ch(b, 1 + pick(255)); /* argv cannot hold NUL; every other byte goes */
+    } else if (r == 8) {
+        const char *unit = PICK(long_units);
         while (b->n < LONG_BYTES)
             put(b, unit);
-        break;
-    default:
-        s = pick(2) ? &PICK(valid) : &PICK(bad);
+    } else {
+        const Sample *s = pick(2) ? &PICK(valid) : &PICK(bad);
         put(b, s->text ? s->text : "1");
-        break;
     }
 }
 
+/* A real option (any prefix, even an ambiguous one), a garbage one, a short cluster or a bare
+ * value, then no value, "=VALUE" or a separate VALUE; or a well-formed option. */
 static void push_chaos_token(Vec *v)
 {
     static Buf head, value;
     char name[32];
-    int f = pick(N_FLAG), len = (int)strlen(flag_info[f].name);
+    int f = pick(N_FLAG), r = pick(8);
     head.n = value.n = 0;
     head.s[0] = value.s[0] = '\0';
-    switch (pick(8)) {
-    case 0:
-    case 1:
-    case 2:
-        snprintf(name, sizeof name, "--%.*s", 1 + pick(len), flag_info[f].name);
+    if (r < 3) {
+        snprintf(name, sizeof name, "--%.*s", pick((int)strlen(flag_info[f].name) + 1),
+                 flag_info[f].name);
         put(&head, name);
-        break;
-    case 3:
-        put(&head, PICK(bad_longs));
-        if (pick(2))
-            put_ch(&head, 1 + pick(255));
-        break;
-    case 4:
+    } else if (r == 3) {
+        put(&head, PICK(bad_longs) + pick(3));
+        put(&head, pick(2) ? (char[]){(char)(1 + pick(255)), '\0'} : "");
+    } else if (r == 4) {
         put(&head, "-");
         for (int i = 0, n = 1 + pick(3); i < n; i++)
             put_ch(&head, short_chars[pick((int)sizeof short_chars - 1)]);
-        break;
-    case 5: put_value(&head); break;
-    case 6: put(&head, PICK(bad_longs) + pick(3)); break;
-    default:
+    } else if (r == 5) {
+        put_value(&head);
+    } else {
         push_option(v, f, flag_info[f].takes_value ? PICK(valid).text : NULL);
         return;
     }
     put_value(&value);
-    switch (pick(3)) {
-    case 0: push(v, head.s); break;
-    case 1: push3(v, head.s, "=", value.s); break;
-    default:
+    if ((r = pick(3)) == 0)
+        push(v, head.s);
+    else if (r == 1)
+        push3(v, head.s, "=", value.s);
+    else {
         push(v, head.s);
         push(v, value.s);
-        break;
     }
 }
 
@@ -778,7 +769,7 @@ int main(void)
         else
             chaos_usage++;
     }
-    vec_reset(&v, "done", 0);
+    vec_free(&v);
     printf("%d structured vectors (%d should pass, %d should fail), %d chaos vectors (%d passed, "
            "%d failed)\n",
            N_STRUCTURED, want_ok, want_usage, N_CHAOS, chaos_ok, chaos_usage);
