@@ -34,7 +34,6 @@ ncu_points() {
 t0=$(ms)
 ./run_sweep --version || exit 1
 echo "build (first use): $(( $(ms) - t0 )) ms"
-cp build/kernels/kernel_resources.csv "$OUT/" 2>/dev/null
 for s in $steps; do
     t0=$(ms)
     case $s in
@@ -45,7 +44,7 @@ for s in $steps; do
     ladder) ./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
-    sanitize) tests/sanitize.sh build "$OUT/sanitize" > "$OUT/sanitize.log" 2>&1; echo "sanitize exit $?"
+    sanitize) tests/sanitize.sh build /tmp/sanitize > "$OUT/sanitize.log" 2>&1; echo "sanitize exit $?"
         tail -n 30 "$OUT/sanitize.log" ;;
     ncu) ncu_points 2>&1 | tee "$OUT/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
     perf)
@@ -55,5 +54,6 @@ for s in $steps; do
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"
 done
-cp results/*/*.csv "$OUT/" 2>/dev/null
+# Only what this session measured: the CSVs (and knee reports) written after it started.
+find results -newer "$OUT/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -exec cp {} "$OUT/" \;
 ls -la "$OUT"
