@@ -8,10 +8,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
+LOGS=$OUT/logs
+mkdir -p "$OUT" "$LOGS"
 steps=${*:-tests mission reduce copy ladder chase thread}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
-    --format=csv | tee "$OUT/nvidia-smi.txt"
+    --format=csv | tee "$LOGS/nvidia-smi.txt"
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # ncu_points: Nsight Compute's achieved occupancy for a few points, each isolated by its NVTX
 # range (two spellings of the range filter are tried), next to the CSV occsweep writes for it.
@@ -25,9 +26,9 @@ ncu_points() {
             ncu --clock-control none --nvtx --nvtx-include "$filter" --launch-count 1 \
                 --metrics sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active \
                 build/bench/occsweep --kernel "$k" --unroll "$u" --vec "$v" --occ "$o" --quiet \
-                --max-time 0.05 --min-samples 3 --force --out "$OUT/ncu-points.csv" 2>&1 | grep -v "^\[" | tail -n 12
+                --max-time 0.05 --min-samples 3 --force --out "$LOGS/ncu-points.csv" 2>&1 | grep -v "^\[" | tail -n 12
             awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
-                {print "point occsweep", $c["variant"], "occ api", $c["occ_achieved_pct"], "measured", $c["occ_measured_pct"]}' "$OUT/ncu-points.csv"
+                {print "point occsweep", $c["variant"], "occ api", $c["occ_achieved_pct"], "measured", $c["occ_measured_pct"]}' "$LOGS/ncu-points.csv"
         done
     done
 }
@@ -37,23 +38,25 @@ echo "build (first use): $(( $(ms) - t0 )) ms"
 for s in $steps; do
     t0=$(ms)
     case $s in
-    tests) OCC_REQUIRE_GPU=1 ./run_tests 2>&1 | tee "$OUT/tests.log" | tail -n 25 ;;
+    tests) OCC_REQUIRE_GPU=1 ./run_tests 2>&1 | tee "$LOGS/tests.log" | tail -n 25 ;;
     mission) ./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100 2>&1 | tail -n 16 ;;
     reduce) ./run_sweep --kernel reduce --quiet ;;
     copy) ./run_sweep --kernel copy --quiet ;;
     ladder) ./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
-    sanitize) tests/sanitize.sh build /tmp/sanitize > "$OUT/sanitize.log" 2>&1; echo "sanitize exit $?"
-        tail -n 30 "$OUT/sanitize.log" ;;
-    ncu) ncu_points 2>&1 | tee "$OUT/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
+    sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
+        echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
+    ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
     perf)
-        ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$OUT/perf-b256.csv" --force | tail -n 8
-        ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$OUT/perf-2g.csv" --force | tail -n 20 ;;
+        ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$LOGS/perf-b256.csv" --force | tail -n 8
+        ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;
     *) echo "unknown step $s" ;;
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"
 done
 # Only what this session measured: the CSVs (and knee reports) written after it started.
-find results -newer "$OUT/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -exec cp {} "$OUT/" \;
+find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -exec cp {} "$OUT/" \;
+# Logs travel as one archive: only 8 files come back from the machine.
+tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOGS"
 ls -la "$OUT"
