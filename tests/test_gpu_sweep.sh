@@ -8,7 +8,7 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/mini.csv
-"$bin" --kernel all --unroll 1,8 --vec 4,16 --occ 25,100 --size 64M --max-time 0.05 --quiet \
+"$bin" --kernel all --unroll 1,8 --vec 4,16 --occ 25,100 --size 128M --max-time 0.05 --quiet \
     --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 if [ $rc -eq 3 ]; then
@@ -20,10 +20,11 @@ fail=0
 check() { if ! eval "$1"; then echo "FAILED: $2"; fail=1; fi; }
 check '[ $rc -eq 0 ]' "exit status $rc (stderr: $(head -c 300 "$tmp/stderr"))"
 check '[ -f "$out" ] && [ ! -e "$out.partial" ]' "CSV renamed into place"
-# 2 kernels x 2 U x 2 V x 2 levels = 16 points (auto lever: one row each).
+# copy and reduce: 2 U x 2 V x 2 levels each; chase (warp): 2 K x 2 levels; auto lever: one
+# row each: 20 points.
 rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
-check '[ "$rows" -eq 16 ]' "16 rows, got $rows"
-check 'grep -q "^# end_status=complete after 16 of 16 points" "$out"' "end_status complete"
+check '[ "$rows" -eq 20 ]' "20 rows, got $rows"
+check 'grep -q "^# end_status=complete after 20 of 20 points" "$out"' "end_status complete"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
 check 'grep -q "^# command=.*--size 64M" "$out"' "command recorded"
 # By column name: every status ok, every gbps a positive number, blocks/SM matches the level.
@@ -55,19 +56,20 @@ kill -INT $pid
 wait $pid
 irc=$?
 check '[ $irc -eq 1 ]' "interrupted sweep exits 1, got $irc ($(head -c 300 "$tmp/int.err"))"
-check 'grep -q "^# end_status=interrupted after [0-9]* of 384 points" "$int"' "end_status says interrupted"
+check 'grep -q "^# end_status=interrupted after [0-9]* of 448 points" "$int"' "end_status says interrupted"
 done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
 
-# Resumed: the rest of the points are measured, none twice, and the file holds all 384.
+# Resumed: the rest of the points are measured, none twice, and the file holds all 448
+# (copy and reduce: 24 (U, V) x 16 levels each; chase warp: 4 K x 16 levels).
 "$bin" --kernel all --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null 2>"$tmp/res.err"
 check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
 total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     {print $c["variant"], $c["lever"], $c["occ_target_pct"]}' "$int" | sort -u | wc -l)
-check '[ "$total" -eq 384 ] && [ "$unique" -eq 384 ]' "resumed file: $total rows, $unique distinct (want 384)"
+check '[ "$total" -eq 448 ] && [ "$unique" -eq 448 ]' "resumed file: $total rows, $unique distinct (want 448)"
 check 'grep -q "^# resumed_rows=$done_rows$" "$int"' "resumed_rows=$done_rows recorded"
 check 'grep -q "^# end_status=complete" "$int"' "resumed run complete"
-[ $fail -eq 0 ] && echo "mini sweep: 16 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
+[ $fail -eq 0 ] && echo "mini sweep: 20 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
 exit $fail
