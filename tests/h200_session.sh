@@ -39,7 +39,8 @@ for s in $steps; do
     t0=$(ms)
     case $s in
     tests) OCC_REQUIRE_GPU=1 ./run_tests 2>&1 | tee "$LOGS/tests.log" | tail -n 25 ;;
-    mission) ./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100 2>&1 | tail -n 16 ;;
+    mission) ./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100 2>"$LOGS/mission.err" |
+        tee "$LOGS/mission.out" | tail -n 40 ;;
     reduce) ./run_sweep --kernel reduce --quiet ;;
     copy) ./run_sweep --kernel copy --quiet ;;
     ladder) ./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet ;;
@@ -55,8 +56,9 @@ for s in $steps; do
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"
 done
-# Only what this session measured: the CSVs (and knee reports) written after it started.
-find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -exec cp {} "$OUT/" \;
-# Logs travel as one archive: only 8 files come back from the machine.
+# Only what this session measured (the CSVs and knee reports written after it started) and the
+# logs, as two archives: only 8 files come back from the machine.
+find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -print0 |
+    tar czf "$OUT/results.tgz" --null -T -
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOGS"
 ls -la "$OUT"
