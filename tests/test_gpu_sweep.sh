@@ -26,7 +26,7 @@ rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
 check '[ "$rows" -eq 20 ]' "20 rows, got $rows"
 check 'grep -q "^# end_status=complete after 20 of 20 points" "$out"' "end_status complete"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
-check 'grep -q "^# command=.*--size 64M" "$out"' "command recorded"
+check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
 # By column name: every status ok, every gbps a positive number, blocks/SM matches the level.
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || !($c["gbps_median"] > 0) || $c["samples"] < 1 ||
