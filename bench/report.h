@@ -42,7 +42,8 @@ void occ_progress_start(OccProgress *p, int quiet);
 void occ_progress_point(OccProgress *p, int i, int n, const OccRow *r);
 void occ_progress_end(OccProgress *p);
 
-/* Draws the figures for csv_path with plots/plot; a missing gnuplot is one line, not a failure. */
+/* Draws the figures for csv_path with plots/plot; a missing gnuplot is the one line plots/plot
+ * prints, not a failure of the sweep. */
 void occ_report_plot(const char *csv_path);
 
 #endif
