@@ -234,6 +234,9 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     static OccModel model;
     if (ladder) {
         occ_meta_add(&meta, "l1_bytes", "%d", dev->limits.l1_smem_sram_bytes);
+        occ_meta_add(&meta, "chase_line_bytes", "%d", opt->stride_bytes);
+        occ_meta_add(&meta, "ladder_mode", "%s", opt->cold ? "cold: L2 flushed before each of 5 "
+                     "single passes" : "warm: one pass to warm, then 11 timed segments");
     } else {
         /* The model's latency: a chase far beyond L2, measured now, on this GPU. */
         double lat_ns = 0, lat_cycles = 0;
@@ -277,7 +280,8 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     occ_progress_start(&st.progress, opt->quiet);
-    int done = ladder ? occ_chase_ladder(&sweep, footprints, n, on_row, &st, &e, err, sizeof err)
+    int done = ladder ? occ_chase_ladder(&sweep, footprints, n, opt->stride_bytes, opt->cold, on_row,
+                                         &st, &e, err, sizeof err)
                       : occ_sweep_run(&sweep, points, n, on_row, &st, &e, err, sizeof err);
     occ_progress_end(&st.progress);
     char end[320];

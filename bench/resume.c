@@ -52,7 +52,8 @@ int occ_resume_filter_footprints(const OccCsvTable *t, long long *footprints, in
     for (int i = 0; i < n; i++) {
         int held = 0;
         for (int j = 0; j < t->n_rows && !held; j++)
-            held = same(t->rows[j].mode, "latency") && t->rows[j].buffer_bytes == footprints[i];
+            held = strncmp(t->rows[j].mode, "latency", 7) == 0 &&
+                   t->rows[j].buffer_bytes == footprints[i];
         if (!held) footprints[kept++] = footprints[i];
     }
     return kept;

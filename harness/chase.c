@@ -172,31 +172,83 @@ static int ladder_hops(size_t n_lines)
     return n_lines < 8192 ? 8192 : n_lines > 65536 ? 65536 : (int)n_lines;
 }
 
-enum { LADDER_SEGMENTS = 11 };
+enum { LADDER_SEGMENTS = 11, COLD_PASSES = 5 };
 
-/* Measures one footprint already built in s->chase into out. */
-static cudaError_t ladder_point(OccSweep *s, long long *cycles_dev, unsigned long long *ns_dev,
-                                unsigned int *end_dev, OccSweepRow *out)
+/* Device-side results of one latency launch (LADDER_SEGMENTS entries each). */
+typedef struct LadderDev {
+    long long *cycles;
+    unsigned long long *ns;
+    unsigned int *end;
+} LadderDev;
+
+static cudaError_t ladder_dev_alloc(LadderDev *d)
+{
+    cudaError_t e = cudaMalloc((void **)&d->cycles, LADDER_SEGMENTS * sizeof *d->cycles);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->ns, LADDER_SEGMENTS * sizeof *d->ns);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->end, sizeof *d->end);
+    return e;
+}
+
+static void ladder_dev_free(LadderDev *d)
+{
+    cudaFree(d->cycles);
+    cudaFree(d->ns);
+    cudaFree(d->end);
+}
+
+/* One launch: from position `from` of the cycle, `warm` untimed hops, then `segments` timed
+ * stretches of `hops`; appends cycles and ns per segment and counts a wrong end in *wrong. */
+static cudaError_t run_chain(OccSweep *s, const LadderDev *d, size_t from, int warm, int hops,
+                             int segments, long long *cycles, unsigned long long *ns, int *wrong)
+{
+    OccChase *ch = &s->chase;
+    cudaStream_t st = s->timer.stream;
+    unsigned int end = 0;
+    cudaError_t e = occ_chase_latency(ch->lines, ch->host_order[from] * ch->line_words, warm, hops,
+                                      segments, d->cycles, d->ns, d->end, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(cycles, d->cycles, segments * sizeof *cycles, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(ns, d->ns, segments * sizeof *ns, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(&end, d->end, sizeof end, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    const size_t done = from + (size_t)warm + (size_t)hops * (size_t)segments;
+    *wrong += end != ch->host_order[done % ch->n_lines] * ch->line_words;
+    return e;
+}
+
+/* Measures one footprint already built in s->chase into out. Warm: one launch that walks the
+ * footprint once (caches warm, in the same launch on the same SM) and times 11 segments. Cold:
+ * 5 launches, each after L2 is flushed (2 x L2 bytes written), each timing one pass from a
+ * different point of the cycle with no warm-up. */
+static cudaError_t ladder_point(OccSweep *s, const LadderDev *d, int cold, OccSweepRow *out)
 {
     OccChase *ch = &s->chase;
     OccRow *r = &out->row;
-    const int hops = ladder_hops(ch->n_lines);
-    /* Warm every line of a footprint that caches could hold; beyond 2^20 lines (128 MiB, twice
-     * the H200's L2) only DRAM answers, and a short warm-up keeps the TLB walk out. */
-    const int warm = ch->n_lines <= (1u << 20) ? (int)ch->n_lines : 8192;
     long long cycles[LADDER_SEGMENTS];
     unsigned long long ns[LADDER_SEGMENTS];
-    unsigned int end = 0;
-    cudaStream_t st = s->timer.stream;
-    cudaError_t e = occ_chase_latency(ch->lines, ch->host_order[0] * ch->line_words, warm, hops,
-                                      LADDER_SEGMENTS, cycles_dev, ns_dev, end_dev, st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(cycles, cycles_dev, sizeof cycles, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(ns, ns_dev, sizeof ns, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(&end, end_dev, sizeof end, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    int n = 0, wrong = 0, hops;
+    cudaError_t e = cudaSuccess;
+    if (!cold) {
+        hops = ladder_hops(ch->n_lines);
+        /* Warm every line of a footprint that caches could hold; beyond 2^20 lines only DRAM
+         * answers, and a short warm-up keeps the first TLB walks out. */
+        const int warm = ch->n_lines <= (1u << 20) ? (int)ch->n_lines : 8192;
+        e = run_chain(s, d, 0, warm, hops, LADDER_SEGMENTS, cycles, ns, &wrong);
+        n = LADDER_SEGMENTS;
+    } else {
+        hops = ch->n_lines < 65536 ? (int)ch->n_lines : 65536;
+        const size_t flush_bytes = (size_t)(2 * s->dev->l2_bytes);
+        for (; n < COLD_PASSES && e == cudaSuccess; n++) {
+            e = cudaMemsetAsync(s->buf.out, n, flush_bytes, s->timer.stream);
+            if (e == cudaSuccess)
+                e = run_chain(s, d, (size_t)n * ch->n_lines / COLD_PASSES, 0, hops, 1, &cycles[n],
+                              &ns[n], &wrong);
+        }
+    }
     if (e != cudaSuccess) return e;
-    double per_hop[LADDER_SEGMENTS], total_cycles = 0, total_ns = 0;
-    for (int i = 0; i < LADDER_SEGMENTS; i++) {
+    double per_hop[LADDER_SEGMENTS], sorted[LADDER_SEGMENTS], total_cycles = 0, total_ns = 0;
+    for (int i = 0; i < n; i++) {
         per_hop[i] = (double)cycles[i] / hops;
         total_cycles += (double)cycles[i];
         total_ns += (double)ns[i];
@@ -205,50 +257,42 @@ static cudaError_t ladder_point(OccSweep *s, long long *cycles_dev, unsigned lon
      * coarsely for one short segment. */
     const double ghz = total_cycles / total_ns;
     OccSampleStats st_cycles;
-    occ_stats_summarize(per_hop, LADDER_SEGMENTS, &st_cycles);
-    double sorted[LADDER_SEGMENTS];
+    occ_stats_summarize(per_hop, n, &st_cycles);
     memcpy(sorted, per_hop, sizeof sorted);
-    for (int i = 1; i < LADDER_SEGMENTS; i++)
+    for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
             double t = sorted[j];
             sorted[j] = sorted[j - 1];
             sorted[j - 1] = t;
         }
-    const size_t hops_done = (size_t)warm + (size_t)hops * LADDER_SEGMENTS;
-    const unsigned int want = ch->host_order[hops_done % ch->n_lines] * ch->line_words;
+    r->mode = cold ? "latency-cold" : "latency";
     r->buffer_bytes = (long long)(ch->n_lines * 4 * ch->line_words);
     r->l2_resident = r->buffer_bytes <= s->dev->l2_bytes;
-    r->samples = LADDER_SEGMENTS;
+    r->samples = n;
     r->launches_per_sample = 1;
     r->cycles_per_hop_median = st_cycles.median;
-    r->cycles_per_hop_p5 = sorted[0];                    /* p5 of 11 segments: the lowest */
-    r->cycles_per_hop_p95 = sorted[LADDER_SEGMENTS - 1]; /* p95 of 11: the highest */
+    r->cycles_per_hop_p5 = sorted[0];     /* p5 of 11 (or 5) segments: the lowest */
+    r->cycles_per_hop_p95 = sorted[n - 1]; /* p95 of 11 (or 5): the highest */
     r->ns_per_hop_median = st_cycles.median / ghz;
     r->sm_clock_mhz_measured = ghz * 1e3;
     r->hops_per_s_median = 1e9 / r->ns_per_hop_median;
     r->noise_pct = st_cycles.rel_stddev_pct;
-    r->verify_err = end != want;
+    r->verify_err = wrong;
     snprintf(out->status, sizeof out->status, "%s",
-             end == want ? "ok" : "fail:chase ended away from the host-walked line");
+             wrong == 0 ? "ok" : "fail:chase ended away from the host-walked line");
     return cudaSuccess;
 }
 
 int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, double *cycles,
                            char *err, size_t err_len)
 {
-    long long *cycles_dev = NULL;
-    unsigned long long *ns_dev = NULL;
-    unsigned int *end_dev = NULL;
+    LadderDev d = {0};
     OccSweepRow out;
     occ_sweep_row_init(s, &out.row);
     if (occ_chase_init(&s->chase, footprint_bytes, 32, 0, 0xd7a3ull, err, err_len) != 0) return -1;
-    cudaError_t e = cudaMalloc((void **)&cycles_dev, LADDER_SEGMENTS * sizeof *cycles_dev);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&ns_dev, LADDER_SEGMENTS * sizeof *ns_dev);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&end_dev, sizeof *end_dev);
-    if (e == cudaSuccess) e = ladder_point(s, cycles_dev, ns_dev, end_dev, &out);
-    cudaFree(cycles_dev);
-    cudaFree(ns_dev);
-    cudaFree(end_dev);
+    cudaError_t e = ladder_dev_alloc(&d);
+    if (e == cudaSuccess) e = ladder_point(s, &d, 0, &out);
+    ladder_dev_free(&d);
     occ_chase_free(&s->chase);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "measuring the DRAM latency", err, err_len);
@@ -259,16 +303,12 @@ int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, doub
     return 0;
 }
 
-int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,
+int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride_bytes, int cold,
                      void (*on_row)(void *user, int i, int n, const OccSweepRow *row), void *user,
                      cudaError_t *fatal, char *err, size_t err_len)
 {
-    long long *cycles_dev = NULL;
-    unsigned long long *ns_dev = NULL;
-    unsigned int *end_dev = NULL;
-    *fatal = cudaMalloc((void **)&cycles_dev, LADDER_SEGMENTS * sizeof *cycles_dev);
-    if (*fatal == cudaSuccess) *fatal = cudaMalloc((void **)&ns_dev, LADDER_SEGMENTS * sizeof *ns_dev);
-    if (*fatal == cudaSuccess) *fatal = cudaMalloc((void **)&end_dev, sizeof *end_dev);
+    LadderDev d = {0};
+    *fatal = ladder_dev_alloc(&d);
     /* The largest L1 the SRAM allows: the ladder's first step is an L1 hit. */
     if (*fatal == cudaSuccess)
         *fatal = cudaFuncSetAttribute(occ_kernel_chase_latency(),
@@ -285,14 +325,14 @@ int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,
         out.row.block_threads = 32;
         out.row.blocks_per_sm = 1;
         out.row.grid_blocks = 1;
-        if (occ_chase_init(&s->chase, (size_t)footprints[i], 32, 0, 0x1adde5ull + (uint64_t)i, err,
-                           err_len) != 0) {
+        if (occ_chase_init(&s->chase, (size_t)footprints[i], (unsigned)stride_bytes / 4, 0,
+                           0x1adde5ull + (uint64_t)i, err, err_len) != 0) {
             snprintf(out.status, sizeof out.status, "skip:%.150s", err);
         } else {
             char range[64];
             snprintf(range, sizeof range, "chase_latency %lld B", footprints[i]);
             nvtxRangePushA(range);
-            *fatal = ladder_point(s, cycles_dev, ns_dev, end_dev, &out);
+            *fatal = ladder_point(s, &d, cold, &out);
             nvtxRangePop();
             s->ladder_perm_ms += s->chase.perm_build_ms;
             occ_chase_free(&s->chase);
@@ -304,8 +344,6 @@ int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,
         out.row.status = out.status;
         on_row(user, i, n, &out);
     }
-    cudaFree(cycles_dev);
-    cudaFree(ns_dev);
-    cudaFree(end_dev);
+    ladder_dev_free(&d);
     return i;
 }

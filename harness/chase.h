@@ -42,9 +42,11 @@ cudaError_t occ_chase_time_point(OccSweep *s, const void *variant, int grid_bloc
 int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, double *cycles,
                            char *err, size_t err_len);
 
-/* Runs the latency ladder over footprints[0..n) (bytes): one row per footprint, handed to
- * on_row like sweep points. Returns the footprints finished (see occ_sweep_run). */
-int occ_chase_ladder(OccSweep *s, const long long *footprints, int n,
+/* Runs the latency ladder over footprints[0..n) (bytes) of lines stride_bytes apart: one row per
+ * footprint (mode "latency", or "latency-cold" when cold: L2 flushed before each of 5 single
+ * passes), handed to on_row like sweep points. Returns the footprints finished (see
+ * occ_sweep_run). */
+int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride_bytes, int cold,
                      void (*on_row)(void *user, int i, int n, const OccSweepRow *row), void *user,
                      cudaError_t *fatal, char *err, size_t err_len);
 

@@ -13,7 +13,7 @@
     X(cc, STR, "compute capability, major.minor")                                                  \
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
     X(kernel, STR, "kernel family: copy, reduce or chase")                                         \
-    X(mode, STR, "family mode: stream for copy/reduce; warp, thread or latency for chase")        \
+    X(mode, STR, "stream (copy/reduce); chase: warp, thread, latency or latency-cold")           \
     X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_lbfull]")                               \
     X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
     X(vec_bytes, INT, "V: bytes per load instruction per thread")                                  \

@@ -91,6 +91,10 @@ typedef struct OccOptions {
                                       footprint in bytes; 0 = auto (default) */
     long long footprint_hi_bytes;  /* largest chase footprint in bytes, >= footprint_lo_bytes;
                                       0 = auto (default) */
+    int stride_bytes;              /* --stride (needs --mode latency): bytes between the lines of
+                                      the chase, a power of two in 32..65536; default 128 */
+    int cold;                      /* --cold (needs --mode latency): flush L2 before each of a
+                                      few single passes instead of timing a warm chain; 0 = warm */
 } OccOptions;
 
 /* Fills *o with the defaults documented on each field. */

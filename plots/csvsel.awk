@@ -134,8 +134,8 @@ function check_row(    kernel, mode, lever, type, group, pt) {
     kernel = v("kernel"); mode = v("mode"); lever = v("lever")
     if (kernel != "chase") {
         type = "stream"; group = kernel
-    } else if (mode == "latency") {
-        note_figure("ladder", "")
+    } else if (mode == "latency" || mode == "latency-cold") {
+        note_figure("ladder", mode)
         return
     } else if (mode == "warp" || mode == "thread") {
         type = "chase"; group = mode
@@ -164,7 +164,10 @@ function print_figures(    i, l, n, parts, type, group, w, suffix, desc, lever, 
         split(fig_order[i], parts, SUBSEP)
         type = parts[1]; group = parts[2]
         if (type == "ladder") {
-            printf "fig\tladder\tkernel=chase\037mode=latency\tladder\tchase latency ladder\n"
+            if (group == "latency")
+                printf "fig\tladder\tkernel=chase\037mode=latency\tladder\tchase latency ladder\n"
+            else
+                printf "fig\tladder\tkernel=chase\037mode=%s\tladder-cold\tchase latency ladder, cold: L2 flushed before each pass\n", group
             continue
         }
         if (type == "stream") {

@@ -41,6 +41,20 @@ check '[ $? -eq 0 ]' "ladder run: $(tail -n 3 "$tmp/lad.out")"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || !($c["cycles_per_hop_median"] > 0) || $c["mode"] != "latency" {print}' "$lad" | wc -l)
 check '[ "$bad" -eq 0 ] && grep -q "^# l1_bytes=" "$lad"' "$bad ladder rows not ok, or no l1_bytes"
+cold=$tmp/cold.csv
+"$bin" --kernel chase --mode latency --cold --stride 256 --footprint 4K..16M --quiet --out "$cold" \
+    >"$tmp/cold.out" 2>&1
+check '[ $? -eq 0 ]' "cold ladder: $(tail -n 3 "$tmp/cold.out")"
+bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["status"] != "ok" || $c["mode"] != "latency-cold" || $c["samples"] != 5 {print}' "$cold" | wc -l)
+check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold"' "$bad cold rows not ok, or stride not recorded"
+
+# Out of device memory: one line naming the size, what is free and the flag; no CSV.
+"$bin" --kernel copy --size 100000G --quiet --out "$tmp/oom.csv" >/dev/null 2>"$tmp/oom.err"
+orc=$?
+check '[ $orc -eq 1 ] && [ "$(wc -l <"$tmp/oom.err")" -eq 1 ] && grep -q "is free; pass a smaller --size" "$tmp/oom.err" && [ ! -e "$tmp/oom.csv" ] && [ ! -e "$tmp/oom.csv.partial" ]' \
+    "out of memory: exit $orc, $(head -c 300 "$tmp/oom.err")"
+
 thr=$tmp/thread.csv
 "$bin" --kernel chase --mode thread --unroll 1,8 --occ 25,100 --size 1G --max-time 0.05 --quiet \
     --out "$thr" >"$tmp/thr.out" 2>&1
