@@ -2,7 +2,7 @@
 # tests/h200_session.sh [STEP...]: what one call on the lent GPU machine runs, in one go: build,
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
-# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order);
+# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold;
 # also: sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
@@ -44,6 +44,7 @@ for s in $steps; do
     reduce) ./run_sweep --kernel reduce --quiet ;;
     copy) ./run_sweep --kernel copy --quiet ;;
     ladder) ./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet ;;
+    cold) ./run_sweep --kernel chase --mode latency --cold --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
     sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
