@@ -183,7 +183,8 @@ static int init_chase(OccSweep *s, const OccOptions *opt, const OccPoint *points
     unsigned int line_words = thread_mode ? 8 : 32;
     long long bytes = opt->size_bytes ? opt->size_bytes : (thread_mode ? 16 : 8) * s->dev->l2_bytes;
     size_t max_chains = (size_t)max_grid * (size_t)opt->block_threads * 8;
-    if (occ_chase_init(&s->chase, (size_t)bytes, line_words, max_chains, 0xc4a5eull, err, err_len))
+    if (occ_chase_init(&s->chase, (size_t)bytes, line_words, 4, max_chains, 0xc4a5eull, err,
+                       err_len))
         return -1;
     occ_meta_add(meta, "chase_footprint_bytes", "%zu", s->chase.n_lines * 4 * line_words);
     occ_meta_add(meta, "chase_line_bytes", "%u", 4 * line_words);
@@ -235,6 +236,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     if (ladder) {
         occ_meta_add(&meta, "l1_bytes", "%d", dev->limits.l1_smem_sram_bytes);
         occ_meta_add(&meta, "chase_line_bytes", "%d", opt->stride_bytes);
+        occ_meta_add(&meta, "chase_index_bytes", "%d", opt->index_bytes);
         occ_meta_add(&meta, "ladder_mode", "%s", opt->cold ? "cold: L2 flushed before each of 5 "
                      "single passes" : "warm: one pass to warm, then 11 timed segments");
     } else {
@@ -280,8 +282,8 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     occ_progress_start(&st.progress, opt->quiet);
-    int done = ladder ? occ_chase_ladder(&sweep, footprints, n, opt->stride_bytes, opt->cold, on_row,
-                                         &st, &e, err, sizeof err)
+    int done = ladder ? occ_chase_ladder(&sweep, footprints, n, opt->stride_bytes, opt->index_bytes,
+                                         opt->cold, on_row, &st, &e, err, sizeof err)
                       : occ_sweep_run(&sweep, points, n, on_row, &st, &e, err, sizeof err);
     occ_progress_end(&st.progress);
     char end[320];

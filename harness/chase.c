@@ -21,16 +21,19 @@ static double now_ms(void)
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-int occ_chase_init(OccChase *c, size_t footprint_bytes, unsigned int line_words, size_t max_chains,
-                   uint64_t seed, char *err, size_t err_len)
+int occ_chase_init(OccChase *c, size_t footprint_bytes, unsigned int line_words,
+                   unsigned int index_bytes, size_t max_chains, uint64_t seed, char *err,
+                   size_t err_len)
 {
     memset(c, 0, sizeof *c);
     c->line_words = line_words;
+    c->index_bytes = index_bytes;
     c->n_lines = footprint_bytes / (4u * line_words);
     c->max_chains = max_chains;
-    if (c->n_lines < 2 || c->n_lines * line_words > 0xFFFFFFFFu) {
-        snprintf(err, err_len, "chase footprint of %zu bytes is outside 2 lines .. 16 GiB",
-                 footprint_bytes);
+    if (c->n_lines < 2 || (index_bytes == 4 && c->n_lines * line_words > 0xFFFFFFFFu) ||
+        (index_bytes == 8 && line_words < 2)) {
+        snprintf(err, err_len, "chase footprint of %zu bytes is outside 2 lines .. %s",
+                 footprint_bytes, index_bytes == 4 ? "16 GiB (4-byte indices)" : "any size");
         return -1;
     }
     size_t free_bytes = 0, total = 0;
@@ -59,7 +62,8 @@ int occ_chase_init(OccChase *c, size_t footprint_bytes, unsigned int line_words,
     if (e == cudaSuccess) e = cudaMemcpy(next_dev, next, c->n_lines * 4, cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
         e = cudaMemcpy(c->order, c->host_order, c->n_lines * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = occ_chase_fill_lines(c->lines, next_dev, c->n_lines, line_words, 0);
+    if (e == cudaSuccess)
+        e = occ_chase_fill_lines(c->lines, next_dev, c->n_lines, line_words, index_bytes, 0);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     cudaFree(next_dev);
     free(next);
@@ -178,7 +182,7 @@ enum { LADDER_SEGMENTS = 11, COLD_PASSES = 5 };
 typedef struct LadderDev {
     long long *cycles;
     unsigned long long *ns;
-    unsigned int *end;
+    unsigned long long *end;
 } LadderDev;
 
 static cudaError_t ladder_dev_alloc(LadderDev *d)
@@ -203,9 +207,11 @@ static cudaError_t run_chain(OccSweep *s, const LadderDev *d, size_t from, int w
 {
     OccChase *ch = &s->chase;
     cudaStream_t st = s->timer.stream;
-    unsigned int end = 0;
-    cudaError_t e = occ_chase_latency(ch->lines, ch->host_order[from] * ch->line_words, warm, hops,
-                                      segments, d->cycles, d->ns, d->end, st);
+    /* Indices count index_bytes-wide entries: a line is line_words 4-byte words. */
+    const unsigned long long per_line = ch->line_words * 4u / ch->index_bytes;
+    unsigned long long end = 0;
+    cudaError_t e = occ_chase_latency(ch->lines, ch->index_bytes, ch->host_order[from] * per_line,
+                                      warm, hops, segments, d->cycles, d->ns, d->end, st);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(cycles, d->cycles, segments * sizeof *cycles, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
@@ -213,7 +219,7 @@ static cudaError_t run_chain(OccSweep *s, const LadderDev *d, size_t from, int w
     if (e == cudaSuccess) e = cudaMemcpyAsync(&end, d->end, sizeof end, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     const size_t done = from + (size_t)warm + (size_t)hops * (size_t)segments;
-    *wrong += end != ch->host_order[done % ch->n_lines] * ch->line_words;
+    *wrong += end != ch->host_order[done % ch->n_lines] * per_line;
     return e;
 }
 
@@ -289,7 +295,7 @@ int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, doub
     LadderDev d = {0};
     OccSweepRow out;
     occ_sweep_row_init(s, &out.row);
-    if (occ_chase_init(&s->chase, footprint_bytes, 32, 0, 0xd7a3ull, err, err_len) != 0) return -1;
+    if (occ_chase_init(&s->chase, footprint_bytes, 32, 4, 0, 0xd7a3ull, err, err_len) != 0) return -1;
     cudaError_t e = ladder_dev_alloc(&d);
     if (e == cudaSuccess) e = ladder_point(s, &d, 0, &out);
     ladder_dev_free(&d);
@@ -303,7 +309,8 @@ int occ_chase_dram_latency(OccSweep *s, size_t footprint_bytes, double *ns, doub
     return 0;
 }
 
-int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride_bytes, int cold,
+int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride_bytes,
+                     int index_bytes, int cold,
                      void (*on_row)(void *user, int i, int n, const OccSweepRow *row), void *user,
                      cudaError_t *fatal, char *err, size_t err_len)
 {
@@ -311,7 +318,7 @@ int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride
     *fatal = ladder_dev_alloc(&d);
     /* The largest L1 the SRAM allows: the ladder's first step is an L1 hit. */
     if (*fatal == cudaSuccess)
-        *fatal = cudaFuncSetAttribute(occ_kernel_chase_latency(),
+        *fatal = cudaFuncSetAttribute(occ_kernel_chase_latency((unsigned)index_bytes),
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     int i = 0;
     for (; *fatal == cudaSuccess && i < n && !(s->stop && *s->stop); i++) {
@@ -325,8 +332,8 @@ int occ_chase_ladder(OccSweep *s, const long long *footprints, int n, int stride
         out.row.block_threads = 32;
         out.row.blocks_per_sm = 1;
         out.row.grid_blocks = 1;
-        if (occ_chase_init(&s->chase, (size_t)footprints[i], (unsigned)stride_bytes / 4, 0,
-                           0x1adde5ull + (uint64_t)i, err, err_len) != 0) {
+        if (occ_chase_init(&s->chase, (size_t)footprints[i], (unsigned)stride_bytes / 4,
+                           (unsigned)index_bytes, 0, 0x1adde5ull + (uint64_t)i, err, err_len) != 0) {
             snprintf(out.status, sizeof out.status, "skip:%.150s", err);
         } else {
             char range[64];

@@ -18,7 +18,7 @@ enum {
     OPT_KERNEL = 256, /* above every char, so no id is mistaken for a short option */
     OPT_UNROLL, OPT_VEC, OPT_OCC, OPT_BLOCK, OPT_LEVER, OPT_SIZE, OPT_MAX_NOISE, OPT_MAX_TIME,
     OPT_MIN_SAMPLES, OPT_OUT, OPT_PLOT, OPT_FORCE, OPT_DEVICE, OPT_DRY_RUN, OPT_ARCH, OPT_LIST,
-    OPT_QUIET, OPT_MODE, OPT_FOOTPRINT, OPT_RESUME, OPT_STRIDE, OPT_COLD,
+    OPT_QUIET, OPT_MODE, OPT_FOOTPRINT, OPT_RESUME, OPT_STRIDE, OPT_COLD, OPT_INDEX_BYTES,
 };
 
 typedef struct OccFlag {
@@ -53,6 +53,7 @@ static const OccFlag flags[] = {
     {{"footprint", required_argument, NULL, OPT_FOOTPRINT}, "LO..HI of byte sizes like 4K..1G"},
     {{"stride", required_argument, NULL, OPT_STRIDE}, "a power of two in 32..65536 bytes"},
     {{"cold", no_argument, NULL, OPT_COLD}, NULL},
+    {{"index-bytes", required_argument, NULL, OPT_INDEX_BYTES}, "4 or 8"},
     {{"help", no_argument, NULL, 'h'}, NULL},
     {{"version", no_argument, NULL, 'V'}, NULL},
 };
@@ -463,6 +464,10 @@ static int apply(const OccParseCtx *c, OccOptions *o)
     case OPT_LIST: o->list = 1; return OCC_EXIT_OK;
     case OPT_QUIET: o->quiet = 1; return OCC_EXIT_OK;
     case OPT_COLD: o->cold = 1; return OCC_EXIT_OK;
+    case OPT_INDEX_BYTES:
+        rc = parse_int_in(c, 4, 8, &o->index_bytes);
+        return rc == OCC_EXIT_OK && o->index_bytes != 4 && o->index_bytes != 8
+                   ? bad_arg(c, "is neither 4 nor 8") : rc;
     case OPT_STRIDE:
         rc = parse_int_in(c, 32, 65536, &o->stride_bytes);
         return rc == OCC_EXIT_OK && (o->stride_bytes & (o->stride_bytes - 1)) != 0
@@ -487,6 +492,7 @@ void occ_options_defaults(OccOptions *o)
         .max_time_s = 0.5,
         .min_samples = 10,
         .stride_bytes = 128,
+        .index_bytes = 4,
         .chase_mode = OCC_CHASE_WARP,
     };
     *o = d;
@@ -502,7 +508,8 @@ static int check_combinations(const OccParseCtx *c, const OccOptions *o, const c
     if (mode_arg != NULL && !(o->kernels & OCC_KERNEL_CHASE))
         return usage(c, "--mode: '%s' needs the chase kernel (--kernel chase or all)", mode_arg);
     if (footprint_arg != NULL && o->chase_mode != OCC_CHASE_LATENCY)
-        return usage(c, "--footprint/--stride/--cold: '%s' needs --mode latency", footprint_arg);
+        return usage(c, "--footprint/--stride/--cold/--index-bytes: '%s' needs --mode latency",
+                     footprint_arg);
     if (o->resume_path != NULL && o->out_path != NULL)
         return usage(c, "--resume '%s' writes to that file; drop --out", o->resume_path);
     return OCC_EXIT_OK;
@@ -547,7 +554,8 @@ int occ_options_parse(int argc, char **argv, OccOptions *o, char *err, size_t er
         if (apply(&c, o) != OCC_EXIT_OK)
             return OCC_EXIT_USAGE;
         mode_arg = id == OPT_MODE ? c.arg : mode_arg;
-        footprint_arg = id == OPT_FOOTPRINT || id == OPT_STRIDE || id == OPT_COLD
+        footprint_arg = id == OPT_FOOTPRINT || id == OPT_STRIDE || id == OPT_COLD ||
+                                id == OPT_INDEX_BYTES
                             ? (c.arg ? c.arg : "--cold") : footprint_arg;
         if (o->help || o->version)
             return OCC_EXIT_OK;
@@ -591,6 +599,7 @@ void occ_options_print_help(FILE *f, const char *prog)
         "  --stride BYTES      with --mode latency: bytes between chased lines (128)\n"
         "  --cold              with --mode latency: flush L2 before each of 5 single\n"
         "                      passes (cold misses) instead of a warm chain\n"
+        "  --index-bytes N     with --mode latency: 4- or 8-byte next-line indices (4)\n"
         "  --max-noise PCT     stop sampling at this relative stdev, in (0, 100] (0.5)\n"
         "  --max-time S        time bound per point, seconds in (0, 3600] (0.5)\n"
         "  --min-samples N     samples before the noise test, 1..100000 (10)\n"

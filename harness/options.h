@@ -95,6 +95,8 @@ typedef struct OccOptions {
                                       the chase, a power of two in 32..65536; default 128 */
     int cold;                      /* --cold (needs --mode latency): flush L2 before each of a
                                       few single passes instead of timing a warm chain; 0 = warm */
+    int index_bytes;               /* --index-bytes (needs --mode latency): width of the stored
+                                      next-line indices, 4 or 8; default 4 */
 } OccOptions;
 
 /* Fills *o with the defaults documented on each field. */

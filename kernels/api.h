@@ -81,18 +81,24 @@ OCC_REDUCE_VARIANTS(OCC_DECLARE_STREAM)
 OCC_CHASE_VARIANTS(OCC_DECLARE_CHASE)
 #undef OCC_DECLARE_CHASE
 
-/* Writes every word of line i (of line_words words) as next[i] x line_words, on `stream`. */
+/* Writes the footprint's lines: line i is line_words 4-byte words; with index_bytes 4 every word
+ * holds next[i] x line_words (the word index of the next line), with index_bytes 8 every 8-byte
+ * pair holds next[i] x line_words / 2 (its 8-byte index). On `stream`. */
 cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next, size_t n_lines,
-                                 unsigned int line_words, cudaStream_t stream);
+                                 unsigned int line_words, unsigned int index_bytes,
+                                 cudaStream_t stream);
 
-/* The latency ladder: one thread (lane 0 of one warp) starts at word start_word, follows
- * warm_hops dependent loads (warming L1 and L2 inside the same launch), then `segments` timed
- * runs of `hops` loads each, recording SM cycles (clock64) and globaltimer ns per segment into
- * cycles[] and ns[] (device memory, `segments` entries), and the final word index in *end_word. */
-cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int start_word, int warm_hops,
-                              int hops, int segments, long long *cycles, unsigned long long *ns,
-                              unsigned int *end_word, cudaStream_t stream);
-const void *occ_kernel_chase_latency(void);
+/* The latency ladder: one thread (lane 0 of one warp) starts at index start_index (in units of
+ * index_bytes, 4 or 8), follows warm_hops dependent loads (warming L1 and L2 inside the same
+ * launch), then `segments` timed runs of `hops` loads each, recording SM cycles (clock64) and
+ * globaltimer ns per segment into cycles[] and ns[] (device memory, `segments` entries), and the
+ * final index in *end_index. */
+cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int index_bytes,
+                              unsigned long long start_index, int warm_hops, int hops,
+                              int segments, long long *cycles, unsigned long long *ns,
+                              unsigned long long *end_index, cudaStream_t stream);
+/* The latency kernel for 4- or 8-byte indices, for cudaFuncSetAttribute. */
+const void *occ_kernel_chase_latency(unsigned int index_bytes);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
  * on the device, asynchronously on `stream`. */

@@ -71,31 +71,39 @@ __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
     }
 OCC_CHASE_VARIANTS(DEFINE_CHASE)
 
-__global__ void fill_lines_kernel(unsigned int *lines, const unsigned int *next, size_t n_lines,
-                                  unsigned int line_words)
+// Index I: 4-byte (unsigned int) or 8-byte (unsigned long long) entries; a line holds
+// line_units of them, every one the index of the next line's first entry.
+template <typename I>
+__global__ void fill_lines_kernel(I *lines, const unsigned int *next, size_t n_lines,
+                                  unsigned int line_units)
 {
-    const size_t words = n_lines * line_words;
-    for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < words;
+    const size_t units = n_lines * line_units;
+    for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < units;
          w += (size_t)gridDim.x * blockDim.x)
-        lines[w] = next[w / line_words] * line_words;
+        lines[w] = (I)next[w / line_units] * line_units;
 }
 
 extern "C" cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next,
                                             size_t n_lines, unsigned int line_words,
-                                            cudaStream_t stream)
+                                            unsigned int index_bytes, cudaStream_t stream)
 {
-    fill_lines_kernel<<<4096, 256, 0, stream>>>(lines, next, n_lines, line_words);
+    if (index_bytes == 8)
+        fill_lines_kernel<<<4096, 256, 0, stream>>>(reinterpret_cast<unsigned long long *>(lines),
+                                                    next, n_lines, line_words / 2);
+    else
+        fill_lines_kernel<<<4096, 256, 0, stream>>>(lines, next, n_lines, line_words);
     return cudaGetLastError();
 }
 
 // One thread chases; the clock reads bracket each segment. Warm-up runs in the same launch on
 // the same SM, so L1 is warm too (a separate warm-up launch may land on another SM).
-__global__ void occsweep_chase_latency(const unsigned int *lines, unsigned int start, int warm_hops,
-                                       int hops, int segments, long long *cycles,
-                                       unsigned long long *ns, unsigned int *end_word)
+template <typename I>
+__global__ void chase_latency_kernel(const I *lines, I start, int warm_hops, int hops,
+                                     int segments, long long *cycles, unsigned long long *ns,
+                                     unsigned long long *end_index)
 {
     if (threadIdx.x != 0) return;
-    unsigned int p = start;
+    I p = start;
     for (int h = 0; h < warm_hops; h++) p = lines[p];
     for (int s = 0; s < segments; s++) {
         const unsigned long long t0 = probe_clock_ns();
@@ -106,20 +114,26 @@ __global__ void occsweep_chase_latency(const unsigned int *lines, unsigned int s
         cycles[s] = c1 - c0;
         ns[s] = t1 - t0;
     }
-    *end_word = p;
+    *end_index = p;
 }
 
-extern "C" cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int start_word,
-                                         int warm_hops, int hops, int segments, long long *cycles,
-                                         unsigned long long *ns, unsigned int *end_word,
-                                         cudaStream_t stream)
+extern "C" cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int index_bytes,
+                                         unsigned long long start_index, int warm_hops, int hops,
+                                         int segments, long long *cycles, unsigned long long *ns,
+                                         unsigned long long *end_index, cudaStream_t stream)
 {
-    occsweep_chase_latency<<<1, 32, 0, stream>>>(lines, start_word, warm_hops, hops, segments,
-                                                 cycles, ns, end_word);
+    if (index_bytes == 8)
+        chase_latency_kernel<<<1, 32, 0, stream>>>(
+            reinterpret_cast<const unsigned long long *>(lines), start_index, warm_hops, hops,
+            segments, cycles, ns, end_index);
+    else
+        chase_latency_kernel<<<1, 32, 0, stream>>>(lines, (unsigned int)start_index, warm_hops,
+                                                   hops, segments, cycles, ns, end_index);
     return cudaGetLastError();
 }
 
-extern "C" const void *occ_kernel_chase_latency(void)
+extern "C" const void *occ_kernel_chase_latency(unsigned int index_bytes)
 {
-    return reinterpret_cast<const void *>(occsweep_chase_latency);
+    return index_bytes == 8 ? reinterpret_cast<const void *>(chase_latency_kernel<unsigned long long>)
+                            : reinterpret_cast<const void *>(chase_latency_kernel<unsigned int>);
 }

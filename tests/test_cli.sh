@@ -117,8 +117,9 @@ expect_usage "--arch 'sm_91' is not known" --dry-run --arch sm_91
 expect_usage "--arch: 'sm_9' is not an architecture name" --dry-run --arch sm_9
 expect_usage "--arch: 'sm_90' needs --dry-run" --arch sm_90
 expect_usage "--mode: 'warp' needs the chase kernel" --kernel copy --mode warp
-expect_usage "--footprint/--stride/--cold: '4K..1G' needs --mode latency" --footprint 4K..1G
-expect_usage "--stride/--cold: '--cold' needs --mode latency" --kernel chase --cold
+expect_usage "--footprint/--stride/--cold/--index-bytes: '4K..1G' needs --mode latency" --footprint 4K..1G
+expect_usage "--stride/--cold/--index-bytes: '--cold' needs --mode latency" --kernel chase --cold
+expect_usage "--index-bytes: '6' is neither 4 nor 8" --kernel chase --mode latency --index-bytes 6
 expect_usage "--stride: '96' is not a power of two" --kernel chase --mode latency --stride 96
 expect_usage "--stride: '16' is out of range" --kernel chase --mode latency --stride 16
 expect_usage "unexpected argument 'foo'" foo

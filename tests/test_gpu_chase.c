@@ -14,7 +14,8 @@ typedef struct Footprint {
     unsigned int line_words;
 } Footprint;
 
-static void build(Footprint *f, size_t n_lines, unsigned int line_words, size_t max_chains)
+static void build(Footprint *f, size_t n_lines, unsigned int line_words, unsigned int index_bytes,
+                  size_t max_chains)
 {
     uint32_t *next = malloc(n_lines * 4);
     unsigned int *next_dev;
@@ -28,7 +29,7 @@ static void build(Footprint *f, size_t n_lines, unsigned int line_words, size_t 
     GPU_OK(cudaMalloc((void **)&next_dev, n_lines * 4));
     GPU_OK(cudaMemcpy(next_dev, next, n_lines * 4, cudaMemcpyHostToDevice));
     GPU_OK(cudaMemcpy(f->order, f->host_order, n_lines * 4, cudaMemcpyHostToDevice));
-    GPU_OK(occ_chase_fill_lines(f->lines, next_dev, n_lines, line_words, 0));
+    GPU_OK(occ_chase_fill_lines(f->lines, next_dev, n_lines, line_words, index_bytes, 0));
     GPU_OK(cudaDeviceSynchronize());
     cudaFree(next_dev);
     free(next);
@@ -51,7 +52,7 @@ static void test_throughput_variants(int sm_count)
         if (!v->launch_chase) continue;
         const int warp_mode = strcmp(v->info.mode, "warp") == 0;
         Footprint f;
-        build(&f, n_lines, warp_mode ? 32 : 8, (size_t)grids[1] * 128 * 8);
+        build(&f, n_lines, warp_mode ? 32 : 8, 4, (size_t)grids[1] * 128 * 8);
         for (int g = 0; g < 2; g++) {
             size_t threads = (size_t)grids[g] * 128;
             size_t chains = (warp_mode ? threads / 32 : threads) * (size_t)v->info.unroll;
@@ -77,28 +78,33 @@ static void test_throughput_variants(int sm_count)
     }
 }
 
+/* The latency kernel with 4- and 8-byte indices, lines of 32 and 128 bytes (8-byte indices:
+ * 4 and 16 per line), ends where the host's walk ends. */
 static void test_latency_kernel(void)
 {
     const size_t sizes[] = {32, 4097, 300007};
+    const unsigned int index_bytes[] = {4, 8}, line_words[] = {8, 32};
     long long *cycles;
-    unsigned long long *ns;
-    unsigned int *end_dev, end = 0;
+    unsigned long long *ns, *end_dev, end = 0;
     GPU_OK(cudaMalloc((void **)&cycles, 5 * sizeof *cycles));
     GPU_OK(cudaMalloc((void **)&ns, 5 * sizeof *ns));
-    GPU_OK(cudaMalloc((void **)&end_dev, 4));
-    for (int i = 0; i < 3; i++) {
-        Footprint f;
-        build(&f, sizes[i], 32, 1);
-        const int warm = 1000, hops = 513, segments = 5;
-        GPU_OK(occ_chase_latency(f.lines, f.host_order[0] * 32, warm, hops, segments, cycles, ns,
-                                 end_dev, 0));
-        GPU_OK(cudaMemcpy(&end, end_dev, 4, cudaMemcpyDeviceToHost));
-        CHECK_INT_EQ(end, f.host_order[(size_t)(warm + hops * segments) % sizes[i]] * 32);
-        long long c[5];
-        GPU_OK(cudaMemcpy(c, cycles, sizeof c, cudaMemcpyDeviceToHost));
-        for (int s = 0; s < segments; s++) CHECK(c[s] >= hops); /* a load takes >= 1 cycle */
-        release(&f);
-    }
+    GPU_OK(cudaMalloc((void **)&end_dev, sizeof *end_dev));
+    for (int i = 0; i < 3; i++)
+        for (int b = 0; b < 2; b++)
+            for (int w = 0; w < 2; w++) {
+                Footprint f;
+                build(&f, sizes[i], line_words[w], index_bytes[b], 1);
+                const unsigned long long per_line = line_words[w] * 4 / index_bytes[b];
+                const int warm = 1000, hops = 513, segments = 5;
+                GPU_OK(occ_chase_latency(f.lines, index_bytes[b], f.host_order[0] * per_line, warm,
+                                         hops, segments, cycles, ns, end_dev, 0));
+                GPU_OK(cudaMemcpy(&end, end_dev, sizeof end, cudaMemcpyDeviceToHost));
+                CHECK_INT_EQ(end, f.host_order[(size_t)(warm + hops * segments) % sizes[i]] * per_line);
+                long long c[5];
+                GPU_OK(cudaMemcpy(c, cycles, sizeof c, cudaMemcpyDeviceToHost));
+                for (int s = 0; s < segments; s++) CHECK(c[s] >= hops); /* >= 1 cycle a load */
+                release(&f);
+            }
     cudaFree(cycles);
     cudaFree(ns);
     cudaFree(end_dev);

@@ -42,12 +42,13 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || !($c["cycles_per_hop_median"] > 0) || $c["mode"] != "latency" {print}' "$lad" | wc -l)
 check '[ "$bad" -eq 0 ] && grep -q "^# l1_bytes=" "$lad"' "$bad ladder rows not ok, or no l1_bytes"
 cold=$tmp/cold.csv
-"$bin" --kernel chase --mode latency --cold --stride 256 --footprint 4K..16M --quiet --out "$cold" \
+"$bin" --kernel chase --mode latency --cold --stride 256 --index-bytes 8 --footprint 4K..16M --quiet --out "$cold" \
     >"$tmp/cold.out" 2>&1
 check '[ $? -eq 0 ]' "cold ladder: $(tail -n 3 "$tmp/cold.out")"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || $c["mode"] != "latency-cold" || $c["samples"] != 5 {print}' "$cold" | wc -l)
-check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold"' "$bad cold rows not ok, or stride not recorded"
+check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold" && grep -q "^# chase_index_bytes=8$" "$cold"' \
+    "$bad cold rows not ok, or stride / index width not recorded"
 
 # Out of device memory: one line naming the size, what is free and the flag; no CSV.
 "$bin" --kernel copy --size 100000G --quiet --out "$tmp/oom.csv" >/dev/null 2>"$tmp/oom.err"
