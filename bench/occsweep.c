@@ -205,7 +205,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     char err[512], path[1024];
     const int ladder = footprints && opt->chase_mode == OCC_CHASE_LATENCY &&
                        opt->kernels == OCC_KERNEL_CHASE;
-    int max_grid = max_blocks_per_sm * dev->sm_count;
+    int max_grid = max_blocks_per_sm * dev->sm_count * opt->waves;
     long long size = opt->size_bytes && !ladder ? opt->size_bytes : 8 * dev->l2_bytes;
     sweep.policy = (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt->min_samples,
                                      .max_samples = OCC_MAX_SAMPLES,
@@ -214,6 +214,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
                                      .clock_window_ns = 20000,
                                      .min_clock_fraction = 0.9};
     sweep.stop = &stop_requested;
+    sweep.waves = opt->waves;
     if (occ_sweep_init(&sweep, dev, size, max_grid, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_FAIL;
@@ -251,6 +252,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
         st.model = &model;
         occ_meta_add(&meta, "dram_latency_ns", "%.1f", lat_ns);
         occ_meta_add(&meta, "dram_latency_cycles", "%.1f", lat_cycles);
+        occ_meta_add(&meta, "waves", "%d", opt->waves);
     }
     if (!ladder && init_chase(&sweep, opt, points, n, max_grid, &meta, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);

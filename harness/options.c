@@ -19,6 +19,7 @@ enum {
     OPT_UNROLL, OPT_VEC, OPT_OCC, OPT_BLOCK, OPT_LEVER, OPT_SIZE, OPT_MAX_NOISE, OPT_MAX_TIME,
     OPT_MIN_SAMPLES, OPT_OUT, OPT_PLOT, OPT_FORCE, OPT_DEVICE, OPT_DRY_RUN, OPT_ARCH, OPT_LIST,
     OPT_QUIET, OPT_MODE, OPT_FOOTPRINT, OPT_RESUME, OPT_STRIDE, OPT_COLD, OPT_INDEX_BYTES,
+    OPT_WAVES,
 };
 
 typedef struct OccFlag {
@@ -54,6 +55,7 @@ static const OccFlag flags[] = {
     {{"stride", required_argument, NULL, OPT_STRIDE}, "a power of two in 32..65536 bytes"},
     {{"cold", no_argument, NULL, OPT_COLD}, NULL},
     {{"index-bytes", required_argument, NULL, OPT_INDEX_BYTES}, "4 or 8"},
+    {{"waves", required_argument, NULL, OPT_WAVES}, "an integer in 1..64"},
     {{"help", no_argument, NULL, 'h'}, NULL},
     {{"version", no_argument, NULL, 'V'}, NULL},
 };
@@ -464,6 +466,7 @@ static int apply(const OccParseCtx *c, OccOptions *o)
     case OPT_LIST: o->list = 1; return OCC_EXIT_OK;
     case OPT_QUIET: o->quiet = 1; return OCC_EXIT_OK;
     case OPT_COLD: o->cold = 1; return OCC_EXIT_OK;
+    case OPT_WAVES: return parse_int_in(c, 1, 64, &o->waves);
     case OPT_INDEX_BYTES:
         rc = parse_int_in(c, 4, 8, &o->index_bytes);
         return rc == OCC_EXIT_OK && o->index_bytes != 4 && o->index_bytes != 8
@@ -493,6 +496,7 @@ void occ_options_defaults(OccOptions *o)
         .min_samples = 10,
         .stride_bytes = 128,
         .index_bytes = 4,
+        .waves = 1,
         .chase_mode = OCC_CHASE_WARP,
     };
     *o = d;
@@ -600,6 +604,8 @@ void occ_options_print_help(FILE *f, const char *prog)
         "  --cold              with --mode latency: flush L2 before each of 5 single\n"
         "                      passes (cold misses) instead of a warm chain\n"
         "  --index-bytes N     with --mode latency: 4- or 8-byte next-line indices (4)\n"
+        "  --waves N           copy/reduce grids of N full waves; the padding still sets\n"
+        "                      the occupancy (1: every block resident throughout)\n"
         "  --max-noise PCT     stop sampling at this relative stdev, in (0, 100] (0.5)\n"
         "  --max-time S        time bound per point, seconds in (0, 3600] (0.5)\n"
         "  --min-samples N     samples before the noise test, 1..100000 (10)\n"

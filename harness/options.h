@@ -95,6 +95,10 @@ typedef struct OccOptions {
                                       the chase, a power of two in 32..65536; default 128 */
     int cold;                      /* --cold (needs --mode latency): flush L2 before each of a
                                       few single passes instead of timing a warm chain; 0 = warm */
+    int waves;                     /* --waves: copy/reduce grids of this many full waves
+                                      (blocks/SM x SMs x waves; occupancy stays set by the
+                                      padding), 1..64; default 1 (every block resident for the
+                                      whole kernel) */
     int index_bytes;               /* --index-bytes (needs --mode latency): width of the stored
                                       next-line indices, 4 or 8; default 4 */
 } OccOptions;

@@ -258,7 +258,7 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
     r->occ_achieved_pct = 100.0 * blocks * warps_per_block / l->max_warps_per_sm;
     r->limiter = occ_limiter_name(p->model.limiter);
     r->dyn_smem_pad_bytes = p->pad_bytes;
-    r->grid_blocks = (long long)blocks * s->dev->sm_count;
+    r->grid_blocks = (long long)blocks * s->dev->sm_count * (v->launch_chase ? 1 : s->waves);
     r->bytes_in_flight_per_sm =
         (long long)blocks * warps_per_block * 32 * v->info.unroll * v->info.vec_bytes;
     if (blocks != p->level.blocks_per_sm) {

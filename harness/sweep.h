@@ -47,6 +47,7 @@ typedef struct OccSweep {
     double ladder_perm_ms;             /* host time spent building the ladder's permutations */
     char cc[8];                        /* "9.0", the CSV cc column */
     volatile sig_atomic_t *stop;       /* set asynchronously (SIGINT/SIGTERM): stop between points */
+    int waves;                         /* copy/reduce grid = blocks/SM x SMs x waves (>= 1) */
 } OccSweep;
 
 /* One finished point: the row and the storage its status string points into. */

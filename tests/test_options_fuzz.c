@@ -29,8 +29,8 @@ enum {
 /* The option table of options.c, in its order; unambiguous prefixes are derived from it. */
 enum { F_KERNEL, F_UNROLL, F_VEC, F_OCC, F_BLOCK, F_LEVER, F_SIZE, F_MAX_NOISE, F_MAX_TIME,
        F_MIN_SAMPLES, F_OUT, F_PLOT, F_FORCE, F_RESUME, F_DEVICE, F_DRY_RUN, F_ARCH, F_LIST,
-       F_QUIET, F_MODE, F_FOOTPRINT, F_STRIDE, F_COLD, F_INDEX_BYTES, F_HELP, F_VERSION,
-       N_FLAG };
+       F_QUIET, F_MODE, F_FOOTPRINT, F_STRIDE, F_COLD, F_INDEX_BYTES, F_WAVES, F_HELP,
+       F_VERSION, N_FLAG };
 
 static const struct {
     const char *name;
@@ -45,6 +45,7 @@ static const struct {
     {"dry-run", 0, "0"},        {"arch", 1, "(null)"},     {"list", 0, "0"},
     {"quiet", 0, "0"},          {"mode", 1, "warp"},       {"footprint", 1, "0..0"},
     {"stride", 1, "128"},       {"cold", 0, "0"},          {"index-bytes", 1, "4"},
+    {"waves", 1, "1"},
     {"help", 0, "0"},           {"version", 0, "0"},
 };
 
@@ -84,6 +85,7 @@ static const Sample valid[] = {
     {F_FOOTPRINT, "1G..1GiB", "1073741824..1073741824"},
     {F_STRIDE, "32", "32"}, {F_STRIDE, "4096", "4096"}, {F_STRIDE, "65536", "65536"},
     {F_COLD, NULL, "1"}, {F_INDEX_BYTES, "8", "8"}, {F_INDEX_BYTES, "4", "4"},
+    {F_WAVES, "1", "1"}, {F_WAVES, "64", "64"}, {F_WAVES, "4", "4"},
     {F_PLOT, NULL, "1"}, {F_FORCE, NULL, "1"}, {F_LIST, NULL, "1"}, {F_QUIET, NULL, "1"},
     {F_DRY_RUN, NULL, "1"}, {F_DRY_RUN, NULL, "1"}, /* twice: every --arch needs it */
 };
@@ -113,7 +115,7 @@ static const Sample bad[] = {
     {F_FOOTPRINT, "4K..1T", 0}, {F_ARCH, "sm_9", 0}, {F_ARCH, "sm_1000", 0}, {F_ARCH, "sm_90b", 0},
     {F_ARCH, "gfx90a", 0}, {F_ARCH, "sm_90a ", 0}, {F_STRIDE, "96", 0}, {F_STRIDE, "16", 0},
     {F_STRIDE, "131072", 0}, {F_STRIDE, "128B", 0}, {F_INDEX_BYTES, "6", 0},
-    {F_INDEX_BYTES, "16", 0},
+    {F_INDEX_BYTES, "16", 0}, {F_WAVES, "0", 0}, {F_WAVES, "65", 0}, {F_WAVES, "2.5", 0},
 };
 
 /* Options and words that stop parsing; needle: what the message must quote. */
@@ -265,6 +267,7 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
     case F_STRIDE: snprintf(buf, len, "%d", o->stride_bytes); break;
     case F_COLD: snprintf(buf, len, "%d", o->cold); break;
     case F_INDEX_BYTES: snprintf(buf, len, "%d", o->index_bytes); break;
+    case F_WAVES: snprintf(buf, len, "%d", o->waves); break;
     case F_HELP: snprintf(buf, len, "%d", o->help); break;
     default: snprintf(buf, len, "%d", o->version); break;
     }
@@ -409,6 +412,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
                (o->stride_bytes & (o->stride_bytes - 1)) == 0, NULL);
     EXPECT(is01(o->cold) && (!o->cold || o->chase_mode == OCC_CHASE_LATENCY), NULL);
     EXPECT(o->stride_bytes == 128 || o->chase_mode == OCC_CHASE_LATENCY, NULL);
+    EXPECT(o->waves >= 1 && o->waves <= 64, NULL);
     EXPECT((o->index_bytes == 4 || o->index_bytes == 8) &&
                (o->index_bytes == 4 || o->chase_mode == OCC_CHASE_LATENCY), NULL);
     EXPECT(o->resume_path == NULL || o->out_path == NULL, NULL);
