@@ -50,6 +50,14 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
 check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold" && grep -q "^# chase_index_bytes=8$" "$cold"' \
     "$bad cold rows not ok, or stride / index width not recorded"
 
+# Several waves: the grid is waves x blocks/SM x SMs, the occupancy still the padding's.
+wav=$tmp/waves.csv
+"$bin" --kernel reduce --unroll 4 --vec 16 --occ 50 --waves 3 --size 64M --quiet --out "$wav" >/dev/null 2>&1
+check '[ $? -eq 0 ]' "--waves 3 run"
+bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["status"] != "ok" || $c["grid_blocks"] != 3 * $c["blocks_per_sm"] * $c["sm_count"] {print}' "$wav" | wc -l)
+check '[ "$bad" -eq 0 ] && grep -q "^# waves=3$" "$wav"' "--waves 3: grid or metadata wrong"
+
 # Out of device memory: one line naming the size, what is free and the flag; no CSV.
 "$bin" --kernel copy --size 100000G --quiet --out "$tmp/oom.csv" >/dev/null 2>"$tmp/oom.err"
 orc=$?
