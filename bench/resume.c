@@ -29,7 +29,7 @@ static int holds_point(const OccCsvTable *t, const OccVariantInfo *v, const OccP
 {
     for (int i = 0; i < t->n_rows; i++) {
         const OccRow *r = &t->rows[i];
-        if (same(r->kernel, v->family) && same(r->mode, v->mode) && same(r->variant, v->name) &&
+        if (same(r->kernel, v->kernel) && same(r->mode, v->mode) && same(r->variant, v->name) &&
             same(r->lever, occ_lever_name(p->lever)) && r->block_threads == p->block_threads &&
             fabs(r->occ_target_pct - p->level.asked_pct) < 1e-6)
             return 1;

@@ -32,6 +32,7 @@
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
     X(l2_resident, INT, "1 when bytes_per_launch <= 2 x L2: part may be served from L2")           \
     X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
+    X(dram_bytes_per_load_byte, NUM, "DRAM bytes gbps_median counts per byte of loads in flight (copy 2: load + store; reduce, chase 1); NaN: no Little's-law model (ladder)") \
     X(samples, INT, "timed samples kept")                                                          \
     X(samples_discarded_clock, INT, "samples dropped: SM clock below 90% of the point's median")  \
     X(sm_clock_mhz_median, NUM, "median SM clock after the samples (clock watch), MHz")           \

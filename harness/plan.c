@@ -139,8 +139,8 @@ int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVa
     int n = 0;
     for (int i = 0; i < n_variants; i++) {
         const OccVariantInfo *v = &infos[i];
-        int is_chase = strcmp(v->family, "chase") == 0;
-        if (v->reg_capped || !(opt->kernels & family_bit(v->family)) ||
+        int is_chase = strcmp(v->kernel, "chase") == 0;
+        if (v->reg_capped || !(opt->kernels & family_bit(v->kernel)) ||
             !selected(opt->unroll, opt->n_unroll, v->unroll) ||
             (!is_chase && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
             (is_chase && strcmp(v->mode, occ_chase_mode_name(opt->chase_mode)) != 0))

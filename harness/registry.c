@@ -5,7 +5,7 @@
 
 #define ENTRY(fam, u, v, lb, sfx)                                                                  \
     {.info = {.name = #fam "_u" #u "_v" #v #sfx,                                                   \
-              .family = #fam,                                                                      \
+              .kernel = #fam,                                                                      \
               .mode = "stream",                                                                    \
               .unroll = u,                                                                         \
               .vec_bytes = v,                                                                      \
@@ -14,7 +14,7 @@
      .kernel = occ_kernel_##fam##_u##u##_v##v##sfx},
 #define CHASE_ENTRY(m, k)                                                                          \
     {.info = {.name = "chase_" #m "_k" #k,                                                         \
-              .family = "chase",                                                                   \
+              .kernel = "chase",                                                                   \
               .mode = #m,                                                                          \
               .unroll = k,                                                                         \
               .vec_bytes = 4,                                                                      \

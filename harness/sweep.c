@@ -219,9 +219,9 @@ void occ_sweep_row_init(const OccSweep *s, OccRow *r)
 static void fill_common(const OccSweep *s, const OccPoint *p, const OccVariant *v, OccRow *r)
 {
     const OccDevice *d = s->dev;
-    int is_copy = strcmp(v->info.family, "copy") == 0;
+    int is_copy = strcmp(v->info.kernel, "copy") == 0;
     occ_sweep_row_init(s, r);
-    r->kernel = v->info.family;
+    r->kernel = v->info.kernel;
     r->mode = v->info.mode;
     r->variant = v->info.name;
     r->unroll = v->info.unroll;
@@ -248,7 +248,7 @@ static cudaError_t measure_point(OccSweep *s, const OccPoint *p, const OccVarian
 {
     static OccTiming t; /* large (sample array); points run one at a time */
     OccRow *r = &out->row;
-    int is_copy = strcmp(v->info.family, "copy") == 0;
+    int is_copy = strcmp(v->info.kernel, "copy") == 0;
     int blocks = 0;
     cudaError_t e = configure(v, p, &blocks);
     if (e != cudaSuccess) return e;

@@ -1,4 +1,5 @@
-/* harness/variant.h: what the sweep plan needs to know about a compiled kernel variant (pure). */
+/* harness/variant.h: what the pure side knows about one compiled kernel variant (one entry of
+ * kernels/variants.h, via the catalog) and its resources. */
 #ifndef OCC_VARIANT_H
 #define OCC_VARIANT_H
 
@@ -6,14 +7,17 @@
 extern "C" {
 #endif
 
-/* The axes of one compiled variant (one entry of kernels/variants.h). */
+/* The axes of one compiled variant. */
 typedef struct OccVariantInfo {
-    const char *name;   /* "<family>_u<U>_v<V>[_lb<K>]": the CSV `variant` value */
-    const char *family; /* "copy", "reduce" or "chase" */
-    const char *mode;   /* "stream" (copy, reduce); "warp" or "thread" (chase) */
+    const char *name;   /* "copy_u4_v16", "copy_u4_v16_lbfull", "chase_warp_k4": CSV `variant` */
+    const char *kernel; /* family's kernel name, the CSV `kernel` column */
+    const char *mode;   /* family's mode, the CSV `mode` column */
+    int family;         /* index of its family in the catalog's family table */
     int unroll;         /* U: independent loads in flight per thread per trip (chase: chains K) */
     int vec_bytes;      /* V: bytes per load instruction per thread */
-    int reg_capped;     /* 1: the _lbfull twin, registers capped so 100% occupancy fits; 0: natural */
+    int reg_capped;     /* 1: a register-capped (_lbfull) twin; 0: natural register count */
+    int natural;        /* index of the natural twin (its own index when natural) */
+    int capped;         /* index of its register-capped twin, or -1 (natural variants only) */
 } OccVariantInfo;
 
 /* A variant's resources as compiled for one GPU (runtime attributes or the build-time table). */

@@ -1,4 +1,4 @@
-/* kernels/variants.h: every compiled kernel variant of the streaming families (copy, reduce).
+/* kernels/variants.h: every compiled kernel variant.
  *
  * This list is the single source of truth: it is expanded into kernels and launchers in the .cu
  * files and into the registry table the sweep walks (harness/registry.c). Adding a variant is one
@@ -9,7 +9,7 @@
  *          __launch_bounds__(OCC_LB_MAX_THREADS, K), K = the compiled arch's max threads per SM /
  *          OCC_LB_MAX_THREADS (kernels/bounds.cuh), so that 100% occupancy fits (the `bounds` lever)
  *   SUFFIX empty or _lbfull; the variant name is <family>_u<U>_v<V><SUFFIX>
- * C and C++ both include this header. */
+ * C and C++ both include this header; it holds no CUDA type, so the pure harness reads it too. */
 #ifndef OCC_VARIANTS_H
 #define OCC_VARIANTS_H
 
@@ -37,5 +37,18 @@
 
 #define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
+
+/* Every compiled variant in one uniform shape, for the pure catalog (harness/catalog.c), which
+ * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, capped, natural) before expanding
+ * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, natural the name of the
+ * uncapped twin of a capped variant (its own name when natural). A new family adds its list above
+ * and one adapter term here. */
+#define OCC_CATALOG_STREAM(fam, u, v, lb, sfx)                                                     \
+    OCC_CATALOG_ENTRY(#fam, "stream", #fam "_u" #u "_v" #v #sfx, u, v, lb, #fam "_u" #u "_v" #v)
+#define OCC_CATALOG_CHASE(mode, k)                                                                 \
+    OCC_CATALOG_ENTRY("chase", #mode, "chase_" #mode "_k" #k, k, 4, 0, "chase_" #mode "_k" #k)
+#define OCC_CATALOG                                                                                \
+    OCC_COPY_VARIANTS(OCC_CATALOG_STREAM)                                                          \
+    OCC_REDUCE_VARIANTS(OCC_CATALOG_STREAM) OCC_CHASE_VARIANTS(OCC_CATALOG_CHASE)
 
 #endif

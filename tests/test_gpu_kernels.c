@@ -36,7 +36,7 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
     GPU_OK(cudaMemset(done, 0, 4));
     GPU_OK(occ_fill_pattern(in, max_n, seed, 0));
     uint32_t *host = malloc(words * 4);
-    const int is_copy = strcmp(v->info.family, "copy") == 0;
+    const int is_copy = strcmp(v->info.kernel, "copy") == 0;
     const int blocks[] = {1, 3 * sm_count};
     const int threads[] = {128, 256};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)

@@ -1,0 +1,53 @@
+/* harness/catalog.h: what the pure side knows of every kernel family and compiled variant: the
+ * family table (family_table.h) and the variant list (kernels/variants.h), expanded into two
+ * read-only arrays. No CUDA header: options, planner, resume, model and plots-side tools read it
+ * on machines without a GPU. */
+#ifndef OCC_CATALOG_H
+#define OCC_CATALOG_H
+
+#include "variant.h"
+
+/* How a family's points are laid out. */
+typedef enum OccFamilyShape {
+    OCC_SHAPE_OCCUPANCY, /* variants x occupancy levels (x levers): a sweep */
+    OCC_SHAPE_FOOTPRINT, /* one fixed kernel over a list of footprints: an experiment */
+} OccFamilyShape;
+
+/* Most families the table may hold (OccOptions.families is a bit set of them). */
+enum { OCC_MAX_FAMILIES = 32 };
+
+/* One family of the table; the fields are documented on the X() entry in family_table.h. */
+typedef struct OccFamilyInfo {
+    const char *id;                  /* C identifier, e.g. "chase_warp" */
+    const char *kernel;              /* --kernel name, CSV kernel */
+    const char *mode;                /* --mode name, CSV mode */
+    int default_mode;                /* 1: selected by --kernel <kernel> without --mode */
+    OccFamilyShape shape;            /* sweep or footprint experiment */
+    const char *options;             /* comma list of the scoped options it takes */
+    double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
+    int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
+    const char *bound_note;          /* knee-report cause when the model misses, or NULL */
+} OccFamilyInfo;
+
+/* Number of families, and family i (NULL when out of range), in table order. */
+int occ_family_count(void);
+const OccFamilyInfo *occ_family_at(int i);
+/* Index of the family of that kernel and mode (mode NULL: the kernel's default mode), or -1. */
+int occ_family_find(const char *kernel, const char *mode);
+/* 1 when family f takes the scoped option `name` (without dashes, e.g. "vec"), else 0. */
+int occ_family_takes(const OccFamilyInfo *f, const char *name);
+
+/* Number of compiled variants, and variant i (NULL when out of range), in variants.h order.
+ * Every variant's family field indexes the family table. */
+int occ_variant_count(void);
+const OccVariantInfo *occ_variant_at(int i);
+/* Index of the variant of that name, or -1. */
+int occ_variant_find(const char *name);
+
+/* The distinct U (axis 'u') or V (axis 'v') values of family f's variants, ascending, into
+ * out[0..max); returns how many there are (which may exceed max: only max are written). */
+int occ_family_axis_values(int f, char axis, int *out, int max);
+/* 1 when family f has register-capped variants (the bounds lever applies), else 0. */
+int occ_family_has_capped(int f);
+
+#endif

@@ -1,0 +1,36 @@
+/* harness/family_table.h: the one table of kernel families (experiments), an X-macro expanded by
+ * the pure catalog (harness/catalog.c: names, modes, options, model inputs) and by the GPU side
+ * (harness/family_ops.c: each family's OccFamilyOps, defined in harness/family_<id>.c).
+ *
+ * Entry: X(id, kernel, mode, default_mode, shape, options, dram_bytes_per_load_byte,
+ *          size_l2_multiple, bound_note)
+ *   id                        C identifier: the GPU side's ops are occ_family_<id>
+ *   kernel                    --kernel name and the CSV `kernel` column
+ *   mode                      --mode name and the CSV `mode` column
+ *   default_mode              1: what --kernel <kernel> runs when --mode is not given
+ *   shape                     OCC_SHAPE_OCCUPANCY (variants x occupancy levels) or
+ *                             OCC_SHAPE_FOOTPRINT (footprints, no occupancy axis)
+ *   options                   comma list of the scoped options (options.c) this family takes
+ *   dram_bytes_per_load_byte  DRAM bytes gbps_median counts per byte of loads in flight, for the
+ *                             Little's-law model (NAN: the model does not apply)
+ *   size_l2_multiple          default buffer/footprint of a run, in L2 sizes (0: no --size)
+ *   bound_note                what bounds the family besides latency, quoted by the knee report
+ *                             when the model misses (NULL: none)
+ * Adding a family: its variants in kernels/variants.h, one .cu, harness/family_<id>.c, one line
+ * here. */
+#ifndef OCC_FAMILY_TABLE_H
+#define OCC_FAMILY_TABLE_H
+
+#define OCC_FAMILY_TABLE(X)                                                                        \
+    X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,size,waves",     \
+      2.0, 8, NULL)                                                                                \
+    X(reduce, "reduce", "stream", 1, OCC_SHAPE_OCCUPANCY,                                          \
+      "unroll,vec,occ,block,lever,size,waves", 1.0, 8, NULL)                                       \
+    X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, 8,  \
+      NULL)                                                                                        \
+    X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, \
+      16, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
+    X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT, "footprint,stride,cold,index-bytes",     \
+      NAN, 0, NULL)
+
+#endif
