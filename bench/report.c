@@ -8,18 +8,46 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "nvml.h"
+#include "catalog.h"
+#include "walltime.h"
 
 void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...)
 {
-    if (m->n == OCC_MAX_META || m->used >= sizeof m->store) return;
     va_list ap;
     va_start(ap, fmt);
-    int w = vsnprintf(m->store + m->used, sizeof m->store - m->used, fmt, ap);
+    occ_meta_vadd(m, key, fmt, ap);
     va_end(ap);
-    if (w < 0 || (size_t)w >= sizeof m->store - m->used) return;
-    m->keys[m->n] = key;
-    m->values[m->n++] = m->store + m->used;
+}
+
+/* Copies str into the store; NULL when it is full. */
+static const char *store(OccMeta *m, const char *fmt, va_list ap)
+{
+    if (m->used >= sizeof m->store) return NULL;
+    int w = vsnprintf(m->store + m->used, sizeof m->store - m->used, fmt, ap);
+    if (w < 0 || (size_t)w >= sizeof m->store - m->used) return NULL;
+    const char *at = m->store + m->used;
     m->used += (size_t)w + 1;
+    return at;
+}
+
+static const char *store_key(OccMeta *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *at = store(m, fmt, ap);
+    va_end(ap);
+    return at;
+}
+
+void occ_meta_vadd(OccMeta *m, const char *key, const char *fmt, va_list ap)
+{
+    if (m->n == OCC_MAX_META) return;
+    const char *k = store_key(m, "%s", key);
+    const char *v = k ? store(m, fmt, ap) : NULL;
+    if (!v) return;
+    m->keys[m->n] = k;
+    m->values[m->n++] = v;
 }
 
 static void utc_stamp(char *buf, size_t len, const char *fmt)
@@ -30,7 +58,7 @@ static void utc_stamp(char *buf, size_t len, const char *fmt)
     strftime(buf, len, fmt, &tm);
 }
 
-void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
+void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
                          const OccOptions *opt)
 {
     const OccDevice *d = s->dev;
@@ -64,37 +92,61 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
     occ_meta_add(m, "roof_cub_reduce_gbps", "%.2f", s->roof.cub_reduce_gbps);
     occ_meta_add(m, "roof_cub_noise_pct", "%.3f", s->roof.cub_noise_pct);
     occ_meta_add(m, "roof_dram_peak_gbps", "%.2f", s->roof.dram_peak_gbps);
-    occ_meta_add(m, "buffer_bytes", "%zu", s->buf.n_floats * sizeof(float));
-    occ_meta_add(m, "pattern_seed", "%u", s->buf.seed);
+    occ_meta_add(m, "buffer_bytes", "%zu", s->stream.n_floats * sizeof(float));
+    occ_meta_add(m, "pattern_seed", "%u", s->stream.seed);
     occ_meta_add(m, "max_noise_pct", "%g", opt->max_noise_pct);
     occ_meta_add(m, "max_time_s", "%g", opt->max_time_s);
     occ_meta_add(m, "min_samples", "%d", opt->min_samples);
     occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
+    OccRunAxis axes[16];
+    const int n_axes = occ_options_run_axes(opt, axes, 16);
+    for (int i = 0; i < n_axes; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "axis.%s", axes[i].name);
+        occ_meta_add(m, key, "%s", axes[i].value);
+    }
+    char pci[32] = "", nvml[160];
+    cudaDeviceGetPCIBusId(pci, sizeof pci, d->index);
+    occ_nvml_reading(pci, nvml, sizeof nvml);
+    occ_meta_add(m, "nvml_at_start", "%s", nvml);
 }
 
-void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
-                             const char *chase_mode)
+void occ_report_resumed_meta(OccMeta *m, const OccCsvTable *resumed)
 {
-    char stamp[32];
+    if (!resumed) return;
+    occ_meta_add(m, "resumed_from_command", "%s", occ_csv_meta_get(resumed, "command"));
+    occ_meta_add(m, "resumed_rows", "%d", resumed->n_rows);
+}
+
+OccTimingPolicy occ_report_policy(const OccOptions *opt)
+{
+    return (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt->min_samples,
+                             .max_samples = OCC_MAX_SAMPLES, .max_noise_pct = opt->max_noise_pct,
+                             .max_time_s = opt->max_time_s, .clock_window_ns = 20000,
+                             .min_clock_fraction = 0.9};
+}
+
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned families)
+{
+    char stamp[32], name[64] = "all";
     utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
-    const char *names = kernels == OCC_KERNEL_COPY     ? "copy"
-                        : kernels == OCC_KERNEL_REDUCE ? "reduce"
-                        : kernels == OCC_KERNEL_CHASE  ? "chase-"
-                                                       : "all";
-    snprintf(buf, len, "results/%s/%s%s-%s.csv", gpu_slug, names,
-             kernels == OCC_KERNEL_CHASE ? chase_mode : "", stamp);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    int only = -1, n = 0;
+    for (int f = 0; f < occ_family_count(); f++)
+        if (families & (1u << f)) only = f, n++;
+    if (n == 1) {
+        const OccFamilyInfo *fi = occ_family_at(only);
+        int modes = 0;
+        for (int f = 0; f < occ_family_count(); f++)
+            modes += strcmp(occ_family_at(f)->kernel, fi->kernel) == 0;
+        snprintf(name, sizeof name, "%s%s%s", fi->kernel, modes > 1 ? "-" : "",
+                 modes > 1 ? fi->mode : "");
+    }
+    snprintf(buf, len, "results/%s/%s-%s.csv", gpu_slug, name, stamp);
 }
 
 void occ_progress_start(OccProgress *p, int quiet)
 {
-    p->start_s = now_s();
+    p->start_s = occ_walltime_s();
     p->tty = isatty(STDERR_FILENO);
     p->quiet = quiet;
 }
@@ -102,7 +154,7 @@ void occ_progress_start(OccProgress *p, int quiet)
 void occ_progress_point(OccProgress *p, int i, int n, const OccRow *r)
 {
     if (p->quiet) return;
-    double elapsed = now_s() - p->start_s;
+    double elapsed = occ_walltime_s() - p->start_s;
     double eta = elapsed / (i + 1) * (n - i - 1);
     char what[64];
     if (strcmp(r->status, "ok") == 0)

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "family_table.h"
@@ -79,6 +80,14 @@ int occ_family_takes(const OccFamilyInfo *f, const char *name)
         p += n + (p[n] == ',');
     }
     return 0;
+}
+
+const char *occ_family_variant_name(int f)
+{
+    static char names[OCC_MAX_FAMILIES][48];
+    if (f < 0 || f >= N_FAMILIES) return NULL;
+    if (!names[f][0]) snprintf(names[f], sizeof names[f], "%s_%s", families[f].kernel, families[f].mode);
+    return names[f];
 }
 
 int occ_variant_count(void) { return N_VARIANTS; }

@@ -3,9 +3,11 @@
 
 #include "options.h"
 
+#include "catalog.h"
 #include "exitcodes.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -567,6 +569,13 @@ int occ_options_parse(int argc, char **argv, OccOptions *o, char *err, size_t er
     if (optind < argc)
         return usage(&c, "unexpected argument '%s' (options start with --; see --help)",
                      argv[optind]);
+    o->mode_arg = mode_arg;
+    for (int f = 0; f < occ_family_count(); f++) {
+        const OccFamilyInfo *fi = occ_family_at(f);
+        unsigned bit = strcmp(fi->kernel, "copy") == 0 ? 1 : strcmp(fi->kernel, "reduce") == 0 ? 2 : 4;
+        int want = (o->kernels & bit) && (bit != 4 ? 1 : strcmp(fi->mode, occ_chase_mode_name(o->chase_mode)) == 0);
+        if (want) o->families |= 1u << f;
+    }
     return check_combinations(&c, o, mode_arg, footprint_arg);
 }
 
@@ -639,4 +648,11 @@ void occ_options_print_help(FILE *f, const char *prog)
         "  2  bad command line; nothing was written\n"
         "  3  no usable CUDA device (driver, device index, or arch not in the binary)\n",
         prog, prog, prog, prog, prog);
+}
+
+int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max)
+{
+    int n = 0;
+    if (n < max) { out[n].name = "waves"; snprintf(out[n].value, 32, "%d", o->waves); n++; }
+    return n;
 }

@@ -50,6 +50,8 @@ typedef struct OccOccSpec {
 
 /* Everything the command line decides. occ_options_defaults gives the values marked default. */
 typedef struct OccOptions {
+    unsigned families;             /* TEMPORARY shim: bit i = catalog family i selected */
+    const char *kernel_arg, *mode_arg; /* TEMPORARY shim */
     unsigned kernels;              /* OccKernelMask bits (--kernel); default OCC_KERNEL_ALL */
     int unroll[OCC_MAX_LIST];      /* --unroll: independent loads per thread, powers of two in
                                       1..8, order given, duplicates dropped; default {1,2,4,8} */
@@ -102,6 +104,10 @@ typedef struct OccOptions {
     int index_bytes;               /* --index-bytes (needs --mode latency): width of the stored
                                       next-line indices, 4 or 8; default 4 */
 } OccOptions;
+
+/* TEMPORARY shim until the table-driven parser lands. */
+typedef struct OccRunAxis { const char *name; char value[32]; } OccRunAxis;
+int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* Fills *o with the defaults documented on each field. */
 void occ_options_defaults(OccOptions *o);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int warps_per_block(const OccArchLimits *arch, int block_threads)
@@ -91,11 +92,20 @@ static int selected(const int *list, int n, int value)
     return 0;
 }
 
-static unsigned family_bit(const char *family)
+static int push(OccPlan *plan, const OccPoint *p, char *err, size_t err_len)
 {
-    if (strcmp(family, "copy") == 0) return OCC_KERNEL_COPY;
-    if (strcmp(family, "reduce") == 0) return OCC_KERNEL_REDUCE;
-    return OCC_KERNEL_CHASE;
+    if (plan->n == plan->cap) {
+        int cap = plan->cap ? 2 * plan->cap : 256;
+        OccPoint *grown = realloc(plan->points, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            snprintf(err, err_len, "out of host memory for %d sweep points", cap);
+            return -1;
+        }
+        plan->points = grown;
+        plan->cap = cap;
+    }
+    plan->points[plan->n++] = *p;
+    return 0;
 }
 
 /* Fills reachability, padding and model result of p for its variant's resources. */
@@ -121,34 +131,24 @@ static void plan_point(const OccArchLimits *arch, OccPoint *p)
                  p->model.blocks_per_sm);
 }
 
-/* Index of the register-capped twin "<name>_lbfull" of natural variant i, or -1. */
-static int capped_twin(const OccVariantInfo *infos, int n, int i)
+/* The points of occupancy-shaped family f. */
+static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int f,
+                           const OccVariantResources *res, const OccLevel *levels, int n_levels,
+                           OccPoint base, OccPlan *plan, char *err, size_t err_len)
 {
-    size_t len = strlen(infos[i].name);
-    for (int j = 0; j < n; j++)
-        if (infos[j].reg_capped && strncmp(infos[j].name, infos[i].name, len) == 0 &&
-            strncmp(infos[j].name + len, "_lbfull", 7) == 0)
-            return j;
-    return -1;
-}
-
-int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVariantInfo *infos,
-                   const OccVariantResources *res, int n_variants, const OccLevel *levels,
-                   int n_levels, OccPoint *points, int max_points, char *err, size_t err_len)
-{
-    int n = 0;
-    for (int i = 0; i < n_variants; i++) {
-        const OccVariantInfo *v = &infos[i];
-        int is_chase = strcmp(v->kernel, "chase") == 0;
-        if (v->reg_capped || !(opt->kernels & family_bit(v->kernel)) ||
-            !selected(opt->unroll, opt->n_unroll, v->unroll) ||
-            (!is_chase && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
-            (is_chase && strcmp(v->mode, occ_chase_mode_name(opt->chase_mode)) != 0))
+    const int use_vec = occ_family_takes(occ_family_at(f), "vec");
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
+        if (v->family != f || v->reg_capped || !selected(opt->unroll, opt->n_unroll, v->unroll) ||
+            (use_vec && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)))
             continue;
-        int twin = capped_twin(infos, n_variants, i);
+        const int twin = v->capped;
         for (int l = 0; l < n_levels; l++) {
-            OccPoint nat = {.variant_index = i, .lever = OCC_LEVER_PAD,
-                            .block_threads = opt->block_threads, .level = levels[l], .res = res[i]};
+            OccPoint nat = base;
+            nat.variant_index = i;
+            nat.lever = OCC_LEVER_PAD;
+            nat.level = levels[l];
+            nat.res = res[i];
             plan_point(arch, &nat);
             OccPoint cap = nat;
             if (twin >= 0) {
@@ -169,30 +169,80 @@ int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVa
                 break;
             }
             for (int t = 0; t < n_take; t++) {
-                if (n == max_points) {
-                    snprintf(err, err_len, "sweep has more than %d points; narrow it", max_points);
-                    return -1;
-                }
-                points[n++] = take[t];
+                take[t].ordinal = base.ordinal++;
+                if (push(plan, &take[t], err, err_len) != 0) return -1;
             }
         }
     }
-    if (n == 0) snprintf(err, err_len, "no compiled variant matches the selected kernels/unroll/vec");
-    return n == 0 ? -1 : n;
+    return 0;
 }
 
-void occ_plan_format_point(const OccPoint *p, const OccVariantInfo *infos, char *buf, size_t len)
+/* The points of footprint-shaped family f. */
+static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
+                            OccPoint base, OccPlan *plan, char *err, size_t err_len)
 {
-    if (p->reachable)
+    const long long lo = opt->footprint_lo_bytes ? opt->footprint_lo_bytes : 4096;
+    const long long hi = opt->footprint_hi_bytes ? opt->footprint_hi_bytes : 4LL << 30;
+    long long bytes[512];
+    const int n = occ_plan_footprints(lo, hi, arch->l1_smem_sram_bytes, l2_bytes, bytes, 512);
+    base.variant_index = -1;
+    base.block_threads = 32;
+    base.reachable = 1;
+    for (int i = 0; i < n; i++) {
+        base.footprint_bytes = bytes[i];
+        base.ordinal = i;
+        if (push(plan, &base, err, err_len) != 0) return -1;
+    }
+    return 0;
+}
+
+int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
+                   const OccVariantResources *res, const OccLevel *levels, int n_levels,
+                   OccPlan *plan, char *err, size_t err_len)
+{
+    for (int f = 0; f < occ_family_count(); f++) {
+        if (!(opt->families & (1u << f))) continue;
+        const OccFamilyInfo *fi = occ_family_at(f);
+        OccPoint base = {.family = f, .block_threads = opt->block_threads, .waves = 1};
+        snprintf(base.mode, sizeof base.mode, "%s%s", fi->mode,
+                 occ_family_takes(fi, "cold") && opt->cold ? "-cold" : "");
+        if (occ_family_takes(fi, "waves")) base.waves = opt->waves;
+        int rc = fi->shape == OCC_SHAPE_FOOTPRINT
+                     ? build_footprints(arch, l2_bytes, opt, base, plan, err, err_len)
+                     : build_occupancy(arch, opt, f, res, levels, n_levels, base, plan, err,
+                                       err_len);
+        if (rc != 0) return -1;
+    }
+    if (plan->n == 0) snprintf(err, err_len, "no compiled variant matches the selected kernels/unroll/vec");
+    return plan->n == 0 ? -1 : plan->n;
+}
+
+void occ_plan_free(OccPlan *plan)
+{
+    free(plan->points);
+    memset(plan, 0, sizeof *plan);
+}
+
+const char *occ_point_variant(const OccPoint *p)
+{
+    return p->variant_index >= 0 ? occ_variant_at(p->variant_index)->name
+                                 : occ_family_variant_name(p->family);
+}
+
+void occ_plan_format_point(const OccPoint *p, char *buf, size_t len)
+{
+    const char *v = occ_point_variant(p);
+    if (p->variant_index < 0)
+        snprintf(buf, len, "%-22s footprint %14lld B", v, p->footprint_bytes);
+    else if (p->reachable)
         snprintf(buf, len, "%-22s block %4d  target %6.2f%%  achieved %6.2f%%  %2d blocks/SM  "
                            "pad %6d B  regs %3d  limiter %s",
-                 infos[p->variant_index].name, p->block_threads, p->level.asked_pct,
-                 p->model.occupancy_pct, p->model.blocks_per_sm, p->pad_bytes,
-                 p->res.regs_per_thread, occ_limiter_name(p->model.limiter));
+                 v, p->block_threads, p->level.asked_pct, p->model.occupancy_pct,
+                 p->model.blocks_per_sm, p->pad_bytes, p->res.regs_per_thread,
+                 occ_limiter_name(p->model.limiter));
     else
-        snprintf(buf, len, "%-22s block %4d  target %6.2f%%  skip: %s",
-                 infos[p->variant_index].name, p->block_threads, p->level.asked_pct,
-                 p->skip_reason);
+        snprintf(buf, len, "%-22s block %4d  target %6.2f%%  skip: %s", v, p->block_threads,
+                 p->level.asked_pct, p->skip_reason);
 }
 
 int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long long l2_bytes,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "arch.h"
+#include "catalog.h"
 #include "occupancy.h"
 #include "options.h"
 #include "variant.h"
@@ -25,16 +26,31 @@ typedef struct OccLevel {
 
 /* One planned measurement. */
 typedef struct OccPoint {
-    int variant_index;      /* index into the variant table the plan was built from */
+    int family;             /* index of its family in the catalog */
+    int variant_index;      /* catalog variant; -1 for a footprint-shaped family (its variant is
+                               named "<kernel>_<mode>") */
+    int ordinal;            /* position among its family's points in the full plan (before any
+                               --resume filter): seeds what the point builds */
+    char mode[24];          /* CSV mode of its row: the family's mode, "-cold" appended when the
+                               family takes --cold and it is set */
     OccLever lever;         /* OCC_LEVER_PAD or OCC_LEVER_BOUNDS: how this point's level is set */
     int block_threads;      /* threads per block */
-    OccLevel level;         /* the target */
+    int waves;              /* grid = blocks/SM x SMs x waves (1 unless the family takes --waves) */
+    OccLevel level;         /* the target (occupancy-shaped families) */
+    long long footprint_bytes; /* the footprint (footprint-shaped families), else 0 */
     OccVariantResources res; /* registers, local memory and static smem the plan used */
-    int reachable;          /* 1 when the model puts exactly level.blocks_per_sm blocks per SM */
+    int reachable;          /* 1 when the model puts exactly level.blocks_per_sm blocks per SM
+                               (always 1 for footprint points) */
     int pad_bytes;          /* dynamic shared memory padding per block (when reachable) */
     OccResult model;        /* the model's occupancy with that padding (when reachable) */
     char skip_reason[96];   /* why not reachable, e.g. "registers allow only 8 blocks/SM" */
 } OccPoint;
+
+/* A growable list of points. */
+typedef struct OccPlan {
+    OccPoint *points; /* n points (heap) */
+    int n, cap;
+} OccPlan;
 
 /* Maps spec to distinct achievable levels for blocks of block_threads on arch, ascending.
  * Returns the number of levels (>= 1), or -1 with a one-line message in err (e.g. a block size
@@ -42,12 +58,21 @@ typedef struct OccPoint {
 int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSpec *spec,
                     OccLevel *levels, int max_levels, char *notes, size_t notes_len);
 
-/* Builds the points for the selected kernels/unrolls/vecs/lever of opt, over levels, for the
- * variants infos[0..n_variants) with resources res[] (same order). The natural variant and its
- * _lb twin of each (U, V) are paired by name. Returns the number of points, or -1 with err. */
-int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVariantInfo *infos,
-                   const OccVariantResources *res, int n_variants, const OccLevel *levels,
-                   int n_levels, OccPoint *points, int max_points, char *err, size_t err_len);
+/* Appends the points of every family selected in opt->families, in family-table order: for an
+ * occupancy-shaped family each natural variant selected by --unroll (and --vec where the family
+ * takes it) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
+ * register-capped twin standing in where the lever says so; for a footprint-shaped family one
+ * point per footprint of --footprint (default 4 KiB..4 GiB; occ_plan_footprints with the arch's
+ * L1 and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
+ * number of points, or -1 with err (no point selected, out of memory). */
+int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
+                   const OccVariantResources *res, const OccLevel *levels, int n_levels,
+                   OccPlan *plan, char *err, size_t err_len);
+/* Frees the points and zeroes the plan. */
+void occ_plan_free(OccPlan *plan);
+
+/* The CSV variant name of p ("<kernel>_<mode>" for a footprint point). */
+const char *occ_point_variant(const OccPoint *p);
 
 /* Footprints of the latency ladder: geometric from lo to hi bytes, multiples of 128 B, 8 steps
  * per octave within a factor 4 of l1_bytes or l2_bytes (to resolve the cache edges), 2 per
@@ -56,6 +81,6 @@ int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long lon
                         long long *out, int max);
 
 /* One line describing a point for --dry-run (no newline). */
-void occ_plan_format_point(const OccPoint *p, const OccVariantInfo *infos, char *buf, size_t len);
+void occ_plan_format_point(const OccPoint *p, char *buf, size_t len);
 
 #endif

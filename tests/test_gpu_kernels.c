@@ -6,8 +6,9 @@
 #include <stdint.h>
 
 #include "gpu_test.h"
-#include "registry.h"
-#include "sweep.h"
+#include "catalog.h"
+#include "family_reduce.h"
+#include "stream_buf.h"
 
 enum { GUARD = 64 };                       /* floats of canary before and after the output */
 static const uint32_t CANARY = 0xCAFEF00Du; /* bits no pattern value has (a NaN) */
@@ -22,7 +23,7 @@ static void check_canaries(const uint32_t *host, size_t n, const char *name, siz
     CHECK_INT_EQ(bad, 0);
 }
 
-static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
+static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, unsigned seed)
 {
     const size_t max_n = sizes[sizeof sizes / sizeof sizes[0] - 1];
     const size_t words = max_n + 2 * GUARD;
@@ -36,7 +37,7 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
     GPU_OK(cudaMemset(done, 0, 4));
     GPU_OK(occ_fill_pattern(in, max_n, seed, 0));
     uint32_t *host = malloc(words * 4);
-    const int is_copy = strcmp(v->info.kernel, "copy") == 0;
+    const int unroll = occ_variant_at(occ_variant_find(v->name))->unroll;
     const int blocks[] = {1, 3 * sm_count};
     const int threads[] = {128, 256};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
@@ -59,10 +60,10 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
                         wrong += memcmp(&host[GUARD + i], &want, 4) != 0;
                     }
                     if (wrong)
-                        fprintf(stderr, "%s n=%zu grid=%d block=%d: %zu wrong\n", v->info.name, n,
+                        fprintf(stderr, "%s n=%zu grid=%d block=%d: %zu wrong\n", v->name, n,
                                 l.grid_blocks, l.block_threads, wrong);
                     CHECK_INT_EQ(wrong, 0);
-                    check_canaries(host, n, v->info.name, n);
+                    check_canaries(host, n, v->name, n);
                 } else {
                     float got;
                     unsigned int left;
@@ -70,12 +71,12 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
                     GPU_OK(cudaMemcpy(&left, done, 4, cudaMemcpyDeviceToHost));
                     double ref = 0.0;
                     for (size_t i = 0; i < n; i++) ref += occ_pattern_value(seed, i);
-                    double tol = occ_sweep_reduce_tolerance(n, l.grid_blocks, l.block_threads,
-                                                            v->info.unroll);
+                    double tol = occ_reduce_tolerance(n, l.grid_blocks, l.block_threads,
+                                                            unroll);
                     double rel = ref > 0 ? fabs(got - ref) / ref : fabs(got);
                     if (!(rel <= tol))
                         fprintf(stderr, "%s n=%zu grid=%d block=%d: sum %.9g, want %.9g\n",
-                                v->info.name, n, l.grid_blocks, l.block_threads, got, ref);
+                                v->name, n, l.grid_blocks, l.block_threads, got, ref);
                     CHECK(rel <= tol);
                     CHECK_INT_EQ(left, 0);
                     /* reduce must not write the output buffer at all */
@@ -97,7 +98,9 @@ static void test_variant(const OccVariant *v, int sm_count, unsigned seed)
  * a start no later than its end, and the launch still computes the right result. */
 static void test_probe(int sm_count)
 {
-    const OccVariant *v = occ_registry_find("reduce_u4_v16", NULL);
+    int n_reduce = 0;
+    const OccStreamKernel *table = occ_reduce_kernels(&n_reduce);
+    const OccStreamKernel *v = occ_stream_kernel_find(table, n_reduce, "reduce_u4_v16");
     const int grid = 4 * sm_count;
     const size_t n = 1u << 22;
     float *in, *block_sums, *sum, got;
@@ -125,7 +128,7 @@ static void test_probe(int sm_count)
     GPU_OK(cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost));
     double ref = 0.0;
     for (size_t i = 0; i < n; i++) ref += occ_pattern_value(3, i);
-    CHECK(fabs(got - ref) / ref <= occ_sweep_reduce_tolerance(n, grid, 128, 4));
+    CHECK(fabs(got - ref) / ref <= occ_reduce_tolerance(n, grid, 128, 4));
     free(host);
     cudaFree(in);
     cudaFree(block_sums);
@@ -185,16 +188,13 @@ int main(void)
     gpu_test_require_device();
     int sms = 0;
     GPU_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    unsigned seed = 0x5eed0000u + (unsigned)occ_registry_count();
-    printf("seed %u, %d variants in the registry\n", seed, occ_registry_count());
+    unsigned seed = 0x5eed0000u + (unsigned)occ_variant_count();
+    printf("seed %u, %d variants in the catalog\n", seed, occ_variant_count());
     fflush(stdout);
-    int streaming = 0;
-    for (int i = 0; i < occ_registry_count(); i++) {
-        const OccVariant *v = occ_registry_at(i);
-        if (!v->launch) continue; /* the chase variants: tests/test_gpu_chase.c */
-        test_variant(v, sms, seed + i);
-        streaming++;
-    }
+    int streaming = 0, n_copy = 0, n_reduce = 0;
+    const OccStreamKernel *copy = occ_copy_kernels(&n_copy), *reduce = occ_reduce_kernels(&n_reduce);
+    for (int i = 0; i < n_copy; i++, streaming++) test_variant(&copy[i], 1, sms, seed + streaming);
+    for (int i = 0; i < n_reduce; i++, streaming++) test_variant(&reduce[i], 0, sms, seed + streaming);
     CHECK_INT_EQ(streaming, 48); /* copy and reduce x U {1,2,4,8} x V {4,8,16} x {natural, _lbfull} */
     test_mismatch_counter();
     test_cub_sum();

@@ -6,15 +6,16 @@
 #include "gpu_test.h"
 #include "kernel_resources.h"
 #include "occupancy.h"
-#include "registry.h"
+#include "catalog.h"
+#include "family.h"
 #include "device.h"
 
 static void test_padding_matches_runtime(const OccDevice *d)
 {
     int mismatches = 0, points = 0;
-    for (int i = 0; i < occ_registry_count(); i++) {
-        const OccVariant *v = occ_registry_at(i);
-        const void *k = v->kernel();
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
+        const void *k = occ_family_ops(v->family)->kernel(v);
         OccVariantResources r;
         cudaError_t e;
         if (occ_device_kernel_resources(k, &r, &e) != 0) GPU_OK(e);
@@ -34,7 +35,7 @@ static void test_padding_matches_runtime(const OccDevice *d)
                 int ok = reachable ? got == target : got < target;
                 if (!ok && mismatches++ < 10)
                     fprintf(stderr, "%s block %d target %d: model %s (pad %d), runtime %d\n",
-                            v->info.name, block, target, reachable ? "reachable" : why, pad, got);
+                            v->name, block, target, reachable ? "reachable" : why, pad, got);
             }
         }
     }
@@ -46,14 +47,14 @@ static void test_padding_matches_runtime(const OccDevice *d)
 static void test_build_table_matches_runtime(const OccDevice *d)
 {
     int compared = 0;
-    for (int i = 0; i < occ_registry_count(); i++) {
-        const OccVariant *v = occ_registry_at(i);
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
         OccVariantResources r;
         cudaError_t e;
-        if (occ_device_kernel_resources(v->kernel(), &r, &e) != 0) GPU_OK(e);
+        if (occ_device_kernel_resources(occ_family_ops(v->family)->kernel(v), &r, &e) != 0) GPU_OK(e);
         for (int t = 0; t < occ_kernel_resources_count; t++) {
             const OccKernelResources *b = &occ_kernel_resources[t];
-            if (strcmp(b->variant, v->info.name) || strcmp(b->arch, d->arch_name)) continue;
+            if (strcmp(b->variant, v->name) || strcmp(b->arch, d->arch_name)) continue;
             compared++;
             CHECK_INT_EQ(b->regs_per_thread, r.regs_per_thread);
             CHECK_INT_EQ(b->stack_bytes_per_thread, r.local_bytes_per_thread);
@@ -64,7 +65,7 @@ static void test_build_table_matches_runtime(const OccDevice *d)
             CHECK_INT_EQ(table_static, r.static_smem_bytes);
         }
     }
-    CHECK_INT_EQ(compared, occ_registry_count());
+    CHECK_INT_EQ(compared, occ_variant_count());
 }
 
 int main(void)

@@ -58,20 +58,22 @@ static void test_range_with_step_and_empty_range(void)
     CHECK_CONTAINS(notes, "asked 26% -> 25%");
 }
 
-/* Two variants of one (U, V): natural with 64 registers (at most 50% on sm_90) and its capped
- * twin with 32 registers. */
-static const OccVariantInfo infos[] = {
-    {"reduce_u8_v16", "reduce", "stream", 8, 16, 0},
-    {"reduce_u8_v16_lbfull", "reduce", "stream", 8, 16, 1},
-    {"copy_u8_v16", "copy", "stream", 8, 16, 0},
-};
-static const OccVariantResources res[] = {{64, 0, 33}, {32, 176, 33}, {40, 0, 0}};
+/* reduce_u8_v16 of the catalog with 64 registers (at most 50% on sm_90) and its capped twin with
+ * 32; every other variant gets 40. */
+static OccVariantResources res[256];
+static int nat, cap;
 
-static int build(OccLever lever, OccPoint *pts, int max)
+static int build(OccLever lever, OccPlan *plan)
 {
     OccOptions o;
     occ_options_defaults(&o);
-    o.kernels = OCC_KERNEL_REDUCE;
+    nat = occ_variant_find("reduce_u8_v16");
+    cap = occ_variant_find("reduce_u8_v16_lbfull");
+    CHECK(nat >= 0 && cap >= 0 && occ_variant_at(nat)->capped == cap);
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){40, 0, 0};
+    res[nat] = (OccVariantResources){64, 0, 33};
+    res[cap] = (OccVariantResources){32, 176, 33};
+    o.families = 1u << occ_family_find("reduce", NULL);
     o.lever = lever;
     o.unroll[0] = 8; o.n_unroll = 1;
     o.vec_bytes[0] = 16; o.n_vec = 1;
@@ -79,38 +81,70 @@ static int build(OccLever lever, OccPoint *pts, int max)
     OccLevel lv[OCC_MAX_LEVELS];
     char notes[128], err[128];
     int nl = occ_plan_levels(sm90(), o.block_threads, &spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
-    return occ_plan_build(sm90(), &o, infos, res, 3, lv, nl, pts, max, err, sizeof err);
+    occ_plan_free(plan);
+    return occ_plan_build(sm90(), 0, &o, res, lv, nl, plan, err, sizeof err);
 }
 
 static void test_levers(void)
 {
-    OccPoint p[16];
+    OccPlan plan = {0};
+    const OccPoint *p;
     /* pad: natural variant only; 75% and 100% need <= 40 / 32 registers: skip rows. */
-    CHECK_INT_EQ(build(OCC_LEVER_PAD, p, 16), 4);
+    CHECK_INT_EQ(build(OCC_LEVER_PAD, &plan), 4);
+    p = plan.points;
     CHECK(p[0].reachable && p[1].reachable && !p[2].reachable && !p[3].reachable);
     CHECK_CONTAINS(p[3].skip_reason, "registers");
     CHECK_INT_EQ(p[0].model.blocks_per_sm, 4);
     CHECK(p[0].pad_bytes > 0); /* 4 blocks of 128 threads need padding to keep the 5th out */
+    CHECK_STR_EQ(p[0].mode, "stream");
+    CHECK_INT_EQ(p[0].waves, 1);
     /* auto: the capped twin takes over where the natural count cannot reach. */
-    CHECK_INT_EQ(build(OCC_LEVER_AUTO, p, 16), 4);
-    CHECK_INT_EQ(p[1].variant_index, 0);
+    CHECK_INT_EQ(build(OCC_LEVER_AUTO, &plan), 4);
+    p = plan.points;
+    CHECK_INT_EQ(p[1].variant_index, nat);
     CHECK_INT_EQ(p[1].lever, OCC_LEVER_PAD);
-    CHECK_INT_EQ(p[3].variant_index, 1);
+    CHECK_INT_EQ(p[3].variant_index, cap);
     CHECK_INT_EQ(p[3].lever, OCC_LEVER_BOUNDS);
     CHECK(p[3].reachable);
     CHECK_INT_EQ(p[3].pad_bytes, 0); /* 16 blocks: threads are the limit, no padding needed */
     CHECK_INT_EQ(p[3].model.limiter, OCC_LIMIT_WARPS);
     /* both: two rows per level, the natural one a skip where unreachable. */
-    CHECK_INT_EQ(build(OCC_LEVER_BOTH, p, 16), 8);
-    CHECK_INT_EQ(p[6].variant_index, 0);
+    CHECK_INT_EQ(build(OCC_LEVER_BOTH, &plan), 8);
+    p = plan.points;
+    CHECK_INT_EQ(p[6].variant_index, nat);
     CHECK(!p[6].reachable);
-    CHECK_INT_EQ(p[7].variant_index, 1);
+    CHECK_INT_EQ(p[7].variant_index, cap);
     CHECK(p[7].reachable);
+    CHECK_INT_EQ(p[7].ordinal, 7);
     /* bounds: the capped twin everywhere. */
-    CHECK_INT_EQ(build(OCC_LEVER_BOUNDS, p, 16), 4);
-    CHECK(p[0].variant_index == 1 && p[0].reachable);
-    /* too many points for the array is an error, not a truncation */
-    CHECK_INT_EQ(build(OCC_LEVER_BOTH, p, 5), -1);
+    CHECK_INT_EQ(build(OCC_LEVER_BOUNDS, &plan), 4);
+    CHECK(plan.points[0].variant_index == cap && plan.points[0].reachable);
+    occ_plan_free(&plan);
+}
+
+/* A footprint-shaped family plans footprints, its row mode follows --cold, and its variant is
+ * named <kernel>_<mode>. */
+static void test_footprint_family(void)
+{
+    OccOptions o;
+    occ_options_defaults(&o);
+    const int f = occ_family_find("chase", "latency");
+    CHECK(f >= 0 && occ_family_at(f)->shape == OCC_SHAPE_FOOTPRINT);
+    o.families = 1u << f;
+    o.footprint_lo_bytes = 4096;
+    o.footprint_hi_bytes = 1 << 20;
+    o.cold = 1;
+    OccPlan plan = {0};
+    char err[128];
+    const int n = occ_plan_build(sm90(), 0, &o, res, NULL, 0, &plan, err, sizeof err);
+    CHECK(n > 4);
+    CHECK_INT_EQ(plan.points[0].footprint_bytes, 4096);
+    CHECK_INT_EQ(plan.points[n - 1].footprint_bytes, 1 << 20);
+    CHECK_INT_EQ(plan.points[n - 1].ordinal, n - 1);
+    CHECK_INT_EQ(plan.points[0].variant_index, -1);
+    CHECK_STR_EQ(plan.points[0].mode, "latency-cold");
+    CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "chase_latency");
+    occ_plan_free(&plan);
 }
 
 int main(void)
@@ -119,5 +153,6 @@ int main(void)
     test_list_maps_to_nearest();
     test_range_with_step_and_empty_range();
     test_levers();
+    test_footprint_family();
     return check_done();
 }

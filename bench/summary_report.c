@@ -1,0 +1,120 @@
+/* bench/summary_report.c: what run_sweep prints around the measurement: the dry-run plan, the
+ * --out pre-check and the end-of-run tables. No CUDA calls here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "sink.h"
+#include "summary.h"
+
+int occ_report_check_out_path(const char *path, int force, char *err, size_t err_len)
+{
+    if (access(path, F_OK) == 0 && !force) {
+        snprintf(err, err_len, "--out %.400s exists; pass --force to overwrite it", path);
+        return -1;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    /* Walk up to the nearest existing directory: that is where the file or its parents go. */
+    while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
+    if (access(dir[0] ? dir : "/", W_OK) != 0) {
+        snprintf(err, err_len, "--out %.300s: directory %.150s is not writable", path,
+                 dir[0] ? dir : "/");
+        return -1;
+    }
+    return 0;
+}
+
+void occ_report_print_plan(const OccPlan *plan, const char *target, const char *notes,
+                           int with_l2)
+{
+    char line[256];
+    int footprints = 0;
+    printf("plan for %s: %d points\n", target, plan->n);
+    if (notes[0]) printf("levels: %s\n", notes);
+    for (int i = 0; i < plan->n; i++) {
+        occ_plan_format_point(&plan->points[i], line, sizeof line);
+        printf("%s\n", line);
+        footprints += plan->points[i].variant_index < 0;
+    }
+    if (footprints && !with_l2)
+        printf("footprints: planned without the L2 size (--arch); a run on the GPU adds 8 per "
+               "octave within a factor 4 of its L2\n");
+    printf("%d points\n", plan->n);
+}
+
+/* The latency table: footprint, cycles and ns per dependent load of every row that has them. */
+static void print_latency(const OccRunRow *rows, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        const OccRow *r = &rows[i].row;
+        if (isnan(r->cycles_per_hop_median) && strncmp(r->status, "skip", 4) != 0) continue;
+        if (!any++) printf("%16s %10s %10s %10s\n", "footprint B", "cycles", "ns", "status");
+        printf("%16lld %10.1f %10.1f %10s\n", r->buffer_bytes, r->cycles_per_hop_median,
+               r->ns_per_hop_median, r->status);
+    }
+}
+
+/* The knee table (stdout and <csv>-knee.md) and the measured-residency check. */
+static void print_model(const OccModel *m, const OccRow *rows, int n, const char *csv_path,
+                        const char *gpu_name)
+{
+    OccKnee *knees = calloc((size_t)(n ? n : 1), sizeof *knees);
+    char md[1100], err[300];
+    int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1;
+    if (nk > 0) {
+        printf("model: DRAM latency %.1f ns, roof %.1f GB/s, %d SMs\n", m->latency_ns,
+               m->roof_gbps, m->sm_count);
+        occ_knee_print(stdout, knees, nk);
+        size_t len = strlen(csv_path);
+        int stem = (int)(len > 4 && !strcmp(csv_path + len - 4, ".csv") ? len - 4 : len);
+        snprintf(md, sizeof md, "%.*s-knee.md", stem, csv_path);
+        if (occ_knee_write_markdown(md, gpu_name, m, knees, nk, err, sizeof err) != 0)
+            fprintf(stderr, "occsweep: %s\n", err);
+        else
+            printf("wrote %s\n", md);
+    }
+    free(knees);
+}
+
+static void print_residency(const OccRow *rows, int n)
+{
+    int off = 0, probed = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(rows[i].occ_measured_pct)) continue;
+        probed++;
+        off += fabs(rows[i].occ_measured_pct - rows[i].occ_achieved_pct) >
+               OCC_RESIDENCY_TOLERANCE_PTS;
+    }
+    if (probed)
+        printf("residency: %d of %d points measured more than %g points away from the API's "
+               "occupancy\n", off, probed, OCC_RESIDENCY_TOLERANCE_PTS);
+}
+
+void occ_report_run(const OccSink *sink, const OccRoof *roof, const OccModel *model,
+                    const char *path, const char *gpu_name)
+{
+    const int n = sink->n_rows;
+    OccRow *plain = calloc((size_t)(n ? n : 1), sizeof *plain);
+    int rates = 0;
+    for (int i = 0; plain && i < n; i++) {
+        plain[i] = sink->rows[i].row;
+        rates += isfinite(plain[i].gbps_median) && isnan(plain[i].cycles_per_hop_median);
+    }
+    if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
+    print_latency(sink->rows, n);
+    if (plain && model) print_model(model, plain, n, path, gpu_name);
+    if (plain) print_residency(plain, n);
+    free(plain);
+    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
+           roof->memcpy_gbps, roof->cub_reduce_gbps, roof->dram_peak_gbps,
+           sink->write_failed ? "FAILED to write" : "wrote", path, sink->end);
+}

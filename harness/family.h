@@ -1,0 +1,76 @@
+/* harness/family.h: the GPU side of the kernel-family interface. Each family of the table in
+ * family_table.h implements one OccFamilyOps in harness/family_<id>.c; the point loop
+ * (points.c) drives every family through it and names none:
+ *
+ *   setup (once per run) -> per point: configure (attributes, padding, occupancy API: generic)
+ *   -> bind -> time launch() (generic) -> verify -> probe residency with launch(probe)
+ *   -> generic rate columns from bytes_per_launch -> fill (the family's own columns)
+ *
+ * A footprint-shaped family (an experiment such as the latency ladder) sets `measure` instead
+ * and measures each point itself. Launchers never print or exit; they return CUDA errors. */
+#ifndef OCC_FAMILY_H
+#define OCC_FAMILY_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "csv.h"
+#include "device.h"
+#include "options.h"
+#include "plan.h"
+#include "stream_buf.h"
+#include "timing.h"
+
+/* What a family's set-up may use: the run's device, stream, options and shared buffers. */
+typedef struct OccRunEnv {
+    const OccDevice *dev;          /* the GPU */
+    OccTimer *timer;               /* the run's stream (timer->stream) */
+    const OccTimingPolicy *policy; /* sampling policy (experiments that time by themselves) */
+    const OccOptions *opt;         /* the command line (sizes, strides, ...) */
+    OccStreamBuffers *stream;      /* shared input/output buffers of the run (stream_buf.h) */
+    int max_grid_blocks;           /* largest grid any planned point launches */
+    int max_block_threads;         /* largest block any planned point launches */
+    /* Adds a `# key=value` metadata line (value printf-formatted) to the run's CSV. */
+    void (*meta)(void *user, const char *key, const char *fmt, ...);
+    void *meta_user;               /* first argument of meta */
+} OccRunEnv;
+
+/* The launch shape of one point, decided by the generic loop before bind. */
+typedef struct OccShape {
+    OccLaunch launch;  /* grid = blocks_per_sm x SMs x waves, block, padding (stream set later) */
+    int blocks_per_sm; /* resident blocks per SM (occupancy API) */
+    int sm_count;      /* SMs of the device */
+} OccShape;
+
+typedef struct OccFamilyOps {
+    /* Allocates the family's buffers for the run into *state (NULL is a valid state). 0, or -1
+     * with a one-line err (out of memory names what was asked and what is free). */
+    int (*setup)(void **state, const OccRunEnv *env, char *err, size_t err_len);
+    /* Frees what setup allocated (state may be NULL). */
+    void (*teardown)(void *state);
+    /* The kernel of catalog variant v, for cudaFuncSetAttribute / cudaFuncGetAttributes / the
+     * occupancy API; NULL for a footprint-shaped family. */
+    const void *(*kernel)(const OccVariantInfo *v);
+    /* Binds v to shape s for the launches that follow and fills the columns known before
+     * timing: buffer_bytes, bytes_per_launch (work per launch, the generic GB/s), and
+     * bytes_in_flight_per_sm; *touched_bytes = bytes one launch touches (for l2_resident).
+     * Returns 0, or 1 when the point cannot run on this run's buffers (skip text in skip). */
+    int (*bind)(void *state, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len);
+    /* Enqueues one launch of the bound point on st; probe: NULL for a timed launch, else the
+     * residency probe (OCC_PROBE_WORDS words per block). */
+    cudaError_t (*launch)(void *state, cudaStream_t st, unsigned long long *probe);
+    /* Checks one launch of the bound point; sets r->verify_err and "ok" or "fail:<why>". */
+    cudaError_t (*verify)(void *state, cudaStream_t st, OccRow *r, char *status, size_t len);
+    /* The family's own columns from the timing (NULL: none). */
+    void (*fill)(void *state, const OccTiming *t, OccRow *r);
+    /* Footprint-shaped families: measures point p entirely into r and status (NULL otherwise). */
+    cudaError_t (*measure)(void *state, const OccRunEnv *env, const OccPoint *p, OccRow *r,
+                           char *status, size_t len);
+} OccFamilyOps;
+
+/* The ops of catalog family f (0 <= f < occ_family_count()). */
+const OccFamilyOps *occ_family_ops(int f);
+
+#endif

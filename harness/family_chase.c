@@ -1,0 +1,173 @@
+/* harness/family_chase.c: the pointer-chase throughput families, warp and thread mode. Each chain
+ * follows dependent loads through a random single cycle of lines (chase_footprint.h); chains walk
+ * disjoint stretches that together cover the footprint once per launch, so a line comes back
+ * only after the whole footprint (>> L2) has been read, and every launch rotates the start
+ * points. Verified by the host's walk of the same cycle. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "chase_footprint.h"
+#include "family.h"
+#include "family_chase.h"
+
+/* One compiled chase kernel. */
+typedef struct ChaseKernel {
+    const char *name;
+    OccChaseLaunchFn launch;
+    OccKernelHandleFn kernel;
+} ChaseKernel;
+#define ENTRY(mode, k) {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k},
+static const ChaseKernel kernels[] = {OCC_CHASE_VARIANTS(ENTRY)};
+#undef ENTRY
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8 };
+
+typedef struct ChaseState {
+    OccFootprint fp;
+    int per_warp;              /* 1: one chain per warp (warp mode); 0: one per thread */
+    const ChaseKernel *k;      /* the bound variant */
+    OccLaunch launch;
+    OccChaseArgs args;
+    size_t chains;             /* chains of the bound launch */
+} ChaseState;
+
+static ChaseState warp_state, thread_state;
+
+static const ChaseKernel *find(const char *name)
+{
+    for (int i = 0; i < N_KERNELS; i++)
+        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
+    return NULL;
+}
+
+/* Thread mode has 32x the chains of warp mode at the same occupancy: 32-byte lines (one sector
+ * each) and a larger default footprint (family_table.h) keep every chain >= MIN_HOPS hops. */
+static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
+                      const OccRunEnv *env, char *err, size_t err_len)
+{
+    memset(c, 0, sizeof *c);
+    c->per_warp = line_words == 32;
+    const OccFamilyInfo *f = occ_family_at(occ_family_find("chase", mode));
+    long long bytes = env->opt->size_bytes ? env->opt->size_bytes
+                                           : f->size_l2_multiple * env->dev->l2_bytes;
+    int max_k = 0;
+    for (int i = 0; i < N_KERNELS; i++) {
+        const OccVariantInfo *v = occ_variant_at(occ_variant_find(kernels[i].name));
+        if (v->unroll > max_k) max_k = v->unroll;
+    }
+    size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
+    if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, 4, max_chains, 0xc4a5eull, err,
+                           err_len) != 0)
+        return -1;
+    env->meta(env->meta_user, "chase_footprint_bytes", "%lld", occ_footprint_bytes(&c->fp));
+    env->meta(env->meta_user, "chase_line_bytes", "%u", 4 * line_words);
+    env->meta(env->meta_user, "chase_perm_build_ms", "%.1f", c->fp.perm_build_ms);
+    return 0;
+}
+
+static int setup_warp(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    *out = &warp_state;
+    return setup_mode(&warp_state, "warp", 32, env, err, err_len);
+}
+
+static int setup_thread(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    *out = &thread_state;
+    return setup_mode(&thread_state, "thread", 8, env, err, err_len);
+}
+
+static void teardown(void *sp) { occ_footprint_free(&((ChaseState *)sp)->fp); }
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    const ChaseKernel *k = find(v->name);
+    return k ? k->kernel() : NULL;
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    ChaseState *c = sp;
+    const OccFootprint *fp = &c->fp;
+    const size_t threads = (size_t)s->launch.grid_blocks * s->launch.block_threads;
+    c->chains = (c->per_warp ? threads / 32 : threads) * (size_t)v->unroll;
+    const size_t spacing = c->chains ? fp->n_lines / c->chains : 0;
+    const double line_bytes = 4.0 * fp->line_words;
+    r->buffer_bytes = occ_footprint_bytes(fp);
+    *touched_bytes = r->buffer_bytes;
+    if (c->chains > fp->max_chains || spacing < MIN_HOPS) {
+        snprintf(skip, skip_len, "footprint holds %zu lines for %zu chains; raise --size",
+                 fp->n_lines, c->chains);
+        return 1;
+    }
+    c->k = find(v->name);
+    c->launch = s->launch;
+    c->args = (OccChaseArgs){.lines = fp->lines, .order = fp->order, .n_lines = fp->n_lines,
+                             .line_words = fp->line_words, .chain_spacing = spacing, .shift = 0,
+                             .hops = (int)spacing, .ends = fp->ends};
+    r->bytes_per_launch = (long long)((double)c->chains * (double)spacing * line_bytes);
+    r->bytes_in_flight_per_sm = (long long)(c->chains / (size_t)s->sm_count * line_bytes);
+    return 0;
+}
+
+/* One launch; each launch rotates the start points by a large odd step, so consecutive launches
+ * start elsewhere in every chain's stretch. */
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    ChaseState *c = sp;
+    c->launch.stream = st;
+    c->args.probe = probe;
+    cudaError_t e = c->k->launch(&c->launch, &c->args);
+    c->args.shift = (c->args.shift + 1000003u) % c->args.n_lines;
+    return e;
+}
+
+/* Launches once with a known shift and counts chains that did not end where the host's walk of
+ * the same cycle ends. */
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    ChaseState *c = sp;
+    const OccFootprint *fp = &c->fp;
+    const size_t chains = c->chains;
+    c->args.shift = 12345 % fp->n_lines;
+    const size_t shift = c->args.shift;
+    unsigned int *ends = malloc(chains * 4);
+    cudaError_t e = ends ? cudaMemsetAsync(fp->ends, 0xff, chains * 4, st) : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) e = launch(c, st, NULL);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(ends, fp->ends, chains * 4, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    size_t bad = 0;
+    for (size_t i = 0; e == cudaSuccess && i < chains; i++) {
+        size_t pos = (i * c->args.chain_spacing + shift + (size_t)c->args.hops) % fp->n_lines;
+        bad += ends[i] != fp->host_order[pos] * fp->line_words;
+    }
+    free(ends);
+    r->verify_err = (double)bad;
+    snprintf(status, len, "%s", bad == 0 ? "ok" : "fail:chains ended away from the host-walked line");
+    return e;
+}
+
+static void fill(void *sp, const OccTiming *t, OccRow *r)
+{
+    const ChaseState *c = sp;
+    const double hops = (double)c->chains * (double)c->args.chain_spacing;
+    r->hops_per_s_median = hops / (t->stats.median * 1e-3);
+    /* The loaded latency per hop: every chain makes `spacing` dependent hops per launch. */
+    r->ns_per_hop_median = t->stats.median * 1e6 / (double)c->args.chain_spacing;
+}
+
+const OccFamilyOps occ_family_chase_warp = {.setup = setup_warp, .teardown = teardown,
+                                            .kernel = kernel, .bind = bind, .launch = launch,
+                                            .verify = verify, .fill = fill};
+const OccFamilyOps occ_family_chase_thread = {.setup = setup_thread, .teardown = teardown,
+                                              .kernel = kernel, .bind = bind, .launch = launch,
+                                              .verify = verify, .fill = fill};
+
+OccChaseLaunchFn occ_chase_launcher(const char *name)
+{
+    const ChaseKernel *k = find(name);
+    return k ? k->launch : NULL;
+}

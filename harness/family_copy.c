@@ -1,0 +1,82 @@
+/* harness/family_copy.c: the copy family: out = in over the run's stream buffers; one launch
+ * moves 2 x buffer bytes (every loaded byte is stored). Verified in full on the device against
+ * the input after the output was poisoned. */
+#include <stdio.h>
+#include <string.h>
+
+#include "family.h"
+
+static const OccStreamKernel kernels[] = {OCC_COPY_VARIANTS(OCC_STREAM_KERNEL_ENTRY)};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+typedef struct CopyState {
+    OccStreamBuffers *buf;
+    const OccStreamKernel *k; /* the bound variant */
+    OccLaunch launch;
+} CopyState;
+
+static CopyState state;
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    memset(&state, 0, sizeof state);
+    state.buf = env->stream;
+    *out = &state;
+    return occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len);
+}
+
+static void teardown(void *s) { (void)s; }
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    CopyState *c = sp;
+    (void)skip, (void)skip_len;
+    c->k = occ_stream_kernel_find(kernels, N_KERNELS, v->name);
+    c->launch = s->launch;
+    const long long warps = (s->launch.block_threads + 31) / 32;
+    r->buffer_bytes = (long long)(c->buf->n_floats * sizeof(float));
+    r->bytes_per_launch = 2 * r->buffer_bytes;
+    r->bytes_in_flight_per_sm = s->blocks_per_sm * warps * 32 * v->unroll * v->vec_bytes;
+    *touched_bytes = r->bytes_per_launch;
+    return 0;
+}
+
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    CopyState *c = sp;
+    OccStreamArgs a = {.in = c->buf->in, .out = c->buf->out, .n_floats = c->buf->n_floats,
+                       .probe = probe};
+    c->launch.stream = st;
+    return c->k->launch(&c->launch, &a);
+}
+
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    CopyState *c = sp;
+    OccStreamBuffers *b = c->buf;
+    unsigned long long bad = 0;
+    cudaError_t e = cudaMemsetAsync(b->out, 0xff, b->n_floats * sizeof(float), st);
+    if (e == cudaSuccess) e = launch(c, st, NULL);
+    if (e == cudaSuccess) e = occ_count_mismatches(b->in, b->out, b->n_floats, b->mismatches, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&bad, b->mismatches, sizeof bad, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    r->verify_err = (double)bad;
+    snprintf(status, len, "%s", bad == 0 ? "ok" : "fail:copy output differs from input");
+    return e;
+}
+
+const OccFamilyOps occ_family_copy = {.setup = setup, .teardown = teardown, .kernel = kernel,
+                                      .bind = bind, .launch = launch, .verify = verify};
+
+const OccStreamKernel *occ_copy_kernels(int *n)
+{
+    *n = N_KERNELS;
+    return kernels;
+}

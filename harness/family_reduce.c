@@ -1,0 +1,118 @@
+/* harness/family_reduce.c: the reduce family: a float sum of the run's input buffer; one launch
+ * reads the buffer once. Verified against the host's double-precision sum within a bound on the
+ * float32 rounding of the kernel's summation order. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "family.h"
+#include "family_reduce.h"
+
+static const OccStreamKernel kernels[] = {OCC_REDUCE_VARIANTS(OCC_STREAM_KERNEL_ENTRY)};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+typedef struct ReduceState {
+    OccStreamBuffers *buf;
+    float *block_sums;         /* one partial per block of the largest grid */
+    unsigned int *blocks_done; /* kept at 0 between launches (the last block resets it) */
+    float *sum;                /* the total */
+    const OccStreamKernel *k;  /* the bound variant */
+    int unroll;
+    OccLaunch launch;
+} ReduceState;
+
+static ReduceState state;
+
+double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads, int unroll)
+{
+    /* Each accumulator adds about n / (threads x U) terms; the shuffle and shared-memory trees add
+     * log2(block) levels each; the last block adds grid / block partials per thread. The error of
+     * a float sum of m terms is at most m x 2^-24 of the sum of magnitudes. */
+    double threads = (double)grid_blocks * block_threads;
+    double chain = ceil((double)n_floats / (threads * unroll)) + unroll;
+    double tree = 2.0 * log2((double)block_threads) + ceil((double)grid_blocks / block_threads);
+    return (chain + tree + 8.0) * ldexp(1.0, -24);
+}
+
+static void teardown(void *sp)
+{
+    ReduceState *s = sp;
+    cudaFree(s->block_sums);
+    cudaFree(s->blocks_done);
+    cudaFree(s->sum);
+    memset(s, 0, sizeof *s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    memset(&state, 0, sizeof state);
+    state.buf = env->stream;
+    *out = &state;
+    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
+    cudaError_t e = cudaMalloc((void **)&state.block_sums, (size_t)env->max_grid_blocks * 4);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&state.blocks_done, sizeof *state.blocks_done);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&state.sum, sizeof *state.sum);
+    if (e == cudaSuccess) e = cudaMemset(state.blocks_done, 0, sizeof *state.blocks_done);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "allocating the reduce scratch", err, err_len);
+        teardown(&state);
+        return -1;
+    }
+    return 0;
+}
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    ReduceState *c = sp;
+    (void)skip, (void)skip_len;
+    c->k = occ_stream_kernel_find(kernels, N_KERNELS, v->name);
+    c->unroll = v->unroll;
+    c->launch = s->launch;
+    const long long warps = (s->launch.block_threads + 31) / 32;
+    r->buffer_bytes = (long long)(c->buf->n_floats * sizeof(float));
+    r->bytes_per_launch = r->buffer_bytes;
+    r->bytes_in_flight_per_sm = s->blocks_per_sm * warps * 32 * v->unroll * v->vec_bytes;
+    *touched_bytes = r->bytes_per_launch;
+    return 0;
+}
+
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    ReduceState *c = sp;
+    OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
+                       .block_sums = c->block_sums, .blocks_done = c->blocks_done, .sum = c->sum,
+                       .probe = probe};
+    c->launch.stream = st;
+    return c->k->launch(&c->launch, &a);
+}
+
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    ReduceState *c = sp;
+    float got = 0.0f;
+    cudaError_t e = cudaMemsetAsync(c->sum, 0xff, sizeof *c->sum, st);
+    if (e == cudaSuccess) e = launch(c, st, NULL);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(&got, c->sum, sizeof got, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    const double host = c->buf->host_sum;
+    r->verify_err = fabs((double)got - host) / host; /* all terms are >= 0 */
+    const double tol = occ_reduce_tolerance(c->buf->n_floats, c->launch.grid_blocks,
+                                            c->launch.block_threads, c->unroll);
+    snprintf(status, len, "%s", r->verify_err <= tol ? "ok" : "fail:sum out of tolerance");
+    return e;
+}
+
+const OccFamilyOps occ_family_reduce = {.setup = setup, .teardown = teardown, .kernel = kernel,
+                                        .bind = bind, .launch = launch, .verify = verify};
+
+const OccStreamKernel *occ_reduce_kernels(int *n)
+{
+    *n = N_KERNELS;
+    return kernels;
+}

@@ -1,0 +1,210 @@
+/* harness/points.c: the point loop of a run: configure -> bind -> time -> verify -> probe
+ * residency -> generic rate columns -> the family's own columns. It names no family. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "residency.h"
+#include "run.h"
+
+/* The family's launch as an OccWorkFn for the timer (timed launches carry no probe). */
+typedef struct Bound {
+    const OccFamilyOps *ops;
+    void *state;
+    unsigned long long *probe;
+} Bound;
+
+static cudaError_t launch_bound(void *ctx, cudaStream_t stream)
+{
+    Bound *b = ctx;
+    return b->ops->launch(b->state, stream, b->probe);
+}
+
+/* One untimed, instrumented launch: occ_measured_pct and its spread from where and when the
+ * grid's blocks ran. */
+static cudaError_t probe_residency(OccRun *r, Bound *b, int grid_blocks, int warps_per_block,
+                                   OccRow *row)
+{
+    const size_t words = (size_t)grid_blocks * OCC_PROBE_WORDS;
+    uint64_t *host = malloc(words * sizeof *host);
+    cudaStream_t st = r->timer.stream;
+    cudaError_t e = host ? cudaMemsetAsync(r->probe, 0, words * 8, st) : cudaErrorMemoryAllocation;
+    b->probe = r->probe;
+    if (e == cudaSuccess) e = launch_bound(b, st);
+    b->probe = NULL;
+    if (e == cudaSuccess) e = cudaMemcpyAsync(host, r->probe, words * 8, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    OccResidency res;
+    if (e == cudaSuccess &&
+        occ_residency_compute(host, grid_blocks, warps_per_block, r->dev->sm_count,
+                              r->dev->limits.max_warps_per_sm, &res) == 0) {
+        row->occ_measured_pct = res.occ_measured_pct;
+        row->occ_measured_spread_pct = res.spread_pct;
+    }
+    free(host);
+    return e;
+}
+
+/* The timing columns, and GB/s and % of roof from bytes_per_launch (work per launch). */
+static void fill_timing(const OccRun *r, const OccTiming *t, OccRow *row)
+{
+    row->samples = t->n_samples;
+    row->samples_discarded_clock = t->n_discarded;
+    row->sm_clock_mhz_median = t->clock_mhz_median;
+    row->launches_per_sample = t->launches_per_sample;
+    row->time_ms_median = t->stats.median;
+    row->time_ms_min = t->stats.min;
+    row->time_ms_mean = t->stats.mean;
+    row->time_ms_stddev = t->stats.stddev;
+    row->noise_pct = t->stats.rel_stddev_pct;
+    row->gbps_median = (double)row->bytes_per_launch / (t->stats.median * 1e6);
+    row->gbps_max = (double)row->bytes_per_launch / (t->stats.min * 1e6);
+    row->pct_of_memcpy = 100.0 * row->gbps_median / r->roof.memcpy_gbps;
+    row->pct_of_dram_peak = 100.0 * row->gbps_median / r->roof.dram_peak_gbps;
+}
+
+/* Sets the point's attributes and asks the runtime how many blocks fit. */
+static cudaError_t configure(const void *k, const OccPoint *p, int *blocks_per_sm)
+{
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, p->pad_bytes);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, k, p->block_threads,
+                                                          (size_t)p->pad_bytes);
+    return e;
+}
+
+/* The columns every row of the point has, measured or not. */
+static void fill_common(const OccRun *r, const OccPoint *p, OccRow *row)
+{
+    const OccFamilyInfo *f = occ_family_at(p->family);
+    occ_run_row_init(r, row);
+    row->kernel = f->kernel;
+    row->mode = p->mode;
+    row->variant = occ_point_variant(p);
+    row->dram_bytes_per_load_byte = f->dram_bytes_per_load_byte;
+    if (p->variant_index < 0) return;
+    const OccVariantInfo *v = occ_variant_at(p->variant_index);
+    row->unroll = v->unroll;
+    row->vec_bytes = v->vec_bytes;
+    row->lb_min_blocks = v->reg_capped ? r->dev->limits.max_threads_per_sm / OCC_LB_MAX_THREADS : 0;
+    row->lever = occ_lever_name(p->lever);
+    row->block_threads = p->block_threads;
+    row->occ_target_pct = p->level.asked_pct;
+    row->regs_per_thread = p->res.regs_per_thread;
+    row->local_bytes_per_thread = p->res.local_bytes_per_thread;
+}
+
+/* Binds v to shape s and sets l2_resident from the bytes one launch touches. */
+static int bind(const OccRun *r, Bound *b, const OccVariantInfo *v, const OccShape *s,
+                OccRunRow *out)
+{
+    long long touched = 0;
+    int rc = b->ops->bind(b->state, v, s, &out->row, &touched, out->status, sizeof out->status);
+    out->row.l2_resident = touched <= 2 * r->dev->l2_bytes;
+    return rc;
+}
+
+/* Measures one reachable occupancy point into out; returns a CUDA error that must end the run. */
+static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
+{
+    static OccTiming t; /* large (sample array); points run one at a time */
+    OccRow *row = &out->row;
+    const OccVariantInfo *v = occ_variant_at(p->variant_index);
+    const OccArchLimits *l = &r->dev->limits;
+    int blocks = 0;
+    cudaError_t e = configure(b->ops->kernel(v), p, &blocks);
+    if (e != cudaSuccess) return e;
+    const int warps_per_block = (p->block_threads + 31) / 32;
+    row->blocks_per_sm = blocks;
+    row->occ_achieved_pct = 100.0 * blocks * warps_per_block / l->max_warps_per_sm;
+    row->limiter = occ_limiter_name(p->model.limiter);
+    row->dyn_smem_pad_bytes = p->pad_bytes;
+    row->grid_blocks = (long long)blocks * r->dev->sm_count * p->waves;
+    row->bytes_in_flight_per_sm =
+        (long long)blocks * warps_per_block * 32 * v->unroll * v->vec_bytes;
+    if (blocks != p->level.blocks_per_sm) {
+        snprintf(out->status, sizeof out->status,
+                 "fail:occupancy API gives %d blocks/SM where the model gives %d", blocks,
+                 p->level.blocks_per_sm);
+        return cudaSuccess;
+    }
+    const OccShape shape = {.launch = {.grid_blocks = (int)row->grid_blocks,
+                                       .block_threads = p->block_threads,
+                                       .dyn_smem_bytes = (size_t)p->pad_bytes},
+                            .blocks_per_sm = blocks, .sm_count = r->dev->sm_count};
+    char skip[sizeof out->status];
+    if (bind(r, b, v, &shape, out) != 0) {
+        snprintf(skip, sizeof skip, "%s", out->status);
+        snprintf(out->status, sizeof out->status, "skip:%.150s", skip);
+        return cudaSuccess;
+    }
+    char range[96];
+    snprintf(range, sizeof range, "%s occ=%g%%", v->name, row->occ_achieved_pct);
+    nvtxRangePushA(range);
+    e = occ_time_work(&r->timer, launch_bound, b, &r->policy, &t);
+    nvtxRangePop();
+    if (e == cudaSuccess) e = b->ops->verify(b->state, r->timer.stream, row, out->status,
+                                             sizeof out->status);
+    if (e == cudaSuccess) e = probe_residency(r, b, (int)row->grid_blocks, warps_per_block, row);
+    if (e != cudaSuccess) return e;
+    fill_timing(r, &t, row);
+    if (b->ops->fill) b->ops->fill(b->state, &t, row);
+    return cudaSuccess;
+}
+
+/* A footprint point: the family measures it by itself. */
+static cudaError_t measure_footprint(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
+{
+    const OccRunEnv env = {.dev = r->dev, .timer = &r->timer, .policy = &r->policy,
+                           .opt = r->opt, .stream = &r->stream, .meta = r->meta,
+                           .meta_user = r->meta_user};
+    char range[96];
+    snprintf(range, sizeof range, "%s %lld B", out->row.variant, p->footprint_bytes);
+    nvtxRangePushA(range);
+    cudaError_t e = b->ops->measure(b->state, &env, p, &out->row, out->status, sizeof out->status);
+    nvtxRangePop();
+    out->row.l2_resident = out->row.buffer_bytes <= 2 * r->dev->l2_bytes;
+    return e;
+}
+
+int occ_run_points(OccRun *r, const OccPoint *points, int n, OccRowFn on_row, void *user,
+                   cudaError_t *fatal, char *err, size_t err_len)
+{
+    *fatal = cudaSuccess;
+    nvtxRangePushA("occsweep sweep");
+    int i = 0;
+    for (; i < n && !(r->stop && *r->stop); i++) {
+        const OccPoint *p = &points[i];
+        Bound b = {.ops = occ_family_ops(p->family), .state = r->state[p->family]};
+        OccRunRow out;
+        cudaError_t e = cudaSuccess;
+        fill_common(r, p, &out.row);
+        if (p->variant_index < 0) {
+            e = measure_footprint(r, p, &b, &out);
+        } else if (!p->reachable) {
+            /* An empty shape: bind only fills the size columns of the skip row. */
+            const OccShape none = {.sm_count = r->dev->sm_count};
+            bind(r, &b, occ_variant_at(p->variant_index), &none, &out);
+            snprintf(out.status, sizeof out.status, "skip:%s", p->skip_reason);
+        } else {
+            e = measure_point(r, p, &b, &out);
+        }
+        if (e != cudaSuccess) {
+            *fatal = e;
+            char what[128];
+            snprintf(what, sizeof what, "point %d/%d (%s)", i + 1, n, out.row.variant);
+            occ_device_format_error(e, what, err, err_len);
+            break;
+        }
+        out.row.status = out.status;
+        on_row(user, i, n, &out);
+    }
+    nvtxRangePop();
+    return i;
+}

@@ -1,0 +1,54 @@
+/* harness/resources.c: variant resources from the runtime or the build-time table. */
+#include "resources.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "device.h"
+#include "family.h"
+#include "kernel_resources.h"
+
+static int from_device(const OccArchLimits *arch, const OccVariantInfo *v, OccVariantResources *r,
+                       char *err, size_t err_len)
+{
+    cudaError_t e;
+    if (occ_device_kernel_resources(occ_family_ops(v->family)->kernel(v), r, &e) == 0) return 0;
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
+        snprintf(err, err_len,
+                 "this build has no code for %s (%s): rebuild with meson configure build "
+                 "-Dgpu_archs=...,%s (or -Dgpu_ptx=%s)",
+                 arch->name, cudaGetErrorName(e), arch->name + 3, arch->name + 3);
+    else
+        occ_device_format_error(e, v->name, err, err_len);
+    return -1;
+}
+
+static int from_table(const OccArchLimits *arch, const OccVariantInfo *v, OccVariantResources *r,
+                      char *err, size_t err_len)
+{
+    for (int k = 0; k < occ_kernel_resources_count; k++) {
+        const OccKernelResources *t = &occ_kernel_resources[k];
+        if (strcmp(t->variant, v->name) != 0 || strcmp(t->arch, arch->name) != 0) continue;
+        int smem = t->static_smem_bytes;
+        const int reserved = arch->smem_reserved_per_block_bytes;
+        if (reserved && smem >= reserved) smem -= reserved;
+        *r = (OccVariantResources){t->regs_per_thread, t->stack_bytes_per_thread, smem};
+        return 0;
+    }
+    snprintf(err, err_len, "--arch %s: this build has no code for it (rebuild with "
+                           "-Dgpu_archs=...,%s)", arch->name, arch->name + 3);
+    return -1;
+}
+
+int occ_resources_get(const OccArchLimits *arch, int have_device, OccVariantResources *res,
+                      char *err, size_t err_len)
+{
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
+        int rc = have_device ? from_device(arch, v, &res[i], err, err_len)
+                             : from_table(arch, v, &res[i], err, err_len);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,39 @@
+/* harness/resume.h: --resume FILE: which planned points an earlier run's CSV already holds
+ * (pure). A point is held by a row of the same kernel, mode, variant and, for occupancy points,
+ * lever, block size and requested occupancy, or, for footprint points, footprint (buffer_bytes),
+ * whose status is ok or skip; fail rows are measured again. The run-wide axes (options that change
+ * what a point measures but are no row column: size, waves, stride, index width, cold...) are
+ * `# axis.<name>=<value>` metadata lines; a file whose axes differ from this run's is refused. */
+#ifndef OCC_RESUME_H
+#define OCC_RESUME_H
+
+#include <stddef.h>
+
+#include "csv.h"
+#include "options.h"
+#include "plan.h"
+
+/* Reads FILE into t and checks it was measured on gpu_name (a real run) or, when gpu_name is
+ * NULL (a dry run for an arch), on compute capability cc ("9.0"). 0, or -1 with a one-line err
+ * (t is then freed). */
+int occ_resume_load(const char *path, const char *gpu_name, const char *cc, OccCsvTable *t,
+                    char *err, size_t err_len);
+
+/* Checks every axes[i] against t's `axis.<name>` metadata: a key the file lacks (older files)
+ * is not compared. 0, or -1 with a one-line err naming the first axis that differs, both values
+ * and the option to use. */
+int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,
+                          size_t err_len);
+
+/* 1 when row r is the row of point p (the keys above, status not considered). */
+int occ_resume_row_is_point(const OccRow *r, const OccPoint *p);
+
+/* Removes from points[0..n) those an ok or skip row of t holds, keeping the order. Returns the
+ * new count. */
+int occ_resume_filter_points(const OccCsvTable *t, OccPoint *points, int n);
+
+/* 1 when row i of t belongs in the rewritten file: every row except a fail row of one of
+ * points[0..n) (the points still to measure, which replace it). */
+int occ_resume_keep_row(const OccCsvTable *t, int i, const OccPoint *points, int n);
+
+#endif

@@ -1,0 +1,63 @@
+/* harness/stream_buf.c: the run's shared streaming buffers. */
+#include "stream_buf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "device.h"
+
+int occ_stream_buffers_acquire(OccStreamBuffers *b, cudaStream_t stream, char *err, size_t err_len)
+{
+    if (b->in) return 0;
+    b->n_floats = (size_t)b->want_bytes / sizeof(float);
+    b->seed = 0x0cc5eedu;
+    const size_t bytes = b->n_floats * sizeof(float);
+    size_t free_bytes = 0, total = 0;
+    cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
+    if (e == cudaSuccess && 2 * bytes + 4096 > free_bytes) {
+        snprintf(err, err_len,
+                 "--size %lld B needs %.2f GiB of device memory (input + output) but %.2f GiB is "
+                 "free; pass a smaller --size",
+                 b->want_bytes, 2.0 * bytes / 1073741824.0, free_bytes / 1073741824.0);
+        return -1;
+    }
+    if (e == cudaSuccess) e = cudaMalloc((void **)&b->in, bytes);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&b->out, bytes);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&b->mismatches, sizeof *b->mismatches);
+    if (e == cudaSuccess) e = occ_fill_pattern(b->in, b->n_floats, b->seed, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "allocating and filling the stream buffers", err, err_len);
+        occ_stream_buffers_free(b);
+        return -1;
+    }
+    /* The host reference, summed in double while nothing else runs. */
+    double sum = 0.0;
+    for (size_t i = 0; i < b->n_floats; i++) sum += occ_pattern_value(b->seed, i);
+    b->host_sum = sum;
+    return 0;
+}
+
+void occ_stream_buffers_free(OccStreamBuffers *b)
+{
+    cudaFree(b->in);
+    cudaFree(b->out);
+    cudaFree(b->mismatches);
+    long long want = b->want_bytes;
+    memset(b, 0, sizeof *b);
+    b->want_bytes = want;
+}
+
+const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int n,
+                                              const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(table[i].name, name) == 0) return &table[i];
+    return NULL;
+}
+
+const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name)
+{
+    const OccStreamKernel *k = occ_stream_kernel_find(table, n, name);
+    return k ? k->kernel() : NULL;
+}

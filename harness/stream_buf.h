@@ -1,0 +1,49 @@
+/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce) and
+ * the roof share in one run, allocated once on first use, and the kernel-table entry those
+ * families expand from their lists in kernels/variants.h. */
+#ifndef OCC_STREAM_BUF_H
+#define OCC_STREAM_BUF_H
+
+#include <stddef.h>
+
+#include "api.h"
+
+/* The run's streaming buffers. */
+typedef struct OccStreamBuffers {
+    long long want_bytes; /* size asked for each buffer (set before the first acquire) */
+    float *in, *out;      /* n_floats each; in holds the pattern of `seed` (device) */
+    size_t n_floats;      /* elements per buffer: want_bytes / 4 */
+    unsigned int seed;    /* pattern seed */
+    double host_sum;      /* double-precision sum of the pattern (every element is >= 0) */
+    unsigned long long *mismatches; /* device counter for output checks */
+} OccStreamBuffers;
+
+/* Allocates and fills b (once; later calls return 0 at once) on `stream`. 0, or -1 with a
+ * one-line err (out of memory names the size asked, the free memory and --size). */
+int occ_stream_buffers_acquire(OccStreamBuffers *b, cudaStream_t stream, char *err, size_t err_len);
+void occ_stream_buffers_free(OccStreamBuffers *b);
+
+/* One compiled streaming kernel: its name, launcher and handle. */
+typedef struct OccStreamKernel {
+    const char *name;          /* the variant name (catalog) */
+    OccStreamLaunchFn launch;  /* enqueues one launch */
+    OccKernelHandleFn kernel;  /* the kernel, for the runtime's attribute and occupancy APIs */
+} OccStreamKernel;
+
+/* Expands one X(fam, u, v, lb, sfx) entry of a streaming list into an OccStreamKernel. */
+#define OCC_STREAM_KERNEL_ENTRY(fam, u, v, lb, sfx)                                                \
+    {#fam "_u" #u "_v" #v #sfx, occ_launch_##fam##_u##u##_v##v##sfx,                              \
+     occ_kernel_##fam##_u##u##_v##v##sfx},
+
+/* The entry of table[0..n) named name, or NULL. */
+const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int n,
+                                              const char *name);
+/* The handle of the entry named name (NULL when absent): a family's OccFamilyOps.kernel. */
+const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name);
+
+/* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
+ * each, for the GPU tests that exercise every launcher directly. */
+const OccStreamKernel *occ_copy_kernels(int *n);
+const OccStreamKernel *occ_reduce_kernels(int *n);
+
+#endif
