@@ -1,6 +1,7 @@
 /* harness/csv.h: the sweep's CSV file: one row per point, run metadata in "# key=value" lines.
+ * Implemented by csv_schema.c (row init, column queries), csv_write.c and csv_read.c.
  *
- * File format (DESIGN.md section 7, columns in csv_columns.h, dictionary in results/README.md):
+ * File format (columns in csv_columns.h, their dictionary in results/README.md):
  *   # key=value           metadata lines, before the header (and end metadata after the rows)
  *   gpu_name,cc,...       one header line: the column names in schema order
  *   NVIDIA H200,9.0,...   one line per row

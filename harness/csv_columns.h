@@ -30,7 +30,9 @@
     X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \
     X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
-    X(l2_resident, INT, "1 when bytes_per_launch <= 2 x L2: part may be served from L2")           \
+    X(l2_resident, INT, "1 when the bytes one launch touches (copy: input + output; reduce: "     \
+                        "input; chase and ladder: the footprint) are at most 2 x the L2 size, so " \
+                        "part of them may be served from L2")                                      \
     X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
     X(dram_bytes_per_load_byte, NUM, "DRAM bytes gbps_median counts per byte of loads in flight (copy 2: load + store; reduce, chase 1); NaN: no Little's-law model (ladder)") \
     X(samples, INT, "timed samples kept")                                                          \

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
+#include "rowfmt.h"
 #include "summary.h"
 
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
@@ -26,21 +28,21 @@ double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, 
     return bytes_in_flight_per_sm * sm_count / gbps;
 }
 
-double occ_model_traffic_factor(const char *kernel)
-{
-    return kernel != NULL && strcmp(kernel, "copy") == 0 ? 2.0 : 1.0;
-}
-
-static int is_ok(const OccRow *r) { return r->status != NULL && strcmp(r->status, "ok") == 0; }
-
-static int same_str(const char *a, const char *b) { return strcmp(a ? a : "-", b ? b : "-") == 0; }
-
 /* Bytes in flight per SM scaled to the traffic gbps_median counts. NaN when the row is outside
- * the model (ladder rows, no bytes in flight). */
+ * the model: no usable traffic factor (NaN, infinite or <= 0) or no bytes in flight. */
 static double model_bytes_in_flight(const OccRow *r)
 {
-    if (same_str(r->mode, "latency") || r->bytes_in_flight_per_sm <= 0) return NAN;
-    return (double)r->bytes_in_flight_per_sm * occ_model_traffic_factor(r->kernel);
+    double f = r->dram_bytes_per_load_byte;
+    if (!(isfinite(f) && f > 0) || r->bytes_in_flight_per_sm <= 0) return NAN;
+    return (double)r->bytes_in_flight_per_sm * f;
+}
+
+/* What bounds the row's family besides latency (catalog.h), or NULL. A NULL mode is the row's
+ * "-", not the kernel's default mode. */
+static const char *bound_note(const OccRow *r)
+{
+    const OccFamilyInfo *f = occ_family_at(occ_family_find(r->kernel, r->mode ? r->mode : "-"));
+    return f != NULL ? f->bound_note : NULL;
 }
 
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
@@ -49,7 +51,7 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
     for (int i = 0; i < n_rows; i++) {
         OccRow *r = &rows[i];
         double b = model_bytes_in_flight(r);
-        if (!is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
+        if (!occ_row_is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
         r->gbps_predicted = occ_model_predict_gbps(m, b);
         r->measured_over_predicted = r->gbps_median / r->gbps_predicted;
         r->latency_loaded_ns = occ_model_loaded_latency_ns(b, m->sm_count, r->gbps_median);
@@ -62,20 +64,21 @@ static double row_predicted_gbps(const OccModel *m, const OccRow *r)
     return isnan(b) ? NAN : occ_model_predict_gbps(m, b);
 }
 
-/* The rules are documented on OccKnee.cause; their order matters: a spill or a sector-bound
- * access explains a miss in either direction, so they come before the direction tests. Below the
+/* The rules are documented on OccKnee.cause; their order matters: a spill or a family's own
+ * bound explains a miss in either direction, so they come before the direction tests. Below the
  * prediction, Little's law itself says the loads took longer than the unloaded latency; only a
  * variant whose best stays far under the roof is called bound by something else. */
 static void diagnose(const OccModel *m, const OccRow *worst, double predicted, OccKnee *k)
 {
     double measured = worst->gbps_median;
     int clamped = predicted >= m->roof_gbps;
+    const char *note = bound_note(worst);
     size_t len = sizeof k->cause;
     if (worst->local_bytes_per_thread > 0)
         snprintf(k->cause, len, "register spills add local-memory traffic (%lld B/thread)",
                  worst->local_bytes_per_thread);
-    else if (same_str(worst->mode, "thread"))
-        snprintf(k->cause, len, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
+    else if (note != NULL)
+        snprintf(k->cause, len, "%s", note);
     else if (measured > predicted && clamped)
         snprintf(k->cause, len,
                  "faster than the roof: read-only traffic or L2 hits beat cudaMemcpy");
@@ -104,7 +107,7 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
     k->cause[0] = '\0';
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!is_ok(r) || !same_str(r->variant, k->variant) || !isfinite(r->gbps_median)) continue;
+        if (!occ_row_ok_of_variant(r, k->variant) || !isfinite(r->gbps_median)) continue;
         if (first == NULL) first = r;
         if (r->occ_achieved_pct == k->knee_measured_pct &&
             r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * k->best_gbps &&
@@ -160,7 +163,7 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
         k->knee_measured_pct = measured[v].knee_occ_pct;
         k->knee_predicted_pct = NAN;
         for (int p = 0; p < n_predicted; p++)
-            if (same_str(predicted[p].variant, k->variant))
+            if (occ_row_str_same(predicted[p].variant, k->variant))
                 k->knee_predicted_pct = predicted[p].knee_occ_pct;
         fill_variant(m, rows, n_rows, k);
     }
@@ -168,14 +171,6 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
     free(predicted);
     free(as_predicted);
     return n;
-}
-
-static void print_num(FILE *f, int width, int decimals, double v)
-{
-    if (isnan(v))
-        fprintf(f, "  %*s", width, "-");
-    else
-        fprintf(f, "  %*.*f", width, decimals, v);
 }
 
 void occ_knee_print(FILE *f, const OccKnee *k, int n)
@@ -191,12 +186,12 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
             "best GB/s", "knee %", "model %", "B/SM at knee", "miss %", "at occ %");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
-        print_num(f, 9, 1, k[i].best_gbps);
-        print_num(f, 6, 2, k[i].knee_measured_pct);
-        print_num(f, 7, 2, k[i].knee_predicted_pct);
-        print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
-        print_num(f, 8, 1, k[i].worst_miss_pct);
-        print_num(f, 8, 2, k[i].worst_miss_occ_pct);
+        occ_row_print_num(f, 9, 1, k[i].best_gbps);
+        occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
+        occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
+        occ_row_print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
+        occ_row_print_num(f, 8, 1, k[i].worst_miss_pct);
+        occ_row_print_num(f, 8, 2, k[i].worst_miss_occ_pct);
         fputc('\n', f);
     }
     fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
@@ -221,8 +216,9 @@ static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, con
                            int n)
 {
     fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
-    fprintf(f, "Little's-law model: predicted GB/s = min(roof, bytes in flight per SM x SMs / "
-               "latency); copy counts its stores too, so its bytes in flight count twice.\n\n");
+    fprintf(f, "Little's-law model: predicted GB/s = min(roof, f x bytes in flight per SM x SMs / "
+               "latency), f = the row's dram_bytes_per_load_byte (DRAM bytes its GB/s counts per "
+               "byte loaded: 2 where each loaded byte is stored again).\n\n");
     fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
     fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
     fprintf(f, "- SMs: %d\n", m->sm_count);

@@ -7,9 +7,13 @@
  * run's cudaMemcpy roof (roof_memcpy_gbps). Inverting it on a measured point gives the latency
  * the loads actually saw under that load: B x S / measured GB/s.
  *
- * Copy moves two DRAM bytes (load + store) per byte loaded, and gbps_median counts both, while
- * only the loads wait on DRAM: for copy rows the model is applied to 2 x B (see
- * occ_model_traffic_factor), which is the same as doubling the unclamped prediction.
+ * Only loads wait on DRAM, but gbps_median may count more bytes than were loaded (a kernel that
+ * stores every loaded byte moves two DRAM bytes per byte loaded). Each row carries that factor,
+ * f = dram_bytes_per_load_byte (from its family in family_table.h), and the model is applied to
+ * f x B, which is the same as scaling the unclamped prediction by f. A row whose f is NaN (a
+ * family without a bandwidth model, such as the latency ladder), infinite or <= 0 is outside the
+ * model. The model names no kernel family: what it knows of one comes from the row and from the
+ * family table (catalog.h).
  *
  * The knee report: per variant, the lowest occupancy reaching OCC_SUMMARY_KNEE_FRACTION of the
  * variant's best (summary.h's rule), measured and predicted, and where the model misses by more
@@ -42,16 +46,11 @@ double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
  * sm_count is not positive or bytes_in_flight_per_sm is negative. */
 double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, double gbps);
 
-/* DRAM bytes that gbps_median counts per byte of loads in flight for a kernel family: 2 for
- * "copy" (each loaded byte is stored once; stores do not wait on DRAM, so they add traffic but
- * no bytes in flight), 1 for every other family (reduce, chase) and for NULL. */
-double occ_model_traffic_factor(const char *kernel);
-
 /* Fills gbps_predicted (GB/s), measured_over_predicted (ratio) and latency_loaded_ns (ns, with
- * m->sm_count) of every row whose status is exactly "ok", whose mode is not "latency" (the chase
- * ladder), with bytes_in_flight_per_sm > 0 and a finite gbps_median; the bytes in flight are
- * scaled by occ_model_traffic_factor(kernel). Every other row is left unchanged (its model
- * columns stay as they were, NaN after occ_row_init). Does nothing when m or rows is NULL. */
+ * m->sm_count) of every row whose status is exactly "ok", whose dram_bytes_per_load_byte is finite
+ * and > 0, with bytes_in_flight_per_sm > 0 and a finite gbps_median; the bytes in flight are
+ * scaled by dram_bytes_per_load_byte. Every other row is left unchanged (its model columns stay
+ * as they were, NaN after occ_row_init). Does nothing when m or rows is NULL. */
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows);
 
 /* One line of the knee report: the figures of one variant over its ok rows with a finite
@@ -75,8 +74,9 @@ typedef struct OccKnee {
                         the worst row, first rule that applies:
                         1. local_bytes_per_thread > 0: "register spills add local-memory
                            traffic (N B/thread)";
-                        2. mode "thread": "32-byte sector requests: DRAM efficiency, not
-                           latency, bounds it";
+                        2. the row's family (occ_family_find(kernel, mode), catalog.h) has a
+                           bound_note: that note (e.g. chase thread mode's "32-byte sector
+                           requests: DRAM efficiency, not latency, bounds it");
                         3. measured above a prediction clamped at the roof: "faster than the
                            roof: read-only traffic or L2 hits beat cudaMemcpy";
                         4. measured above an unclamped prediction: "more parallelism than the

@@ -32,7 +32,7 @@ void occ_stats_summarize(const double *x, int n, OccSampleStats *out);
  *      bound apply at once.
  *   5. otherwise continue.
  * elapsed_s and max_time_s are seconds spent on this point's samples and the per-point budget;
- * max_noise_pct is in percent (DESIGN.md default 0.5). */
+ * max_noise_pct is in percent (occsweep's --max-noise, 0.5 by default). */
 int occ_stats_should_stop(const double *x, int n, int min_samples, int max_samples,
                           double max_noise_pct, double elapsed_s, double max_time_s);
 

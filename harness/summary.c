@@ -5,16 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_ok(const OccRow *r) { return r->status != NULL && strcmp(r->status, "ok") == 0; }
+#include "rowfmt.h"
 
 static int has_prefix(const char *s, const char *prefix)
 {
     return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static int same_variant(const char *a, const char *b)
-{
-    return strcmp(a ? a : "-", b ? b : "-") == 0;
 }
 
 /* Best point, then knee: the knee needs the final best, so it takes a second pass. */
@@ -24,7 +19,7 @@ static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary 
     s->n_ok = 0;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!is_ok(r) || !same_variant(r->variant, s->variant)) continue;
+        if (!occ_row_ok_of_variant(r, s->variant)) continue;
         s->n_ok++;
         if (!isfinite(r->gbps_median)) continue;
         int better = isnan(s->best_gbps) || r->gbps_median > s->best_gbps ||
@@ -38,7 +33,7 @@ static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary 
     if (isnan(s->best_gbps)) return;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!is_ok(r) || !same_variant(r->variant, s->variant) || !isfinite(r->gbps_median) ||
+        if (!occ_row_ok_of_variant(r, s->variant) || !isfinite(r->gbps_median) ||
             isnan(r->occ_achieved_pct))
             continue;
         if (r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * s->best_gbps &&
@@ -51,9 +46,10 @@ int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, 
 {
     int n = 0;
     for (int i = 0; i < n_rows && n < max_out; i++) {
-        if (!is_ok(&rows[i])) continue;
+        if (!occ_row_is_ok(&rows[i])) continue;
         int seen = 0;
-        for (int j = 0; j < n && !seen; j++) seen = same_variant(out[j].variant, rows[i].variant);
+        for (int j = 0; j < n && !seen; j++)
+            seen = occ_row_str_same(out[j].variant, rows[i].variant);
         if (seen) continue;
         out[n].variant = rows[i].variant ? rows[i].variant : "-";
         summarize_variant(rows, n_rows, &out[n]);
@@ -62,20 +58,12 @@ int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, 
     return n;
 }
 
-static void print_num(FILE *f, int width, double v)
-{
-    if (isnan(v))
-        fprintf(f, "  %*s", width, "-");
-    else
-        fprintf(f, "  %*.1f", width, v);
-}
-
 void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
 {
     int n_ok = 0, n_skip = 0, n_fail = 0, n_other = 0;
     for (int i = 0; i < n_rows; i++) {
         const char *st = rows[i].status;
-        if (is_ok(&rows[i]))
+        if (occ_row_is_ok(&rows[i]))
             n_ok++;
         else if (has_prefix(st, "skip"))
             n_skip++;
@@ -94,10 +82,10 @@ void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
                 "at occ %", "% memcpy", "knee occ %");
         for (int i = 0; i < n_var; i++) {
             fprintf(f, "%-*s  %6d", name_w, v[i].variant, v[i].n_ok);
-            print_num(f, 10, v[i].best_gbps);
-            print_num(f, 8, v[i].best_occ_pct);
-            print_num(f, 8, v[i].best_pct_of_memcpy);
-            print_num(f, 10, v[i].knee_occ_pct);
+            occ_row_print_num(f, 10, 1, v[i].best_gbps);
+            occ_row_print_num(f, 8, 1, v[i].best_occ_pct);
+            occ_row_print_num(f, 8, 1, v[i].best_pct_of_memcpy);
+            occ_row_print_num(f, 10, 1, v[i].knee_occ_pct);
             fputc('\n', f);
         }
     } else {

@@ -2,11 +2,9 @@
 #include "timing.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "api.h"
+#include "walltime.h"
 
 cudaError_t occ_timer_create(OccTimer *t)
 {
@@ -23,13 +21,6 @@ void occ_timer_destroy(OccTimer *t)
     cudaEventDestroy(t->stop);
     cudaStreamDestroy(t->stream);
     cudaFree(t->clock_dev);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* One event-timed batch; *ms is the elapsed time of the whole batch. */
@@ -55,18 +46,20 @@ static cudaError_t drop_slow_clock_samples(OccTimer *t, const OccTimingPolicy *p
     if (e != cudaSuccess) return e;
     double sorted[OCC_MAX_SAMPLES];
     for (int i = 0; i < n; i++) {
-        out->sample_clock_mhz[i] = words[2 * i + 1] ? 1e3 * (double)words[2 * i] / (double)words[2 * i + 1] : NAN;
+        unsigned long long cycles = words[2 * i], ns = words[2 * i + 1];
+        out->sample_clock_mhz[i] = ns ? 1e3 * (double)cycles / (double)ns : NAN;
         sorted[i] = out->sample_clock_mhz[i];
     }
     OccSampleStats clock;
     occ_stats_summarize(sorted, n, &clock);
     out->clock_mhz_median = clock.median;
+    const double min_mhz = p->min_clock_fraction * clock.median;
     int slow = 0;
-    for (int i = 0; i < n; i++) slow += out->sample_clock_mhz[i] < p->min_clock_fraction * clock.median;
+    for (int i = 0; i < n; i++) slow += out->sample_clock_mhz[i] < min_mhz;
     if (slow == 0 || n - slow < 3) return cudaSuccess;
     int kept = 0;
     for (int i = 0; i < n; i++)
-        if (!(out->sample_clock_mhz[i] < p->min_clock_fraction * clock.median)) {
+        if (!(out->sample_clock_mhz[i] < min_mhz)) {
             out->sample_ms[kept] = out->sample_ms[i];
             out->sample_clock_mhz[kept++] = out->sample_clock_mhz[i];
         }
@@ -90,7 +83,7 @@ cudaError_t occ_time_work(OccTimer *t, OccWorkFn work, void *ctx, const OccTimin
     out->launches_per_sample = batch;
 
     int max_samples = p->max_samples < OCC_MAX_SAMPLES ? p->max_samples : OCC_MAX_SAMPLES;
-    double t0 = now_s();
+    double t0 = occ_walltime_s();
     do {
         if ((e = time_batch(t, work, ctx, batch, &ms)) != cudaSuccess) return e;
         /* After the stop event, so outside the timed region; read back at the end. */
@@ -100,7 +93,7 @@ cudaError_t occ_time_work(OccTimer *t, OccWorkFn work, void *ctx, const OccTimin
             return e;
         out->sample_ms[out->n_samples++] = ms / batch;
     } while (!occ_stats_should_stop(out->sample_ms, out->n_samples, p->min_samples, max_samples,
-                                    p->max_noise_pct, now_s() - t0, p->max_time_s));
+                                    p->max_noise_pct, occ_walltime_s() - t0, p->max_time_s));
     out->n_discarded = 0;
     out->clock_mhz_median = NAN;
     if (p->clock_window_ns && (e = drop_slow_clock_samples(t, p, out)) != cudaSuccess) return e;

@@ -1,4 +1,4 @@
-/* harness/walltime.c: the monotonic wall clock. */
+/* harness/walltime.c: the monotonic wall clock (contract in walltime.h). */
 #include "walltime.h"
 
 #include <time.h>

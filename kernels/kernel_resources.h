@@ -4,7 +4,8 @@
 #define OCC_KERNEL_RESOURCES_H
 
 typedef struct OccKernelResources {
-    const char *variant;          /* variant name, e.g. "reduce_u4_v16_lb8" */
+    const char *variant;          /* variant name: <family>_u<U>_v<V>[_lbfull] or
+                                     chase_<mode>_k<K>, e.g. "reduce_u4_v16_lbfull" */
     const char *arch;             /* SASS target, e.g. "sm_90" */
     int regs_per_thread;          /* registers per thread */
     int stack_bytes_per_thread;   /* stack frame per thread, spills included */

@@ -1,7 +1,9 @@
-/* tests/test_csv.c: CSV round trip, .partial and --force handling, malformed input, and the column
- * dictionary in results/README.md (found under $OCC_SOURCE_ROOT, default "."). */
+/* tests/test_csv.c: CSV round trip, the writer's exact bytes, .partial and --force handling,
+ * malformed input, and the column dictionary in results/README.md (found under $OCC_SOURCE_ROOT,
+ * default "."). */
 #define _XOPEN_SOURCE 700 /* mkdtemp, mkdir, access, nftw */
 
+#include <errno.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
@@ -223,6 +225,68 @@ static void test_force_and_partial(void)
 }
 
 #define HEADER_NAME(name, type, doc) #name ","
+#define INIT_STR "-"
+#define INIT_INT "0"
+#define INIT_NUM "NaN"
+#define INIT_FIELD(name, type, doc) INIT_##type ","
+
+/* The writer's exact bytes: header, number formats, NULL strings, no metadata, no end line; and
+ * the calls it refuses. */
+static void test_writer_bytes(void)
+{
+    const char *path = path_in("bytes.csv");
+    char err[512] = "", header[2048], init[2048];
+    snprintf(header, sizeof header, "%s", OCC_CSV_COLUMNS(HEADER_NAME));
+    header[strlen(header) - 1] = '\n';
+    snprintf(init, sizeof init, "%s", OCC_CSV_COLUMNS(INIT_FIELD));
+    init[strlen(init) - 1] = '\n';
+
+    OccRow rows[3];
+    fill_rows(rows);
+    OccRow r;
+    occ_row_init(&r);
+    OccCsvWriter *w = occ_csv_open(path, 0, NULL, NULL, 0, err, sizeof err);
+    CHECK(w != NULL);
+    if (w == NULL) return;
+    CHECK_INT_EQ(occ_csv_write_row(w, &r), 0);
+    r.gpu_name = NULL; /* written "-", like an unset field */
+    r.status = NULL;
+    CHECK_INT_EQ(occ_csv_write_row(w, &r), 0);
+    CHECK_INT_EQ(occ_csv_write_row(w, &rows[0]), 0);
+    CHECK_INT_EQ(occ_csv_close(w, NULL, NULL), 0);
+    char *text = read_text(path);
+    char want[8192];
+    snprintf(want, sizeof want, "%s%s%s", header, init, init);
+    CHECK(text != NULL && strncmp(text, want, strlen(want)) == 0);
+    CHECK_CONTAINS(text, ",9223372036854775807,");
+    CHECK_CONTAINS(text, ",-9223372036854775808,");
+    CHECK_CONTAINS(text, ",1.23456789e-07,");
+    CHECK_CONTAINS(text, ",4712.345679,1e+300,-Inf,");
+    CHECK_CONTAINS(text, ",Inf,\"skip:occupancy, 6.25% unreachable\"\n");
+    /* the only '#' is inside the quoted field: no line reads as metadata */
+    CHECK(text != NULL && strchr(text, '#') == strstr(text, "\"#not_a_comment\"") + 1);
+    free(text);
+
+    errno = 0;
+    CHECK_INT_EQ(occ_csv_write_row(NULL, &r), -1);
+    CHECK_INT_EQ(errno, EINVAL);
+    errno = 0;
+    CHECK_INT_EQ(occ_csv_close(NULL, NULL, NULL), -1);
+    CHECK_INT_EQ(errno, EINVAL);
+
+    /* a bad end key: the file stays under its .partial name */
+    w = occ_csv_open(path_in("endkey.csv"), 0, NULL, NULL, 0, err, sizeof err);
+    CHECK(w != NULL);
+    if (w != NULL) CHECK_INT_EQ(occ_csv_close(w, "end status", "complete"), -1);
+    CHECK(exists(path_in("endkey.csv.partial")) && !exists(path_in("endkey.csv")));
+
+    mkdir(path_in("isdir.csv"), 0755);
+    CHECK(occ_csv_open(path_in("isdir.csv"), 1, NULL, NULL, 0, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "isdir.csv: is a directory");
+    CHECK(occ_csv_open("", 0, NULL, NULL, 0, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "empty path");
+    CHECK(occ_csv_column_doc(-1) == NULL && occ_csv_column_doc(occ_csv_column_count()) == NULL);
+}
 #define GOOD_STR "x"
 #define GOOD_INT "1"
 #define GOOD_NUM "1.5"
@@ -250,14 +314,23 @@ static void test_malformed(void)
     row[strlen(row) - 1] = '\n';
     char text[8192];
 
-    snprintf(text, sizeof text, "# k=v\n%s%s", header, row);
+    /* a '#' line without '=' is a comment; blank lines are skipped; keys are trimmed, values not */
+    snprintf(text, sizeof text, "# a comment\n#  k2 \t= v2 \n\n# k=v\n%s\n%s", header, row);
     char err[512] = "";
     OccCsvTable t;
     write_text(path_in("good.csv"), text);
     CHECK_INT_EQ(occ_csv_read(path_in("good.csv"), &t, err, sizeof err), 0);
     CHECK_INT_EQ(t.n_rows, 1);
     if (t.n_rows == 1) CHECK_NEAR(t.rows[0].time_ms_median, 1.5, 0);
+    CHECK_INT_EQ(t.n_meta, 2);
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "k2"), " v2 ");
+    CHECK_STR_EQ(occ_csv_meta_get(&t, "k"), "v");
     occ_csv_table_free(&t);
+
+    snprintf(text, sizeof text, "%s\"x\"y%s", header, strchr(row, ','));
+    expect_bad("afterquote.csv", text, "afterquote.csv:2:", "'y' after a closing quote");
+    snprintf(text, sizeof text, "gpu_name,cc\n%s", row);
+    expect_bad("narrow.csv", text, "narrow.csv:1: wrong header", "2 columns, expected");
 
     char *cc = strstr(header, ",cc,");
     memcpy(cc, ",cx,", 4);
@@ -343,6 +416,7 @@ int main(void)
     test_columns_and_init();
     test_round_trip();
     test_force_and_partial();
+    test_writer_bytes();
     test_malformed();
     test_readme_dictionary();
     int rc = check_done();

@@ -1,18 +1,27 @@
 /* tests/test_model.c: the Little's-law model and the knee report on synthetic data generated from
- * a known latency (400 ns), roof (4000 GB/s) and SM count (132). */
+ * a known latency (400 ns), roof (4000 GB/s) and SM count (132). Rows take their traffic factor
+ * (dram_bytes_per_load_byte) from the family table, as the sweep fills it. */
 #define _XOPEN_SOURCE 700 /* mkstemp, close, unlink */
 
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "check.h"
 #include "model.h"
 #include "summary.h"
 
 static const OccModel model = {.latency_ns = 400.0, .roof_gbps = 4000.0, .sm_count = 132};
 
-/* An ok row of a sweep point: occupancy from resident warps (64 max), bytes in flight given. */
+/* The family table's entry for kernel and mode; NULL when there is none. */
+static const OccFamilyInfo *family(const char *kernel, const char *mode)
+{
+    return occ_family_at(occ_family_find(kernel, mode));
+}
+
+/* An ok row of a sweep point: occupancy from resident warps (64 max), bytes in flight given, the
+ * traffic factor of its family (NaN for a kernel and mode outside the table). */
 static OccRow point(const char *kernel, const char *mode, const char *variant, int warps,
                     long long bytes_in_flight_per_sm, double gbps)
 {
@@ -27,6 +36,8 @@ static OccRow point(const char *kernel, const char *mode, const char *variant, i
     r.occ_achieved_pct = 100.0 * warps / 64;
     r.bytes_in_flight_per_sm = bytes_in_flight_per_sm;
     r.gbps_median = gbps;
+    const OccFamilyInfo *f = family(kernel, mode);
+    r.dram_bytes_per_load_byte = f != NULL ? f->dram_bytes_per_load_byte : NAN;
     r.status = "ok";
     return r;
 }
@@ -51,10 +62,18 @@ static void test_predict_and_invert(void)
     CHECK(occ_model_loaded_latency_ns(20000.0, 132, occ_model_predict_gbps(&model, 20000.0)) >
           400.0);
 
-    CHECK_NEAR(occ_model_traffic_factor("copy"), 2.0, 0.0);
-    CHECK_NEAR(occ_model_traffic_factor("reduce"), 1.0, 0.0);
-    CHECK_NEAR(occ_model_traffic_factor("chase"), 1.0, 0.0);
-    CHECK_NEAR(occ_model_traffic_factor(NULL), 1.0, 0.0);
+    /* The traffic factors the rows carry: copy stores every loaded byte, the others do not; the
+     * ladder has no bandwidth model. */
+    const OccFamilyInfo *copy = family("copy", "stream"), *reduce = family("reduce", "stream");
+    const OccFamilyInfo *warp = family("chase", "warp"), *thread = family("chase", "thread");
+    const OccFamilyInfo *ladder = family("chase", "latency");
+    CHECK(copy != NULL && reduce != NULL && warp != NULL && thread != NULL && ladder != NULL);
+    if (copy == NULL || reduce == NULL || warp == NULL || thread == NULL || ladder == NULL) return;
+    CHECK_NEAR(copy->dram_bytes_per_load_byte, 2.0, 0.0);
+    CHECK_NEAR(reduce->dram_bytes_per_load_byte, 1.0, 0.0);
+    CHECK_NEAR(warp->dram_bytes_per_load_byte, 1.0, 0.0);
+    CHECK_NEAR(thread->dram_bytes_per_load_byte, 1.0, 0.0);
+    CHECK(isnan(ladder->dram_bytes_per_load_byte));
 }
 
 static void test_nan_and_invalid(void)
@@ -90,13 +109,13 @@ static void test_latency_recovered(void)
     OccRow rows[N];
     const char *kernels[3] = {"reduce", "chase", "copy"};
     const char *modes[3] = {"stream", "warp", "stream"};
+    const double traffic[3] = {1.0, 1.0, 2.0};
     int n = 0;
     for (int k = 0; k < 3; k++)
         for (int warps = 4; warps <= 64; warps += 4)
             for (int v = 4; v <= 16; v += 12) {
                 long long b = (long long)warps * 32 * v;
-                double traffic = occ_model_traffic_factor(kernels[k]);
-                double truth = fmin(4000.0, traffic * (double)b * 132 / 400.0);
+                double truth = fmin(4000.0, traffic[k] * (double)b * 132 / 400.0);
                 double noise = 1.0 + 0.005 * sin(n * 1.7);
                 rows[n++] = point(kernels[k], modes[k], kernels[k], warps, b, truth * noise);
             }
@@ -136,6 +155,72 @@ static void test_annotate_skips(void)
     /* Copy: 3000 B of loads in flight carry 6000 B of traffic. */
     CHECK_NEAR(rows[5].gbps_predicted, 1980.0, 1e-9);
     CHECK_NEAR(rows[5].latency_loaded_ns, 6000.0 * 132 / 1600.0, 1e-9);
+}
+
+/* The model reads the factor from the row, never from the kernel's name: a NaN, infinite, zero
+ * or negative factor puts a stream row outside it, and a row of a family it has never heard of
+ * is modelled with whatever factor it carries. */
+static void test_annotate_factor(void)
+{
+    const double outside[4] = {NAN, INFINITY, 0.0, -2.0};
+    OccRow rows[6];
+    for (int i = 0; i < 4; i++) {
+        rows[i] = point("copy", "stream", "copy_u1_v4", 16, 3000, 1600.0);
+        rows[i].dram_bytes_per_load_byte = outside[i];
+    }
+    rows[4] = point("stencil", "halo", "stencil_u1_v4", 16, 3000, 1600.0);
+    CHECK(isnan(rows[4].dram_bytes_per_load_byte)); /* not in the family table */
+    rows[4].dram_bytes_per_load_byte = 3.0;
+    rows[5] = point("reduce", "stream", "reduce_u1_v4", 16, 3000, 1600.0);
+    rows[5].dram_bytes_per_load_byte = 2.0; /* as if reduce stored every byte it loaded */
+    occ_model_annotate(&model, rows, 6);
+    for (int i = 0; i < 4; i++) {
+        CHECK(isnan(rows[i].gbps_predicted));
+        CHECK(isnan(rows[i].measured_over_predicted));
+        CHECK(isnan(rows[i].latency_loaded_ns));
+    }
+    CHECK_NEAR(rows[4].gbps_predicted, 2970.0, 1e-9);
+    CHECK_NEAR(rows[4].latency_loaded_ns, 9000.0 * 132 / 1600.0, 1e-9);
+    CHECK_NEAR(rows[5].gbps_predicted, 1980.0, 1e-9);
+
+    /* Rows outside the model get no knee line's miss and no predicted knee. */
+    OccKnee k[1];
+    CHECK_INT_EQ(occ_knee_compute(&model, rows, 1, k, 1), 1);
+    CHECK_STR_EQ(k[0].variant, "copy_u1_v4");
+    CHECK_NEAR(k[0].best_gbps, 1600.0, 0.0);
+    CHECK(isnan(k[0].knee_predicted_pct));
+    CHECK(isnan(k[0].worst_miss_pct));
+    CHECK_STR_EQ(k[0].cause, "");
+}
+
+/* Rule 2 of OccKnee.cause: the family's bound_note, when it has one, is the cause whatever the
+ * direction of the miss; the same figures under a family without a note take the later rules. */
+static void test_bound_note(void)
+{
+    const OccFamilyInfo *thread = family("chase", "thread");
+    CHECK(thread != NULL && thread->bound_note != NULL);
+    if (thread == NULL || thread->bound_note == NULL) return;
+    OccRow rows[6];
+    /* Predicted 1351.68 and 2703.36 GB/s: measured 40% below, then 40% above. */
+    rows[0] = point("chase", "thread", "chase_thread_k2", 8, 4096, 0.6 * 1351.68);
+    rows[1] = point("chase", "warp", "chase_warp_k2", 8, 4096, 0.6 * 1351.68);
+    rows[2] = point("chase", "thread", "chase_thread_k4", 16, 8192, 1.4 * 2703.36);
+    rows[3] = point("chase", "warp", "chase_warp_k4", 16, 8192, 1.4 * 2703.36);
+    /* A family outside the table has no note: a NULL mode is "-", not the default mode. */
+    rows[4] = point("stencil", NULL, "stencil_u1_v4", 8, 4096, 0.6 * 1351.68);
+    rows[4].dram_bytes_per_load_byte = 1.0;
+    rows[5] = point("chase", NULL, "chase_nomode", 8, 4096, 0.6 * 1351.68);
+    rows[5].dram_bytes_per_load_byte = 1.0;
+    OccKnee k[6];
+    CHECK_INT_EQ(occ_knee_compute(&model, rows, 6, k, 6), 6);
+    CHECK_NEAR(k[0].worst_miss_pct, 40.0, 1e-9);
+    CHECK_STR_EQ(k[0].cause, thread->bound_note);
+    CHECK_STR_EQ(k[1].cause, "latency rises under load (loaded latency 667 ns vs unloaded 400 ns)");
+    CHECK_NEAR(k[2].worst_miss_pct, 40.0, 1e-9);
+    CHECK_STR_EQ(k[2].cause, thread->bound_note);
+    CHECK_CONTAINS(k[3].cause, "more parallelism than the model counts");
+    CHECK_CONTAINS(k[4].cause, "latency rises under load");
+    CHECK_CONTAINS(k[5].cause, "latency rises under load");
 }
 
 /* Eight variants with known answers (bytes in flight per warp = 32 x U x V), behind a skip-only
@@ -340,6 +425,8 @@ int main(void)
     test_nan_and_invalid();
     test_latency_recovered();
     test_annotate_skips();
+    test_annotate_factor();
+    test_bound_note();
     test_knee();
     test_reports();
     return check_done();

@@ -1,8 +1,10 @@
-/* tests/test_summary.c: best point, knee and the printed table on synthetic rows. */
+/* tests/test_summary.c: best point, knee and the printed table on synthetic rows, and the row
+ * helpers (rowfmt.h) the summary and the knee report share. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "rowfmt.h"
 #include "summary.h"
 
 enum { MAX_ROWS = 16 };
@@ -167,10 +169,47 @@ static void test_print(void)
     free(out);
 }
 
+static void test_rowfmt(void)
+{
+    OccRow r;
+    occ_row_init(&r);
+    CHECK(!occ_row_is_ok(&r));
+    r.status = NULL;
+    CHECK(!occ_row_is_ok(&r));
+    r.status = "ok:but more";
+    CHECK(!occ_row_is_ok(&r));
+    r.status = "ok";
+    CHECK(occ_row_is_ok(&r));
+
+    CHECK(occ_row_str_same("copy_u1_v4", "copy_u1_v4"));
+    CHECK(!occ_row_str_same("copy_u1_v4", "copy_u1_v8"));
+    CHECK(occ_row_str_same(NULL, "-") && occ_row_str_same("-", NULL));
+    CHECK(occ_row_str_same(NULL, NULL));
+    CHECK(!occ_row_str_same(NULL, ""));
+
+    r.variant = "reduce_u2_v4";
+    CHECK(occ_row_ok_of_variant(&r, "reduce_u2_v4"));
+    CHECK(!occ_row_ok_of_variant(&r, "reduce_u2_v8"));
+    r.status = "skip:regs";
+    CHECK(!occ_row_ok_of_variant(&r, "reduce_u2_v4"));
+
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    occ_row_print_num(f, 6, 1, 12.345);
+    occ_row_print_num(f, 4, 0, 7.6);
+    occ_row_print_num(f, 5, 2, NAN);
+    char *out = slurp(f);
+    fclose(f);
+    CHECK_STR_EQ(out, "    12.3     8      -");
+    free(out);
+}
+
 int main(void)
 {
     test_compute();
     test_tie_and_exact_knee();
     test_print();
+    test_rowfmt();
     return check_done();
 }
