@@ -2,7 +2,8 @@
 # tests/h200_session.sh [STEP...]: what one call on the lent GPU machine runs, in one go: build,
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
-# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold;
+# Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold,
+# compare (this session's runs against results/h200's runs of the same command);
 # also: sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
@@ -50,6 +51,14 @@ for s in $steps; do
     sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
         echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
+    compare) # the runs of this session against the reference runs of the same commands
+        fresh=$(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv')
+        for ref in results/h200/*.csv; do
+            [ -n "$fresh" ] || break
+            cmd=$(grep -m1 '^# command=' "$ref"); cmd=${cmd#\# command=}
+            new=$(grep -l -x -F "# command=$cmd" $fresh </dev/null | head -n1)
+            [ -n "$new" ] && [ "$new" != "$ref" ] && python3 tests/compare_runs.py "$ref" "$new"
+        done 2>&1 | tee "$LOGS/compare.log" ;;
     perf)
         ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$LOGS/perf-b256.csv" --force | tail -n 8
         ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;

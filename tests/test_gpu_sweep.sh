@@ -56,7 +56,7 @@ wav=$tmp/waves.csv
 check '[ $? -eq 0 ]' "--waves 3 run"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || $c["grid_blocks"] != 3 * $c["blocks_per_sm"] * $c["sm_count"] {print}' "$wav" | wc -l)
-check '[ "$bad" -eq 0 ] && grep -q "^# waves=3$" "$wav"' "--waves 3: grid or metadata wrong"
+check '[ "$bad" -eq 0 ] && grep -q "^# axis.waves=3$" "$wav"' "--waves 3: grid or metadata wrong"
 
 # Out of device memory: one line naming the size, what is free and the flag; no CSV.
 "$bin" --kernel copy --size 100000G --quiet --out "$tmp/oom.csv" >/dev/null 2>"$tmp/oom.err"
