@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""tests/test_resume.py OCCSWEEP: --resume keys every axis that changes a measurement (CPU only).
+
+For each axis an earlier run's CSV is written from the schema (harness/csv_columns.h) holding
+some points, and `occsweep --dry-run --arch sm_90 --resume FILE ...` must plan exactly the points
+the file lacks: per-row axes (kernel, mode, variant, lever, block, occupancy, footprint, warm vs
+cold ladder) filter points; run-wide axes (size, waves, stride, index width, cold) recorded as
+`# axis.<name>` metadata must match or the run is refused with exit 2; fail rows are measured
+again; a file from another compute capability is refused."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1]
+ROOT = os.environ.get("OCC_SOURCE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+with open(os.path.join(ROOT, "harness", "csv_columns.h")) as f:
+    COLUMNS = re.findall(r"X\((\w+),\s*(STR|INT|NUM),", f.read())
+TMP = tempfile.mkdtemp()
+failures = 0
+
+
+def run(*args):
+    p = subprocess.run([BIN, "--dry-run", "--arch", "sm_90", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def plan(*args):
+    """The points a dry run plans, as (variant, target %) or (variant, footprint) strings."""
+    rc, out, err = run(*args)
+    assert rc == 0, f"{args}: exit {rc}: {err}"
+    pts = []
+    for line in out.splitlines():
+        m = re.match(r"(\S+)\s+block\s+(\d+)\s+target\s+([\d.]+)%", line)
+        f = re.match(r"(\S+)\s+footprint\s+(\d+) B", line)
+        if m:
+            pts.append((m.group(1), int(m.group(2)), float(m.group(3))))
+        elif f:
+            pts.append((f.group(1), int(f.group(2))))
+    return pts
+
+
+def write_csv(name, rows, meta=None):
+    """rows: dicts of column values; every other column gets the schema's 'not applicable'."""
+    path = os.path.join(TMP, name)
+    meta = {"gpu_name": "NVIDIA H200", "cc": "9.0", **(meta or {})}
+    with open(path, "w") as f:
+        for k, v in meta.items():
+            f.write(f"# {k}={v}\n")
+        f.write(",".join(c for c, _ in COLUMNS) + "\n")
+        for r in rows:
+            base = {"gpu_name": "NVIDIA H200", "cc": "9.0", "status": "ok"}
+            vals = []
+            for c, t in COLUMNS:
+                v = r.get(c, base.get(c, "-" if t == "STR" else "0" if t == "INT" else "NaN"))
+                vals.append(str(v))
+            f.write(",".join(vals) + "\n")
+    return path
+
+
+def rows_for(kernel, mode, points, lever="pad", status="ok"):
+    """Rows of the planned points (variant, block, target) of a dry run."""
+    return [{"kernel": kernel, "mode": mode, "variant": v, "lever": lever, "block_threads": b,
+             "occ_target_pct": t, "status": status} for v, b, t in points]
+
+
+def check(what, cond, detail=""):
+    global failures
+    if not cond:
+        failures += 1
+        print(f"FAIL: {what} {detail}")
+    else:
+        print(f"ok: {what}")
+
+
+def resumed(path, *args):
+    return plan(*args, "--resume", path)
+
+
+def refused(path, *args, says=""):
+    rc, out, err = run(*args, "--resume", path)
+    return rc == 2 and says in err, f"exit {rc}: {err.strip()}"
+
+
+base = ("--kernel", "reduce", "--unroll", "1", "--vec", "4", "--occ", "25,50,75,100")
+full = plan(*base)
+check("the base plan has 4 points", len(full) == 4, str(full))
+held = write_csv("reduce.csv", rows_for("reduce", "stream", full[:2]))
+check("held points are not planned again", resumed(held, *base) == full[2:], str(resumed(held, *base)))
+check("kernel: copy points are not held by reduce rows",
+      len(resumed(held, "--kernel", "copy", "--unroll", "1", "--vec", "4", "--occ", "25,50")) == 2)
+check("variant: another unroll is measured",
+      len(resumed(held, "--kernel", "reduce", "--unroll", "2", "--vec", "4", "--occ", "25,50")) == 2)
+check("occupancy: only the new level is measured",
+      resumed(held, "--kernel", "reduce", "--unroll", "1", "--vec", "4", "--occ", "25,50,75") == full[2:3])
+check("block: another block size is measured",
+      len(resumed(held, *base, "--block", "256")) == 4)
+both = plan(*base, "--lever", "both")
+check("lever: the bounds rows of --lever both are measured",
+      len(resumed(held, *base, "--lever", "both")) == len(both) - 2)
+failed = write_csv("fail.csv", rows_for("reduce", "stream", full[:1]) +
+                   rows_for("reduce", "stream", full[1:2], status="fail:sum out of tolerance"))
+check("fail rows are measured again", resumed(failed, *base) == full[1:])
+
+warp = plan("--kernel", "chase", "--unroll", "1", "--occ", "25,50")
+held_warp = write_csv("warp.csv", rows_for("chase", "warp", warp))
+check("mode: thread points are not held by warp rows",
+      len(resumed(held_warp, "--kernel", "chase", "--mode", "thread", "--unroll", "1", "--occ", "25,50")) == 2)
+check("mode: warp rows hold warp points",
+      resumed(held_warp, "--kernel", "chase", "--unroll", "1", "--occ", "25,50") == [])
+
+lad_args = ("--kernel", "chase", "--mode", "latency", "--footprint", "4K..64K")
+ladder = plan(*lad_args)
+lad_rows = [{"kernel": "chase", "mode": "latency", "variant": v, "buffer_bytes": fb,
+             "block_threads": 32} for v, fb in ladder[:3]]
+warm = write_csv("warm.csv", lad_rows)
+check("footprint: held footprints are not measured again", resumed(warm, *lad_args) == ladder[3:])
+check("cold vs warm (file without axis keys): a cold ladder measures every footprint",
+      resumed(warm, *lad_args, "--cold") == ladder)
+warm_axes = write_csv("warm-axes.csv", lad_rows, {"axis.cold": "0", "axis.stride": "128",
+                                                 "axis.index-bytes": "4"})
+ok, why = refused(warm_axes, *lad_args, "--cold", says="--cold")
+check("cold vs warm (axis keys): refused", ok, why)
+ok, why = refused(warm_axes, *lad_args, "--stride", "256", says="--stride")
+check("stride: a different stride is refused", ok, why)
+ok, why = refused(warm_axes, *lad_args, "--index-bytes", "8", says="--index-bytes")
+check("index width: different index bytes are refused", ok, why)
+check("same axes: resumed", resumed(warm_axes, *lad_args) == ladder[3:])
+
+sized = write_csv("sized.csv", rows_for("reduce", "stream", full[:2]),
+                  {"axis.size": "1073741824", "axis.waves": "1"})
+ok, why = refused(sized, *base, "--size", "2G", says="--size")
+check("size: a different --size is refused", ok, why)
+ok, why = refused(sized, *base, says="--size")
+check("size: the default size differs from 1 GiB and is refused", ok, why)
+ok, why = refused(sized, *base, "--size", "1G", "--waves", "2", says="--waves")
+check("waves: a different --waves is refused", ok, why)
+check("same size and waves: resumed", resumed(sized, *base, "--size", "1G") == full[2:])
+
+other = write_csv("a100.csv", rows_for("reduce", "stream", full[:2]), {"cc": "8.0"})
+ok, why = refused(other, *base, says="compute capability")
+check("another GPU generation is refused", ok, why)
+
+print(f"{failures} failure(s)")
+sys.exit(1 if failures else 0)
