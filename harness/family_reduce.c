@@ -74,11 +74,8 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     c->k = occ_stream_kernel_find(kernels, N_KERNELS, v->name);
     c->unroll = v->unroll;
     c->launch = s->launch;
-    const long long warps = (s->launch.block_threads + 31) / 32;
-    r->buffer_bytes = (long long)(c->buf->n_floats * sizeof(float));
-    r->bytes_per_launch = r->buffer_bytes;
-    r->bytes_in_flight_per_sm = s->blocks_per_sm * warps * 32 * v->unroll * v->vec_bytes;
-    *touched_bytes = r->bytes_per_launch;
+    occ_stream_fill_columns(c->buf, 1, v->unroll, v->vec_bytes, s->blocks_per_sm,
+                            s->launch.block_threads, r, touched_bytes);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "api.h"
+#include "csv.h"
 
 /* The run's streaming buffers. */
 typedef struct OccStreamBuffers {
@@ -40,6 +41,13 @@ const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int 
                                               const char *name);
 /* The handle of the entry named name (NULL when absent): a family's OccFamilyOps.kernel. */
 const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name);
+
+/* The size columns of a streaming point: buffer_bytes, bytes_per_launch = passes x buffer (copy
+ * reads and writes it: 2; reduce reads it: 1), bytes_in_flight_per_sm = blocks_per_sm x warps x
+ * 32 x U x V; *touched_bytes = bytes_per_launch. */
+void occ_stream_fill_columns(const OccStreamBuffers *b, int passes, int unroll, int vec_bytes,
+                             int blocks_per_sm, int block_threads, OccRow *r,
+                             long long *touched_bytes);
 
 /* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
  * each, for the GPU tests that exercise every launcher directly. */
