@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     static OccDevice dev;
     static OccVariantResources res[256];
     static OccCsvTable resumed;
-    char err[512], notes[512] = "", cc[8];
+    char err[512], msg[480], notes[512] = "", cc[8];
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
     if (opt.version) { printf("occsweep %s\n", OCC_VERSION); return OCC_EXIT_OK; }
@@ -134,9 +134,11 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
     }
-    if (opt.out_path && !opt.dry_run &&
-        occ_report_check_out_path(opt.out_path, opt.force, err, sizeof err))
+    /* A bad --out is refused before any GPU time is spent on it. */
+    if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
+        snprintf(err, sizeof err, "--out %s", msg);
         return usage_error(err);
+    }
     const OccArchLimits *arch = NULL;
     if (opt.arch) {
         if (!(arch = occ_arch_find(opt.arch))) {

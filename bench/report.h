@@ -40,10 +40,6 @@ void occ_report_resumed_meta(OccMeta *m, const OccCsvTable *resumed);
  * samples below 90% of the median clock dropped. */
 OccTimingPolicy occ_report_policy(const OccOptions *opt);
 
-/* Refuses an --out that cannot be written before any GPU time is spent on it: an existing file
- * without force, a directory that is not writable. 0, or -1 with a one-line err. */
-int occ_report_check_out_path(const char *path, int force, char *err, size_t err_len);
-
 /* Prints the --dry-run plan: a header naming target, the level notes, one line per point and the
  * count (with_l2: the device's L2 size was known, so footprints near L2 are planned densely). */
 void occ_report_print_plan(const OccPlan *plan, const char *target, const char *notes,

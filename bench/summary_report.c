@@ -4,33 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report.h"
 #include "sink.h"
 #include "summary.h"
-
-int occ_report_check_out_path(const char *path, int force, char *err, size_t err_len)
-{
-    if (access(path, F_OK) == 0 && !force) {
-        snprintf(err, err_len, "--out %.400s exists; pass --force to overwrite it", path);
-        return -1;
-    }
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == dir) dir[1] = '\0';
-    else *slash = '\0';
-    /* Walk up to the nearest existing directory: that is where the file or its parents go. */
-    while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
-    if (access(dir[0] ? dir : "/", W_OK) != 0) {
-        snprintf(err, err_len, "--out %.300s: directory %.150s is not writable", path,
-                 dir[0] ? dir : "/");
-        return -1;
-    }
-    return 0;
-}
 
 void occ_report_print_plan(const OccPlan *plan, const char *target, const char *notes,
                            int with_l2)

@@ -140,6 +140,35 @@ static void explain_create_error(const char *partial, int e, char *err, size_t e
         occ_csv_set_err(err, err_len, "cannot create %s: %s", partial, strerror(e));
 }
 
+int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            occ_csv_set_err(err, err_len, "%s: is a directory", path);
+            return -1;
+        }
+        if (!force) {
+            occ_csv_set_err(err, err_len, "%s: exists; use --force", path);
+            return -1;
+        }
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    /* Walk up to the nearest existing directory: that is where the file or its parents go. */
+    while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
+    if (access(dir[0] ? dir : "/", W_OK) != 0) {
+        occ_csv_set_err(err, err_len, "%.300s: directory %.150s is not writable", path,
+                        dir[0] ? dir : "/");
+        return -1;
+    }
+    return 0;
+}
+
 OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
                            const char *const *values, int n, char *err, size_t err_len)
 {
@@ -155,17 +184,7 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
             return NULL;
         }
     }
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            occ_csv_set_err(err, err_len, "%s: is a directory", path);
-            return NULL;
-        }
-        if (!force) {
-            occ_csv_set_err(err, err_len, "%s: exists; use --force", path);
-            return NULL;
-        }
-    }
+    if (occ_csv_check_target(path, force, err, err_len) != 0) return NULL;
     OccCsvWriter *w = calloc(1, sizeof *w);
     size_t plen = strlen(path);
     if (w == NULL || (w->path = strdup(path)) == NULL || (w->partial = malloc(plen + 9)) == NULL) {
