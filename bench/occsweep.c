@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "exitcodes.h"
 #include "kernel_resources.h"
 #include "registry.h"
@@ -20,6 +21,13 @@ enum { OCC_MAX_POINTS = 4096 };
 
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
+
+/* 1 when o selects the family of that kernel and mode. */
+static int selects(const OccOptions *o, const char *kernel, const char *mode)
+{
+    int f = occ_family_find(kernel, mode);
+    return f >= 0 && (o->families >> f & 1u);
+}
 
 static int usage_error(const char *msg)
 {
@@ -177,7 +185,7 @@ static int init_chase(OccSweep *s, const OccOptions *opt, const OccPoint *points
     int any = 0;
     for (int i = 0; i < n; i++) any |= occ_registry_at(points[i].variant_index)->launch_chase != NULL;
     if (!any) return 0;
-    const int thread_mode = opt->chase_mode == OCC_CHASE_THREAD;
+    const int thread_mode = selects(opt, "chase", "thread");
     /* Thread mode has 32x the chains of warp mode at the same occupancy: 32-byte lines (one
      * sector each) and a larger default footprint keep every chain >= 8 hops long. */
     unsigned int line_words = thread_mode ? 8 : 32;
@@ -203,8 +211,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     static OccSweepRow rows[OCC_MAX_POINTS];
     static OccRow plain[OCC_MAX_POINTS];
     char err[512], path[1024];
-    const int ladder = footprints && opt->chase_mode == OCC_CHASE_LATENCY &&
-                       opt->kernels == OCC_KERNEL_CHASE;
+    const int ladder = footprints && selects(opt, "chase", "latency");
     int max_grid = max_blocks_per_sm * dev->sm_count * opt->waves;
     long long size = opt->size_bytes && !ladder ? opt->size_bytes : 8 * dev->l2_bytes;
     sweep.policy = (OccTimingPolicy){.min_sample_ms = 1.0, .min_samples = opt->min_samples,
@@ -264,8 +271,7 @@ static int measure(const OccOptions *opt, OccDevice *dev, int argc, char **argv,
     }
     if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
     else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
-    else occ_report_default_path(path, sizeof path, dev->slug, opt->kernels,
-                                 occ_chase_mode_name(opt->chase_mode));
+    else occ_report_default_path(path, sizeof path, dev->slug, opt->families);
     st.rows = rows;
     if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
         !(st.csv = occ_csv_open(path, opt->force || resumed, meta.keys, meta.values, meta.n, err,
@@ -336,14 +342,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_registry_count(); i++) printf("%s\n", infos[i].name);
         return OCC_EXIT_OK;
     }
-    const int ladder = (opt.kernels & OCC_KERNEL_CHASE) && opt.chase_mode == OCC_CHASE_LATENCY;
-    if (ladder && opt.kernels != OCC_KERNEL_CHASE)
-        return usage_error("--mode latency runs the latency ladder alone; use --kernel chase");
-    if (opt.block_threads > OCC_LB_MAX_THREADS) {
-        snprintf(err, sizeof err, "--block %d: kernels are compiled for blocks of at most %d threads",
-                 opt.block_threads, OCC_LB_MAX_THREADS);
-        return usage_error(err);
-    }
+    /* --mode latency selects the ladder family for every named kernel, so it runs alone. */
+    const int ladder = selects(&opt, "chase", "latency");
 
     if (opt.out_path && !opt.dry_run && check_out_path(opt.out_path, opt.force, err, sizeof err))
         return usage_error(err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "catalog.h"
 
 void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...)
 {
@@ -72,17 +73,18 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
     occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
 }
 
-void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
-                             const char *chase_mode)
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned families)
 {
     char stamp[32];
     utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
-    const char *names = kernels == OCC_KERNEL_COPY     ? "copy"
-                        : kernels == OCC_KERNEL_REDUCE ? "reduce"
-                        : kernels == OCC_KERNEL_CHASE  ? "chase-"
-                                                       : "all";
-    snprintf(buf, len, "results/%s/%s%s-%s.csv", gpu_slug, names,
-             kernels == OCC_KERNEL_CHASE ? chase_mode : "", stamp);
+    const OccFamilyInfo *one = NULL;
+    int modes = 0;
+    for (int f = 0; f < occ_family_count(); f++)
+        if (families == 1u << f) one = occ_family_at(f);
+    for (int f = 0; one && f < occ_family_count(); f++)
+        modes += strcmp(occ_family_at(f)->kernel, one->kernel) == 0;
+    snprintf(buf, len, "results/%s/%s%s%s-%s.csv", gpu_slug, one ? one->kernel : "all",
+             modes > 1 ? "-" : "", modes > 1 ? one->mode : "", stamp);
 }
 
 static double now_s(void)

@@ -25,10 +25,10 @@ void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...);
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccSweep *s,
                          const OccOptions *opt);
 
-/* "results/<gpu-slug>/<kernels>-<UTC timestamp>.csv" into buf; <kernels> is copy, reduce, all or
- * chase-<chase_mode> (chase-warp, chase-thread, chase-latency). */
-void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned kernels,
-                             const char *chase_mode);
+/* "results/<gpu-slug>/<kernels>-<UTC timestamp>.csv" into buf; <kernels> is the kernel when
+ * `families` (OccOptions.families) selects one family, <kernel>-<mode> when that kernel has
+ * several modes (chase-warp, chase-latency), else all. */
+void occ_report_default_path(char *buf, size_t len, const char *gpu_slug, unsigned families);
 
 /* Progress state: start time, for the ETA. */
 typedef struct OccProgress {

@@ -1,6 +1,8 @@
 /* harness/plan.c: occupancy levels and sweep points. */
 #include "plan.h"
 
+#include "catalog.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,13 +93,6 @@ static int selected(const int *list, int n, int value)
     return 0;
 }
 
-static unsigned family_bit(const char *family)
-{
-    if (strcmp(family, "copy") == 0) return OCC_KERNEL_COPY;
-    if (strcmp(family, "reduce") == 0) return OCC_KERNEL_REDUCE;
-    return OCC_KERNEL_CHASE;
-}
-
 /* Fills reachability, padding and model result of p for its variant's resources. */
 static void plan_point(const OccArchLimits *arch, OccPoint *p)
 {
@@ -140,10 +135,10 @@ int occ_plan_build(const OccArchLimits *arch, const OccOptions *opt, const OccVa
     for (int i = 0; i < n_variants; i++) {
         const OccVariantInfo *v = &infos[i];
         int is_chase = strcmp(v->kernel, "chase") == 0;
-        if (v->reg_capped || !(opt->kernels & family_bit(v->kernel)) ||
+        int family = occ_family_find(v->kernel, v->mode);
+        if (v->reg_capped || family < 0 || !(opt->families >> family & 1u) ||
             !selected(opt->unroll, opt->n_unroll, v->unroll) ||
-            (!is_chase && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
-            (is_chase && strcmp(v->mode, occ_chase_mode_name(opt->chase_mode)) != 0))
+            (!is_chase && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)))
             continue;
         int twin = capped_twin(infos, n_variants, i);
         for (int l = 0; l < n_levels; l++) {

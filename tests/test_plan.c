@@ -1,5 +1,6 @@
 /* tests/test_plan.c: occupancy levels and sweep points on sm_90, block 128 (4 warps per block,
  * 64 warps per SM: levels are multiples of 6.25%). */
+#include "catalog.h"
 #include "check.h"
 #include "plan.h"
 
@@ -71,7 +72,7 @@ static int build(OccLever lever, OccPoint *pts, int max)
 {
     OccOptions o;
     occ_options_defaults(&o);
-    o.kernels = OCC_KERNEL_REDUCE;
+    o.families = 1u << occ_family_find("reduce", NULL);
     o.lever = lever;
     o.unroll[0] = 8; o.n_unroll = 1;
     o.vec_bytes[0] = 16; o.n_vec = 1;
