@@ -2,7 +2,14 @@
  *
  * Pure C (no CUDA): parsing never prints and never exits; a bad command line comes back as
  * OCC_EXIT_USAGE plus a one-line message that names the bad value and what is accepted. Every
- * option may be repeated; the last one wins. Parsing stops at --help or --version. */
+ * option may be repeated; the last one wins. Parsing stops at --help or --version.
+ *
+ * One table (harness/options_table.c) defines every option: its kind, range, default, help
+ * line, and whether it is global (every run) or scoped (only the kernel families whose options
+ * list in harness/family_table.h names it). --help, the defaults and the range checks are all
+ * generated from it, and kernel names, modes and compiled unroll/vec values come from the
+ * catalog (harness/catalog.h). A scoped option given on the command line that no selected
+ * family takes is a usage error. */
 #ifndef OCC_OPTIONS_H
 #define OCC_OPTIONS_H
 
@@ -12,14 +19,6 @@
 /* Capacity of every list option (--unroll, --vec, --occ list), in values. */
 enum { OCC_MAX_LIST = 16 };
 
-/* Kernel families to sweep, as bits of OccOptions.kernels. */
-typedef enum OccKernelMask {
-    OCC_KERNEL_COPY = 1,   /* grid-stride copy */
-    OCC_KERNEL_REDUCE = 2, /* grid-stride sum */
-    OCC_KERNEL_CHASE = 4,  /* pointer chase */
-    OCC_KERNEL_ALL = 7,    /* all three */
-} OccKernelMask;
-
 /* How a sweep point reaches its occupancy level (--lever). */
 typedef enum OccLever {
     OCC_LEVER_AUTO,   /* natural variant + smem padding where its registers allow the level,
@@ -28,13 +27,6 @@ typedef enum OccLever {
     OCC_LEVER_BOUNDS, /* __launch_bounds__ (register-capped) variants only, + padding */
     OCC_LEVER_BOTH,   /* one row per lever wherever that lever reaches the level */
 } OccLever;
-
-/* Which pointer-chase experiment runs (--mode; chase kernel only). */
-typedef enum OccChaseMode {
-    OCC_CHASE_WARP,    /* each warp follows independent chains of 128-byte lines (default) */
-    OCC_CHASE_THREAD,  /* each thread follows its own random chain (uncoalesced contrast) */
-    OCC_CHASE_LATENCY, /* one thread, dependent loads; footprint swept (latency ladder) */
-} OccChaseMode;
 
 /* The occupancy levels to visit (--occ), in percent of max warps per SM. */
 typedef struct OccOccSpec {
@@ -48,89 +40,113 @@ typedef struct OccOccSpec {
                                  (always 0 for a list) */
 } OccOccSpec;
 
-/* Everything the command line decides. occ_options_defaults gives the values marked default. */
+/* Everything the command line decides. occ_options_defaults gives the values marked default.
+ * "Scoped" fields belong to options only some families take (see the file comment); they keep
+ * their default when no selected family takes them. */
 typedef struct OccOptions {
-    unsigned families;             /* TEMPORARY shim: bit i = catalog family i selected */
-    const char *kernel_arg, *mode_arg; /* TEMPORARY shim */
-    unsigned kernels;              /* OccKernelMask bits (--kernel); default OCC_KERNEL_ALL */
-    int unroll[OCC_MAX_LIST];      /* --unroll: independent loads per thread, powers of two in
-                                      1..8, order given, duplicates dropped; default {1,2,4,8} */
-    int n_unroll;                  /* entries used in unroll[] */
-    int vec_bytes[OCC_MAX_LIST];   /* --vec: bytes per load, each 4, 8 or 16, order given,
-                                      duplicates dropped; default {4,8,16} */
-    int n_vec;                     /* entries used in vec_bytes[] */
-    OccOccSpec occ;                /* --occ; default range 6.25..100, step 0 (every level) */
-    int block_threads;             /* --block: threads per block, 32..1024, multiple of 32;
-                                      default 128 */
-    OccLever lever;                /* --lever auto|pad|bounds|both; default auto */
-    long long size_bytes;          /* --size: buffer size in bytes, > 0; 0 = auto (8 x L2 size,
-                                      the default) */
-    double max_noise_pct;          /* --max-noise: stop sampling once the relative stdev is at
-                                      most this, percent in (0, 100]; default 0.5 */
-    double max_time_s;             /* --max-time: time bound per point, seconds in (0, 3600];
-                                      default 0.5 */
-    int min_samples;               /* --min-samples: samples before the noise test, 1..100000;
-                                      default 10 */
-    const char *out_path;          /* --out FILE (points into argv); NULL (default) =
-                                      results/<gpu-slug>/<kernel>-<UTC>.csv */
-    int plot;                      /* --plot: 1 = draw plots beside the CSV; default 0 */
-    int force;                     /* --force: 1 = overwrite an existing --out file; default 0 */
-    const char *resume_path;       /* --resume FILE (points into argv): skip the points FILE
-                                      holds, measure the rest, rewrite FILE with every row;
-                                      NULL (default) = a fresh run */
-    int device;                    /* --device: CUDA device index, >= 0; default 0 */
-    int dry_run;                   /* --dry-run: 1 = print the plan, measure nothing; default 0 */
-    const char *arch;              /* --arch sm_NN[a|f] (points into argv; needs --dry-run):
-                                      plan for this architecture without a GPU; NULL (default) =
-                                      the real device. Only the shape is checked here. */
-    int list;                      /* --list: 1 = print the compiled variants and exit */
-    int quiet;                     /* --quiet: 1 = no progress lines */
-    int help;                      /* --help/-h: 1 = print occ_options_print_help and exit 0 */
-    int version;                   /* --version/-V: 1 = print the version and exit 0 */
-    OccChaseMode chase_mode;       /* --mode warp|thread|latency (needs the chase kernel);
-                                      default warp */
-    long long footprint_lo_bytes;  /* --footprint LO..HI (needs --mode latency): smallest chase
-                                      footprint in bytes; 0 = auto (default) */
-    long long footprint_hi_bytes;  /* largest chase footprint in bytes, >= footprint_lo_bytes;
-                                      0 = auto (default) */
-    int stride_bytes;              /* --stride (needs --mode latency): bytes between the lines of
-                                      the chase, a power of two in 32..65536; default 128 */
-    int cold;                      /* --cold (needs --mode latency): flush L2 before each of a
-                                      few single passes instead of timing a warm chain; 0 = warm */
-    int waves;                     /* --waves: copy/reduce grids of this many full waves
-                                      (blocks/SM x SMs x waves; occupancy stays set by the
-                                      padding), 1..64; default 1 (every block resident for the
-                                      whole kernel) */
-    int index_bytes;               /* --index-bytes (needs --mode latency): width of the stored
-                                      next-line indices, 4 or 8; default 4 */
+    unsigned families;            /* bit i set = catalog family i (occ_family_at(i)) selected;
+                                     --kernel/--mode; default: the default-mode family of every
+                                     kernel */
+    const char *kernel_arg;       /* --kernel LIST as given (points into argv): comma list of
+                                     catalog kernel names or `all`; NULL (default) = all */
+    const char *mode_arg;         /* --mode M as given (points into argv): for each selected
+                                     kernel, its family of mode M instead of its default mode;
+                                     NULL (default) = each kernel's default mode */
+    int unroll[OCC_MAX_LIST];     /* --unroll (scoped): independent loads per thread (chase:
+                                     chains), as occ_parse_int_list with power-of-two ranges,
+                                     order given, duplicates dropped, each compiled for a
+                                     selected family taking --unroll; default: every compiled U
+                                     of those families, ascending */
+    int n_unroll;                 /* entries used in unroll[]; 0 when no selected family takes
+                                     --unroll */
+    int vec_bytes[OCC_MAX_LIST];  /* --vec (scoped): bytes per load, a list like --unroll's,
+                                     each compiled for a selected family taking --vec; default:
+                                     every compiled V of those families, ascending */
+    int n_vec;                    /* entries used in vec_bytes[]; 0 when no selected family
+                                     takes --vec */
+    OccOccSpec occ;               /* --occ (scoped); default range 6.25..100, step 0 (every
+                                     level) */
+    int block_threads;            /* --block (scoped): threads per block, 32..OCC_LB_MAX_THREADS
+                                     (kernels/variants.h), a multiple of 32; default 128 */
+    OccLever lever;               /* --lever (scoped) auto|pad|bounds|both; default auto.
+                                     bounds is refused when a selected sweep family has no
+                                     register-capped variants */
+    long long size_bytes;         /* --size (scoped): buffer size in bytes, > 0; 0 (default) =
+                                     auto: the family's size_l2_multiple x the L2 size */
+    double max_noise_pct;         /* --max-noise: stop sampling once the relative stdev is at
+                                     most this, percent in (0, 100]; default 0.5 */
+    double max_time_s;            /* --max-time: time bound per point, seconds in (0, 3600];
+                                     default 0.5 */
+    int min_samples;              /* --min-samples: samples before the noise test, 1..100000;
+                                     default 10 */
+    const char *out_path;         /* --out FILE (points into argv); NULL (default) =
+                                     results/<gpu-slug>/<kernel>-<UTC>.csv */
+    int plot;                     /* --plot: 1 = draw plots beside the CSV; default 0 */
+    int force;                    /* --force: 1 = overwrite an existing --out file; default 0 */
+    const char *resume_path;      /* --resume FILE (points into argv; not with --out): skip the
+                                     points FILE holds, measure the rest, rewrite FILE with every
+                                     row; NULL (default) = a fresh run */
+    int device;                   /* --device: CUDA device index, >= 0; default 0 */
+    int dry_run;                  /* --dry-run: 1 = print the plan, measure nothing; default 0 */
+    const char *arch;             /* --arch sm_NN[a|f] (points into argv; needs --dry-run):
+                                     plan for this architecture without a GPU; NULL (default) =
+                                     the real device. Only the shape is checked here. */
+    int list;                     /* --list: 1 = print the compiled variants and exit */
+    int quiet;                    /* --quiet: 1 = no progress lines */
+    int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
+    int version;                  /* --version/-V: 1 = print the version and exit 0 */
+    long long footprint_lo_bytes; /* --footprint LO..HI (scoped): smallest footprint in bytes;
+                                     0 = auto (default) */
+    long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes; 0 = auto
+                                     (default) */
+    int stride_bytes;             /* --stride (scoped): bytes between the lines of the chain, a
+                                     power of two in 32..65536; default 128 */
+    int cold;                     /* --cold (scoped): 1 = flush L2 before each of a few single
+                                     passes instead of timing a warm chain; default 0 (warm) */
+    int waves;                    /* --waves (scoped): grids of this many full waves (blocks/SM
+                                     x SMs x waves; occupancy stays set by the padding), 1..64;
+                                     default 1 (every block resident for the whole kernel) */
+    int index_bytes;              /* --index-bytes (scoped): width of the stored next-line
+                                     indices, 4 or 8; default 4 */
 } OccOptions;
-
-/* TEMPORARY shim until the table-driven parser lands. */
-typedef struct OccRunAxis { const char *name; char value[32]; } OccRunAxis;
-int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* Fills *o with the defaults documented on each field. */
 void occ_options_defaults(OccOptions *o);
 
 /* Parses argv[1..argc-1] into *o, starting from the defaults. Long options take their value as
  * "--opt VALUE" or "--opt=VALUE"; unambiguous prefixes are accepted (getopt_long). argv is not
- * reordered. Re-entrant across calls (getopt state is reset each time), not thread-safe.
+ * reordered. Rules between options (selection, applicability, compiled values, --arch needs
+ * --dry-run, --resume excludes --out) are checked once every option is read, so their order
+ * does not matter. Re-entrant across calls (getopt state is reset each time), not thread-safe.
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE with a one-line message in err (no trailing newline, no
- * program-name prefix; truncated to err_len; err may be NULL), e.g.
- * "--unroll: '3' is not a power of two (accepted: 1, 2, 4, 8 or a range like 1..8)".
- * Never prints, never exits. */
+ * program-name prefix, control bytes shown as '?'; truncated to err_len; err may be NULL), e.g.
+ * "--block: '48' is not a multiple of 32 (accepted: 32..256, a multiple of 32)" or
+ * "--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)".
+ * Never prints, never exits. Parsing stops at --help or --version with OCC_EXIT_OK: no rule is
+ * checked, the options after it are not read, and families and the unroll/vec lists not given
+ * stay those of the default selection. */
 int occ_options_parse(int argc, char **argv, OccOptions *o, char *err, size_t err_len);
 
-/* Writes the full --help text (options, defaults, examples, exit codes 0-3) to f; prog is the
- * program name shown in the usage line and the examples. */
+/* Writes the full --help text (options with accepted values, defaults and the kernels that take
+ * each scoped one; examples; exit codes 0-3) to f; prog is the program name shown in the usage
+ * line and the examples. */
 void occ_options_print_help(FILE *f, const char *prog);
+
+/* One run axis for --resume: an option that changes what a point measures but is no per-row CSV
+ * column, so rows of runs that differ in it must not be mixed. */
+typedef struct OccRunAxis {
+    const char *name; /* option name without dashes, e.g. "size", "index-bytes" */
+    char value[32];   /* canonical value: "auto" or the byte count (size), "0"/"1" (cold),
+                         decimal otherwise */
+} OccRunAxis;
+
+/* The run axes of o: each option the table marks as a run axis (size, waves, stride,
+ * index-bytes, cold) that at least one family selected in o->families takes, in table order,
+ * into out[0..max). Returns how many there are (which may exceed max: only max are written). */
+int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* The command-line spelling of a lever ("auto", "pad", "bounds", "both"); "unknown" if invalid. */
 const char *occ_lever_name(OccLever l);
-
-/* The command-line spelling of a chase mode ("warp", "thread", "latency"); "unknown" if
- * invalid. */
-const char *occ_chase_mode_name(OccChaseMode m);
 
 /* Parses a byte size: a positive decimal integer with an optional suffix K, M, G (or KiB, MiB,
  * GiB), each 2^10, 2^20, 2^30: "4096", "512M", "1G", "4KiB". Returns 0 and sets *out, or -1 (and

@@ -81,7 +81,7 @@ expect_usage "--block: missing value" --block
 expect_usage "--dry-run takes no value" --dry-run=1
 expect_usage "--kernel: 'foo' is not a kernel" --kernel foo
 expect_usage "--kernel: 'copy,' has an empty element" --kernel copy,
-expect_usage "--mode latency runs the latency ladder alone" --kernel all --mode latency
+expect_usage "--mode: 'latency' does not apply to copy (its modes: stream)" --kernel all --mode latency
 expect_usage "--unroll: '' is empty" --unroll ''
 expect_usage "--unroll: '1,,2' has an empty element" --unroll 1,,2
 expect_usage "--unroll: '1,' has an empty element" --unroll 1,
@@ -107,19 +107,19 @@ expect_usage "--occ: 'abc' is not a number" --occ abc
 expect_usage "--occ: '25:5' has a step but no range" --occ 25:5
 expect_usage "--block: 'x' is not an integer" --block x
 expect_usage "--size: '12Q' has an unknown unit" --size 12Q
-expect_usage "--unroll: '16' is not a compiled unroll" --unroll 16
-expect_usage "--unroll: '3' is not a power of two" --unroll 3
-expect_usage "--vec: '2' is not a compiled vector width" --vec 2
-expect_usage "--vec: '32' is not a compiled vector width" --vec 32
+expect_usage "--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)" --unroll 16
+expect_usage "--unroll: '3' is not compiled" --unroll 3
+expect_usage "--vec: '2' is not compiled (accepted: 4, 8, 16)" --vec 2
+expect_usage "--vec: '32' is not compiled" --vec 32
 expect_usage "--lever: 'most' is not a lever" --lever most
-expect_usage "--block 512: kernels are compiled for blocks of at most 256" --block 512
+expect_usage "--block: '512' is out of range (accepted: 32..256, a multiple of 32)" --block 512
 expect_usage "--arch 'sm_91' is not known" --dry-run --arch sm_91
 expect_usage "--arch: 'sm_9' is not an architecture name" --dry-run --arch sm_9
 expect_usage "--arch: 'sm_90' needs --dry-run" --arch sm_90
-expect_usage "--mode: 'warp' needs the chase kernel" --kernel copy --mode warp
-expect_usage "--footprint/--stride/--cold/--index-bytes: '4K..1G' needs --mode latency" --footprint 4K..1G
-expect_usage "--stride/--cold/--index-bytes: '--cold' needs --mode latency" --kernel chase --cold
-expect_usage "--index-bytes: '6' is neither 4 nor 8" --kernel chase --mode latency --index-bytes 6
+expect_usage "--mode: 'warp' does not apply to copy (its modes: stream)" --kernel copy --mode warp
+expect_usage "--footprint does not apply to copy, reduce, chase warp" --footprint 4K..1G
+expect_usage "--cold does not apply to chase warp" --kernel chase --cold
+expect_usage "--index-bytes: '6' is not a power of two (accepted: 4 or 8)" --kernel chase --mode latency --index-bytes 6
 expect_usage "--stride: '96' is not a power of two" --kernel chase --mode latency --stride 96
 expect_usage "--stride: '16' is out of range" --kernel chase --mode latency --stride 16
 expect_usage "unexpected argument 'foo'" foo
@@ -270,9 +270,8 @@ fi
 run --help
 opts="kernel unroll vec occ block lever size mode footprint max-noise max-time min-samples
       device out force plot quiet dry-run arch list help version"
-if [ -n "$SRC" ] && [ -f "$SRC/harness/options.c" ]; then
-    opts="$opts $(grep -oE '\{\{"[a-z-]+", *(required|no)_argument' "$SRC/harness/options.c" |
-        cut -d'"' -f2)"
+if [ -n "$SRC" ] && [ -f "$SRC/harness/options_table.c" ]; then
+    opts="$opts $(grep -oE '\{\.name = "[a-z-]+"' "$SRC/harness/options_table.c" | cut -d'"' -f2)"
 fi
 missing=""
 for o in $(tr -s ' \n' '\n' <<<"$opts" | sort -u); do

@@ -1,6 +1,7 @@
 /* tests/test_options.c: occ_options_parse and its helpers, accepted forms and every bad class. */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: to catch getopt printing */
 
+#include "catalog.h"
 #include "check.h"
 #include "exitcodes.h"
 #include "options.h"
@@ -37,6 +38,14 @@ static int parse_v(const char *const *args)
         CHECK(strncmp(err, "run_sweep", 9) != 0);                                                  \
     } while (0)
 
+/* The family bit of kernel k in mode m (NULL: its default mode). */
+static unsigned fam(const char *k, const char *m)
+{
+    int f = occ_family_find(k, m);
+    CHECK(f >= 0);
+    return f >= 0 ? 1u << f : 0;
+}
+
 #define CHECK_INTS(got, n_got, ...)                                                                \
     do {                                                                                           \
         const int want_[] = {__VA_ARGS__};                                                         \
@@ -51,7 +60,10 @@ static void test_defaults(void)
     const char *only_prog[] = {"run_sweep", NULL};
     memset(&opt, 0x5a, sizeof opt);
     occ_options_defaults(&opt);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_ALL);
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
+    CHECK_INT_EQ(opt.families,
+                 fam("copy", "stream") | fam("reduce", "stream") | fam("chase", "warp"));
+    CHECK(opt.kernel_arg == NULL && opt.mode_arg == NULL);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16);
     CHECK_INT_EQ(opt.occ.is_list, 0);
@@ -69,8 +81,12 @@ static void test_defaults(void)
     CHECK(opt.arch == NULL);
     CHECK_INT_EQ(opt.plot + opt.force + opt.dry_run + opt.list + opt.quiet, 0);
     CHECK_INT_EQ(opt.help + opt.version + opt.device, 0);
-    CHECK_INT_EQ(opt.chase_mode, OCC_CHASE_WARP);
     CHECK_INT_EQ(opt.footprint_lo_bytes + opt.footprint_hi_bytes, 0);
+    CHECK_INT_EQ(opt.stride_bytes, 128);
+    CHECK_INT_EQ(opt.index_bytes, 4);
+    CHECK_INT_EQ(opt.waves, 1);
+    CHECK_INT_EQ(opt.cold, 0);
+    CHECK(opt.resume_path == NULL);
 
     memset(&opt, 0x5a, sizeof opt);
     strcpy(err, "stale");
@@ -83,7 +99,11 @@ static void test_defaults(void)
 static void test_mission_command(void)
 {
     CHECK_INT_EQ(PARSE("--kernel", "reduce", "--unroll", "1,2,4", "--occ", "25..100"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_REDUCE);
+    CHECK_INT_EQ(opt.families, fam("reduce", NULL));
+    CHECK_STR_EQ(opt.kernel_arg, "reduce");
+    CHECK_STR_EQ(last_argv[2], "reduce");
+    CHECK(opt.kernel_arg == last_argv[2]); /* points into argv */
+    CHECK(opt.mode_arg == NULL);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4);
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16);
     CHECK_INT_EQ(opt.occ.is_list, 0);
@@ -96,13 +116,26 @@ static void test_mission_command(void)
 static void test_lists_and_kernels(void)
 {
     CHECK_INT_EQ(PARSE("--kernel", "copy,reduce"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_COPY | OCC_KERNEL_REDUCE);
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "chase"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_CHASE);
+    CHECK_INT_EQ(opt.families, fam("chase", "warp"));
+    CHECK_INT_EQ(opt.n_vec, 0); /* no chase family takes --vec */
+    CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INT_EQ(PARSE("--kernel=all"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_ALL);
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--kernel", "chase,copy"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.kernels, OCC_KERNEL_CHASE | OCC_KERNEL_COPY);
+    CHECK_INT_EQ(opt.families, fam("chase", NULL) | fam("copy", NULL));
+    CHECK_STR_EQ(opt.kernel_arg, "chase,copy"); /* last one wins */
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "thread"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("chase", "thread"));
+    CHECK_STR_EQ(opt.mode_arg, "thread");
+    CHECK_INT_EQ(PARSE("--mode", "latency", "--kernel", "chase"), OCC_EXIT_OK); /* any order */
+    CHECK_INT_EQ(opt.families, fam("chase", "latency"));
+    CHECK_INT_EQ(opt.n_unroll + opt.n_vec, 0); /* the ladder takes neither */
+    CHECK_INT_EQ(PARSE("--kernel", "copy,reduce", "--mode", "stream"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL));
+    CHECK_INT_EQ(PARSE("--kernel", "copy,all"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
 
     CHECK_INT_EQ(PARSE("--unroll", "1..8"), OCC_EXIT_OK);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
@@ -156,11 +189,11 @@ static void test_scalars_and_flags(void)
 {
     CHECK_INT_EQ(PARSE("--block", "32"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.block_threads, 32);
-    CHECK_INT_EQ(PARSE("--block", "1024"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.block_threads, 1024);
+    CHECK_INT_EQ(PARSE("--block", "256"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.block_threads, 256);
     CHECK_INT_EQ(PARSE("--lever", "pad"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.lever, OCC_LEVER_PAD);
-    CHECK_INT_EQ(PARSE("--lever", "bounds"), OCC_EXIT_OK);
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--lever", "bounds"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.lever, OCC_LEVER_BOUNDS);
     CHECK_INT_EQ(PARSE("--lever", "both"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.lever, OCC_LEVER_BOTH);
@@ -187,12 +220,19 @@ static void test_scalars_and_flags(void)
     CHECK_STR_EQ(opt.arch, "sm_90");
     CHECK_INT_EQ(PARSE("--arch", "sm_100a", "--dry-run"), OCC_EXIT_OK); /* order is free */
     CHECK_STR_EQ(opt.arch, "sm_100a");
-    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "thread"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.chase_mode, OCC_CHASE_THREAD);
-    CHECK_INT_EQ(PARSE("--footprint", "4K..1G", "--mode", "latency"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.chase_mode, OCC_CHASE_LATENCY);
+    CHECK_INT_EQ(PARSE("--footprint", "4K..1G", "--mode", "latency", "--kernel", "chase"),
+                 OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("chase", "latency"));
     CHECK_INT_EQ(opt.footprint_lo_bytes, 4096);
     CHECK_INT_EQ(opt.footprint_hi_bytes, 1LL << 30);
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--stride", "256", "--cold",
+                       "--index-bytes", "8"),
+                 OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.stride_bytes, 256);
+    CHECK_INT_EQ(opt.cold, 1);
+    CHECK_INT_EQ(opt.index_bytes, 8);
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--waves", "64"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.waves, 64);
     CHECK_INT_EQ(PARSE("-h"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.help, 1);
     CHECK_INT_EQ(PARSE("--help", "--unroll", "3", "foo"), OCC_EXIT_OK); /* help stops parsing */
@@ -217,7 +257,7 @@ static void test_bad_flags_and_lists(void)
     BAD("unexpected argument 'foo'", "", "foo");
     BAD("unexpected argument 'foo'", "", "--plot", "foo", "--quiet");
     BAD("unexpected argument 'bar'", "", "--", "bar");
-    BAD("--kernel: 'fma' is not a kernel", "copy, reduce, chase, all", "--kernel", "fma");
+    BAD("--kernel: 'fma' is not a kernel", "accepted: copy, reduce, chase, all", "--kernel", "fma");
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
     BAD("'Copy'", "not a kernel", "--kernel", "Copy");
     BAD("--unroll: '' is empty", "accepted: 1, 2, 4, 8", "--unroll", "");
@@ -234,18 +274,18 @@ static void test_bad_flags_and_lists(void)
     BAD("'4x'", "non-integer", "--unroll", "4x");
     BAD("' 4'", "non-integer", "--vec", " 4");
     BAD("'99999999999'", "out of range", "--unroll", "99999999999");
-    BAD("--unroll: '3' is not a power of two (accepted: 1, 2, 4, 8 or a range like 1..8)", "",
-        "--unroll", "3");
-    BAD("'6'", "power of two", "--unroll", "1,6");
-    BAD("'0'", "not positive", "--unroll", "0");
-    BAD("'-2'", "not positive", "--unroll", "-2");
-    BAD("'16'", "not a compiled unroll", "--unroll", "1..16");
+    BAD("--unroll: '3' is not compiled (accepted: 1, 2, 4, 8)", "", "--unroll", "3");
+    BAD("--unroll: '6' is not compiled", "", "--unroll", "1,6");
+    BAD("--unroll: '0' is not compiled", "", "--unroll", "0");
+    BAD("--unroll: '-2' is not compiled", "", "--unroll", "-2");
+    BAD("--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)", "", "--unroll", "1..16");
     BAD("'5..7'", "without a power of two", "--unroll", "5..7");
-    BAD("'2'", "accepted: 4, 8, 16", "--vec", "2");
-    BAD("'32'", "not a compiled vector width", "--vec", "4,32");
-    BAD("'12'", "not a power of two", "--vec", "12");
-    BAD("'0'", "not positive", "--vec", "0");
-    BAD("'-4'", "not positive", "--vec", "-4");
+    BAD("--unroll: '1..2..4'", "accepted: 1, 2, 4, 8 or a range like 1..8", "--unroll", "1..2..4");
+    BAD("--vec: '2' is not compiled (accepted: 4, 8, 16)", "", "--vec", "2");
+    BAD("--vec: '32' is not compiled", "", "--vec", "4,32");
+    BAD("--vec: '12' is not compiled", "", "--vec", "12");
+    BAD("--vec: '0' is not compiled", "", "--vec", "0");
+    BAD("--vec: '-4' is not compiled", "", "--vec", "-4");
 }
 
 static void test_bad_occ(void)
@@ -280,6 +320,8 @@ static void test_bad_scalars(void)
     BAD("--block: '48'", "multiple of 32", "--block", "48");
     BAD("'0'", "out of range", "--block", "0");
     BAD("'2048'", "out of range", "--block", "2048");
+    BAD("--block: '288' is out of range (accepted: 32..256, a multiple of 32)", "", "--block",
+        "288");
     BAD("'-32'", "out of range", "--block", "-32");
     BAD("'128x'", "not an integer", "--block", "128x");
     BAD("'1e3'", "not an integer", "--block", "1e3");
@@ -310,14 +352,19 @@ static void test_bad_scalars(void)
     BAD("'sm_90x'", "not an architecture", "--dry-run", "--arch", "sm_90x");
     BAD("'compute_90'", "not an architecture", "--dry-run", "--arch", "compute_90");
     BAD("'sm_90'", "needs --dry-run", "--arch", "sm_90");
-    BAD("'fast'", "warp, thread, latency", "--mode", "fast");
-    BAD("'latency'", "needs the chase kernel", "--kernel", "copy", "--mode", "latency");
-    BAD("'4K..1G'", "needs --mode latency", "--footprint", "4K..1G");
-    BAD("'1G..4K'", "reversed", "--mode", "latency", "--footprint", "1G..4K");
-    BAD("'4K'", "not a range", "--mode", "latency", "--footprint", "4K");
-    BAD("'4K..'", "incomplete range", "--mode", "latency", "--footprint", "4K..");
-    BAD("'0'", "not positive", "--mode", "latency", "--footprint", "0..4K");
-    BAD("'4Q'", "unknown unit", "--mode", "latency", "--footprint", "1K..4Q");
+    BAD("--mode: 'fast' is not a mode", "chase warp|thread|latency", "--mode", "fast");
+    BAD("--mode: 'Warp' is not a mode", "", "--mode", "Warp");
+    BAD("--footprint: '1G..4K' is a reversed range", "", "--footprint", "1G..4K");
+    BAD("'4K'", "not a range", "--footprint", "4K");
+    BAD("'4K..'", "incomplete range", "--footprint", "4K..");
+    BAD("'0'", "not positive", "--footprint", "0..4K");
+    BAD("--footprint: '4Q' has an unknown unit", "", "--footprint", "1K..4Q");
+    BAD("--stride: '96' is not a power of two", "a power of two in 32..65536", "--stride", "96");
+    BAD("--stride: '16' is out of range", "", "--stride", "16");
+    BAD("--index-bytes: '6' is not a power of two (accepted: 4 or 8)", "", "--index-bytes", "6");
+    BAD("--index-bytes: '16' is out of range", "", "--index-bytes", "16");
+    BAD("--waves: '0' is out of range (accepted: 1..64)", "", "--waves", "0");
+    BAD("--waves: '65' is out of range", "", "--waves", "65");
 }
 
 static void test_size_helper(void)
@@ -443,8 +490,7 @@ static void test_never_prints(void)
     FILE *sink = tmpfile();
     int saved_out = dup(1), saved_err = dup(2);
     CHECK(sink != NULL && saved_out >= 0 && saved_err >= 0);
-    if (sink == NULL || saved_out < 0 || saved_err < 0)
-        return;
+    if (sink == NULL || saved_out < 0 || saved_err < 0) return;
     fflush(stdout);
     fflush(stderr);
     dup2(fileno(sink), 1);
@@ -466,44 +512,428 @@ static void test_never_prints(void)
     fclose(sink);
 }
 
-static void test_help_and_names(void)
+static char help_text[16384];
+
+static void read_help(void)
 {
-    static const char *const every_flag[] = {
-        "--kernel", "--unroll", "--vec",   "--occ",     "--block", "--lever",
-        "--size",   "--mode",   "--footprint", "--max-noise", "--max-time", "--min-samples",
-        "--device", "--out",    "--force", "--plot",    "--quiet", "--dry-run",
-        "--arch",   "--list",   "-h, --help", "-V, --version"};
-    char text[8192];
     size_t len;
     FILE *f = tmpfile();
     CHECK(f != NULL);
-    if (f == NULL)
-        return;
+    if (f == NULL) return;
     occ_options_print_help(f, "./run_sweep");
     rewind(f);
-    len = fread(text, 1, sizeof text - 1, f);
-    text[len] = '\0';
+    len = fread(help_text, 1, sizeof help_text - 1, f);
+    help_text[len] = '\0';
     fclose(f);
-    CHECK(len > 1000);
-    CHECK_CONTAINS(text, "Usage: ./run_sweep [OPTIONS]");
-    CHECK_CONTAINS(text, "./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100\n");
-    CHECK_CONTAINS(text, "./run_sweep --dry-run --arch sm_90\n");
-    CHECK_CONTAINS(text, "Exit codes:");
-    CHECK_CONTAINS(text, "\n  0  ");
-    CHECK_CONTAINS(text, "\n  1  ");
-    CHECK_CONTAINS(text, "\n  2  bad command line");
-    CHECK_CONTAINS(text, "\n  3  no usable CUDA device");
-    for (size_t i = 0; i < sizeof every_flag / sizeof every_flag[0]; i++)
-        CHECK_CONTAINS(text, every_flag[i]);
+    CHECK(len > 1000 && len < sizeof help_text - 1);
+}
+
+/* The help's entry for --name, its lines joined by single spaces; "" when there is none. */
+static void help_entry(const char *name, char *out, size_t len)
+{
+    char needle[48];
+    const char *at = NULL, *end;
+    size_t n = 0;
+    out[0] = '\0';
+    snprintf(needle, sizeof needle, "\n  --%s ", name);
+    at = strstr(help_text, needle);
+    if (at == NULL) return;
+    at += 3;
+    end = strstr(at, "\n  -");
+    if (strstr(at, "\n\n") != NULL && (end == NULL || strstr(at, "\n\n") < end))
+        end = strstr(at, "\n\n");
+    for (const char *p = at; p < end && n + 1 < len; p++) {
+        int space = *p == ' ' || *p == '\n';
+        if (!space || (n > 0 && out[n - 1] != ' ')) out[n++] = space ? ' ' : *p;
+    }
+    out[n] = '\0';
+}
+
+/* The text of entry between key ("accepted: ") and stop ("; default: " or the end). */
+static void entry_part(const char *entry, const char *key, const char *stop, char *out, size_t len)
+{
+    const char *at = strstr(entry, key), *end;
+    out[0] = '\0';
+    if (at == NULL) return;
+    at += strlen(key);
+    end = stop ? strstr(at, stop) : NULL;
+    snprintf(out, len, "%.*s", (int)(end ? (size_t)(end - at) : strlen(at)), at);
+}
+
+/* The kernels the entry says take a scoped option: its last "(...)" before " accepted:" (or
+ * the end, for a flag). */
+static void entry_scope(const char *entry, char *out, size_t len)
+{
+    const char *end = strstr(entry, " accepted: "), *open = NULL;
+    out[0] = '\0';
+    end = end ? end : entry + strlen(entry);
+    for (const char *p = entry; p < end; p++)
+        open = *p == '(' ? p : open;
+    if (open != NULL && end[-1] == ')') snprintf(out, len, "%.*s", (int)(end - open - 2), open + 1);
+}
+
+/* Parses "run_sweep" + sel (NULL-terminated, may be NULL) + "--name" [value]. */
+static int parse_with(const char *const *sel, const char *name, const char *value)
+{
+    static char flag[48];
+    const char *args[16] = {"run_sweep"};
+    int n = 1;
+    for (int i = 0; sel != NULL && sel[i] != NULL && n < 12; i++)
+        args[n++] = sel[i];
+    snprintf(flag, sizeof flag, "--%s", name);
+    args[n++] = flag;
+    if (value != NULL) args[n++] = value;
+    args[n] = NULL;
+    return parse_v(args);
+}
+
+/* Field by field: pointers into different argv copies may differ. */
+static int same_options(const OccOptions *a, const OccOptions *b)
+{
+    int same = a->families == b->families && a->n_unroll == b->n_unroll && a->n_vec == b->n_vec &&
+               a->occ.is_list == b->occ.is_list && a->occ.n_pct == b->occ.n_pct &&
+               a->occ.lo_pct == b->occ.lo_pct && a->occ.hi_pct == b->occ.hi_pct &&
+               a->occ.step_pct == b->occ.step_pct && a->block_threads == b->block_threads &&
+               a->lever == b->lever && a->size_bytes == b->size_bytes &&
+               a->max_noise_pct == b->max_noise_pct && a->max_time_s == b->max_time_s &&
+               a->min_samples == b->min_samples && a->device == b->device &&
+               a->footprint_lo_bytes == b->footprint_lo_bytes &&
+               a->footprint_hi_bytes == b->footprint_hi_bytes &&
+               a->stride_bytes == b->stride_bytes && a->cold == b->cold && a->waves == b->waves &&
+               a->index_bytes == b->index_bytes;
+    for (int i = 0; same && i < a->n_unroll; i++)
+        same = a->unroll[i] == b->unroll[i];
+    for (int i = 0; same && i < a->n_vec; i++)
+        same = a->vec_bytes[i] == b->vec_bytes[i];
+    return same;
+}
+
+/* --kernel K [--mode M] for the first family a scope ("copy, reduce" or "chase latency")
+ * names; sel gets the NULL-terminated arguments, held in store. */
+static void scope_selection(const char *scope, char *store, size_t len, const char **sel)
+{
+    char *mode;
+    int n = 0;
+    snprintf(store, len, "%.*s", (int)strcspn(scope, ","), scope);
+    mode = strchr(store, ' ');
+    sel[n++] = "--kernel";
+    sel[n++] = store;
+    if (mode != NULL) {
+        *mode++ = '\0';
+        sel[n++] = "--mode";
+        sel[n++] = mode;
+    }
+    sel[n] = NULL;
+}
+
+static void test_help_text(void)
+{
+    static const char *const every_option[] = {
+        "kernel",   "mode",        "unroll",    "vec",    "occ",   "block",       "lever",
+        "size",     "waves",       "footprint", "stride", "cold",  "index-bytes", "max-noise",
+        "max-time", "min-samples", "device",    "out",    "force", "resume",      "plot",
+        "quiet",    "dry-run",     "arch",      "list"};
+    char entry[1024];
+    read_help();
+    CHECK_CONTAINS(help_text, "Usage: ./run_sweep [OPTIONS]");
+    CHECK_CONTAINS(help_text, "./run_sweep --dry-run --arch sm_90\n");
+    CHECK_CONTAINS(help_text, "\n  -h, --help ");
+    CHECK_CONTAINS(help_text, "\n  -V, --version ");
+    CHECK_CONTAINS(help_text, "Exit codes:");
+    CHECK_CONTAINS(help_text, "\n  0  ");
+    CHECK_CONTAINS(help_text, "\n  1  ");
+    CHECK_CONTAINS(help_text, "\n  2  bad command line");
+    CHECK_CONTAINS(help_text, "\n  3  no usable CUDA device");
+    for (size_t i = 0; i < sizeof every_option / sizeof every_option[0]; i++) {
+        help_entry(every_option[i], entry, sizeof entry);
+        CHECK(strlen(entry) > strlen(every_option[i]) + 8);
+        if (strlen(entry) <= strlen(every_option[i]) + 8)
+            fprintf(stderr, "    no --help entry for --%s\n", every_option[i]);
+    }
+    /* Every line is at most 79 columns. */
+    for (const char *p = help_text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0'))
+        CHECK(strcspn(p, "\n") <= 79);
+    /* The scopes come from the catalog. */
+    help_entry("vec", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "(copy, reduce) accepted: 4, 8, 16 or a range like 4..16;");
+    help_entry("footprint", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "(chase latency) accepted:");
+    help_entry("size", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "default: auto: 8 x the L2 size (copy, reduce, chase warp), 16 x (chase "
+                          "thread)");
+    help_entry("block", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "accepted: 32..256, a multiple of 32; default: 128");
+    help_entry("mode", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "default: copy stream, reduce stream, chase warp");
+}
+
+/* Each example the help gives parses. */
+static void test_help_examples(void)
+{
+    const char *at = strstr(help_text, "\nExamples:\n");
+    int n = 0;
+    CHECK(at != NULL);
+    for (at = at ? at + 11 : ""; strncmp(at, "  ./run_sweep ", 14) == 0; n++) {
+        static char line[256];
+        const char *args[24];
+        int argc = 0;
+        size_t len = strcspn(at, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len - 2, at + 2);
+        for (char *tok = strtok(line, " "); tok != NULL && argc < 23; tok = strtok(NULL, " "))
+            args[argc++] = tok;
+        args[argc] = NULL;
+        CHECK_INT_EQ(parse_v(args), OCC_EXIT_OK);
+        if (err[0]) fprintf(stderr, "    example '%.*s': %s\n", (int)len, at, err);
+        at += len + (at[len] == '\n');
+    }
+    CHECK(n >= 3);
+}
+
+/* The accepted range and the default each numeric option's help entry states are what the
+ * parser accepts at the edges and what occ_options_defaults gives. */
+static void check_numeric_entry(const char *name)
+{
+    static OccOptions base;
+    char entry[1024], accepted[256], def[128], scope[128], store[64], v[4][48];
+    const char *sel[6] = {NULL};
+    double lo = 0, hi = 0;
+    long long ilo = 0, ihi = 0;
+    int mult = 0, is_pow2 = 0, is_real = 0;
+    help_entry(name, entry, sizeof entry);
+    entry_part(entry, "accepted: ", "; default: ", accepted, sizeof accepted);
+    entry_part(entry, "; default: ", NULL, def, sizeof def);
+    entry_scope(entry, scope, sizeof scope);
+    if (scope[0]) scope_selection(scope, store, sizeof store, sel);
+    if (sscanf(accepted, "a power of two in %lld..%lld", &ilo, &ihi) == 2 ||
+        sscanf(accepted, "%lld or %lld", &ilo, &ihi) == 2) {
+        is_pow2 = 1;
+    } else if (sscanf(accepted, "a number in (%lf, %lf]", &lo, &hi) == 2) {
+        is_real = 1;
+    } else if (sscanf(accepted, "an integer >= %lld", &ilo) == 1) {
+        ihi = 2147483647;
+    } else if (sscanf(accepted, "%lld..%lld, a multiple of %d", &ilo, &ihi, &mult) < 2) {
+        CHECK(0);
+        fprintf(stderr, "    --%s: cannot read the range in '%s'\n", name, accepted);
+        return;
+    }
+    if (!is_real) {
+        lo = (double)ilo;
+        hi = (double)ihi;
+    }
+    /* The stated default parses to what no value gives. */
+    CHECK_INT_EQ(parse_with(sel, "dry-run", NULL), OCC_EXIT_OK);
+    base = opt;
+    CHECK_INT_EQ(parse_with(sel, name, def), OCC_EXIT_OK);
+    CHECK(same_options(&opt, &base));
+    if (is_real) {
+        snprintf(v[0], sizeof v[0], "%.17g", lo);
+        snprintf(v[1], sizeof v[1], "%.17g", hi);
+        snprintf(v[2], sizeof v[2], "%.17g", hi * 1.0001);
+        snprintf(v[3], sizeof v[3], "%.17g", lo + (hi - lo) * 1e-9);
+        CHECK_INT_EQ(parse_with(sel, name, v[0]), OCC_EXIT_USAGE); /* (lo, hi] */
+        CHECK_INT_EQ(parse_with(sel, name, v[1]), OCC_EXIT_OK);
+        CHECK_INT_EQ(parse_with(sel, name, v[2]), OCC_EXIT_USAGE);
+        CHECK_INT_EQ(parse_with(sel, name, v[3]), OCC_EXIT_OK);
+        return;
+    }
+    snprintf(v[0], sizeof v[0], "%.0f", lo);
+    snprintf(v[1], sizeof v[1], "%.0f", hi);
+    CHECK_INT_EQ(parse_with(sel, name, v[0]), OCC_EXIT_OK);
+    CHECK_INT_EQ(parse_with(sel, name, v[1]), OCC_EXIT_OK);
+    snprintf(v[2], sizeof v[2], "%.0f", lo - (mult > 1 ? mult : is_pow2 ? lo / 2 : 1));
+    snprintf(v[3], sizeof v[3], "%.0f", hi + (mult > 1 ? mult : is_pow2 ? hi : 1));
+    CHECK_INT_EQ(parse_with(sel, name, v[2]), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "out of range");
+    CHECK_INT_EQ(parse_with(sel, name, v[3]), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "out of range");
+    if (mult > 1 || is_pow2) {
+        snprintf(v[2], sizeof v[2], "%.0f", lo + (mult > 1 ? mult / 2 : lo / 2));
+        CHECK_INT_EQ(parse_with(sel, name, v[2]), OCC_EXIT_USAGE);
+        CHECK_CONTAINS(err, mult > 1 ? "not a multiple of" : "not a power of two");
+        snprintf(v[2], sizeof v[2], "%.0f", mult > 1 ? lo + mult : lo * 2);
+        CHECK_INT_EQ(parse_with(sel, name, v[2]),
+                     lo * 2 <= hi || mult > 1 ? OCC_EXIT_OK : OCC_EXIT_USAGE);
+    }
+}
+
+static void test_help_agrees_with_parser(void)
+{
+    static const char *const numeric[] = {"block",       "waves",  "stride",    "index-bytes",
+                                          "min-samples", "device", "max-noise", "max-time"};
+    static const char *const valued[] = {"occ", "lever", "kernel"};
+    char entry[1024], def[128];
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
+        check_numeric_entry(numeric[i]);
+    /* Stated defaults that are values parse to the defaults. */
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
+        static OccOptions none;
+        CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
+        none = opt;
+        help_entry(valued[i], entry, sizeof entry);
+        entry_part(entry, "; default: ", NULL, def, sizeof def);
+        CHECK_INT_EQ(parse_with((const char *const[]){"--dry-run", NULL}, valued[i], def),
+                     OCC_EXIT_OK);
+        CHECK(same_options(&opt, &none));
+    }
+    /* The list defaults are the compiled values the help lists as accepted. */
+    help_entry("unroll", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "accepted: 1, 2, 4, 8 or a range like 1..8;");
+    occ_options_defaults(&opt);
+    CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
+}
+
+/* Each scoped option is accepted by exactly the families its help entry names. */
+static void test_help_scopes(void)
+{
+    static const struct {
+        const char *name, *value;
+    } scoped[] = {{"unroll", "1"},   {"vec", "4"},   {"occ", "50"},       {"block", "64"},
+                  {"lever", "pad"},  {"size", "1M"}, {"waves", "2"},      {"footprint", "4K..1M"},
+                  {"stride", "256"}, {"cold", NULL}, {"index-bytes", "8"}};
+    char entry[1024], scope[256], name[64];
+    for (size_t i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
+        help_entry(scoped[i].name, entry, sizeof entry);
+        entry_scope(entry, scope, sizeof scope);
+        CHECK(scope[0] != '\0');
+        for (int f = 0; f < occ_family_count(); f++) {
+            const OccFamilyInfo *fi = occ_family_at(f);
+            const char *sel[] = {"--kernel", fi->kernel, "--mode", fi->mode, NULL};
+            size_t klen = strlen(fi->kernel);
+            int named = 0;
+            snprintf(name, sizeof name, "%s %s", fi->kernel, fi->mode);
+            for (const char *p = scope; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0)) {
+                size_t len = strcspn(p, ",");
+                named |= (len == klen && strncmp(p, fi->kernel, klen) == 0) ||
+                         (len == strlen(name) && strncmp(p, name, len) == 0);
+            }
+            CHECK_INT_EQ(parse_with(sel, scoped[i].name, scoped[i].value),
+                         named ? OCC_EXIT_OK : OCC_EXIT_USAGE);
+            if (!named) CHECK(strstr(err, "does not apply to") != NULL);
+        }
+    }
+}
+
+/* A scoped option given for a selection where no family takes it is refused, whatever the
+ * order, naming the option, the selection and what it takes. */
+static void test_applicability(void)
+{
+    static const char *const ladder_refuses[][2] = {
+        {"--occ", "50"}, {"--lever", "pad"}, {"--block", "64"}, {"--unroll", "1"},
+        {"--vec", "4"},  {"--size", "1M"},   {"--waves", "2"}};
+    const char *takes_ladder = "(it takes: footprint, stride, cold, index-bytes)";
+    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
+        "--kernel", "chase", "--vec", "8");
+    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
+        "--vec", "8", "--kernel", "chase");
+    BAD("--vec does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",
+        "--vec", "4");
+    BAD("--waves does not apply to chase warp", "", "--kernel", "chase", "--waves", "4");
+    BAD("--waves does not apply to chase warp", "", "--kernel", "chase", "--waves", "1");
+    for (size_t i = 0; i < sizeof ladder_refuses / sizeof ladder_refuses[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "%s does not apply to chase latency", ladder_refuses[i][0]);
+        BAD(want, takes_ladder, "--kernel", "chase", "--mode", "latency", ladder_refuses[i][0],
+            ladder_refuses[i][1]);
+        BAD(want, takes_ladder, ladder_refuses[i][0], ladder_refuses[i][1], "--mode", "latency",
+            "--kernel", "chase");
+    }
+    BAD("--footprint does not apply to copy, reduce, chase warp (they take: unroll, vec, occ, "
+        "block, lever, size, waves)",
+        "", "--footprint", "4K..1G");
+    BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
+    BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",
+        "--cold");
+    BAD("--index-bytes does not apply to copy (it takes", "", "--kernel", "copy", "--index-bytes",
+        "8");
+    BAD("--footprint does not apply to copy, reduce", "", "--kernel", "copy,reduce", "--footprint",
+        "4K..1M");
+    /* A family that takes it among the selected ones is enough. */
+    CHECK_INT_EQ(PARSE("--kernel", "chase,copy", "--vec", "8", "--waves", "2"), OCC_EXIT_OK);
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--unroll", "8", "--lever", "pad", "--size", "1M"),
+                 OCC_EXIT_OK);
+    /* --mode must exist for every selected kernel. */
+    BAD("--mode: 'latency' does not apply to copy (its modes: stream)", "", "--kernel", "copy",
+        "--mode", "latency");
+    BAD("--mode: 'latency' does not apply to copy (its modes: stream)", "", "--mode", "latency");
+    BAD("--mode: 'warp' does not apply to reduce (its modes: stream)", "", "--mode", "warp",
+        "--kernel", "reduce,chase");
+    BAD("--mode: 'stream' does not apply to chase (its modes: warp, thread, latency)", "",
+        "--kernel", "copy,chase", "--mode", "stream");
+    /* bounds needs register-capped variants in every selected sweep family. */
+    BAD("--lever bounds: chase warp has no register-capped variants (use auto, pad or both)", "",
+        "--kernel", "chase", "--lever", "bounds");
+    BAD("--lever bounds: chase warp has no register-capped variants", "", "--lever", "bounds");
+    BAD("--lever bounds: chase thread has no register-capped", "", "--lever", "bounds", "--kernel",
+        "chase", "--mode", "thread");
+    CHECK_INT_EQ(PARSE("--kernel", "copy,reduce", "--lever", "bounds"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.lever, OCC_LEVER_BOUNDS);
+    CHECK_INT_EQ(PARSE("--kernel", "all", "--lever", "both"), OCC_EXIT_OK);
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--lever", "pad"), OCC_EXIT_OK);
+    /* Compiled values: those of the selected families that take the option. */
+    for (int f = 0; f < occ_family_count(); f++) {
+        int vals[16], n = occ_family_axis_values(f, 'u', vals, 16);
+        const char *sel[] = {"--kernel", occ_family_at(f)->kernel, "--mode", occ_family_at(f)->mode,
+                             NULL};
+        char v[16];
+        if (!occ_family_takes(occ_family_at(f), "unroll")) continue;
+        for (int i = 0; i < n && i < 16; i++) {
+            snprintf(v, sizeof v, "%d", vals[i]);
+            CHECK_INT_EQ(parse_with(sel, "unroll", v), OCC_EXIT_OK);
+            CHECK_INTS(opt.unroll, opt.n_unroll, vals[i]);
+        }
+        snprintf(v, sizeof v, "%d", 2 * vals[n - 1]);
+        CHECK_INT_EQ(parse_with(sel, "unroll", v), OCC_EXIT_USAGE);
+        CHECK_CONTAINS(err, "is not compiled (accepted: ");
+    }
+}
+
+static void test_run_axes(void)
+{
+    OccRunAxis ax[8];
+    CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 2); /* copy, reduce and chase warp */
+    CHECK_STR_EQ(ax[0].name, "size");
+    CHECK_STR_EQ(ax[0].value, "auto");
+    CHECK_STR_EQ(ax[1].name, "waves");
+    CHECK_STR_EQ(ax[1].value, "1");
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4"), OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 2);
+    CHECK_STR_EQ(ax[0].value, "1073741824");
+    CHECK_STR_EQ(ax[1].value, "4");
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--size", "4K"), OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 1);
+    CHECK_STR_EQ(ax[0].name, "size");
+    CHECK_STR_EQ(ax[0].value, "4096");
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency"), OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
+    CHECK_STR_EQ(ax[0].name, "stride");
+    CHECK_STR_EQ(ax[0].value, "128");
+    CHECK_STR_EQ(ax[1].name, "cold");
+    CHECK_STR_EQ(ax[1].value, "0");
+    CHECK_STR_EQ(ax[2].name, "index-bytes");
+    CHECK_STR_EQ(ax[2].value, "4");
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--cold", "--stride", "4096",
+                       "--index-bytes", "8"),
+                 OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
+    CHECK_STR_EQ(ax[0].value, "4096");
+    CHECK_STR_EQ(ax[1].value, "1");
+    CHECK_STR_EQ(ax[2].value, "8");
+    /* max bounds what is written, not the count. */
+    strcpy(ax[1].value, "untouched");
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 1), 3);
+    CHECK_STR_EQ(ax[0].name, "stride");
+    CHECK_STR_EQ(ax[1].value, "untouched");
+    CHECK_INT_EQ(occ_options_run_axes(&opt, NULL, 0), 3);
+}
+
+static void test_lever_names(void)
+{
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_AUTO), "auto");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_PAD), "pad");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_BOUNDS), "bounds");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_BOTH), "both");
     CHECK_STR_EQ(occ_lever_name((OccLever)9), "unknown");
-    CHECK_STR_EQ(occ_chase_mode_name(OCC_CHASE_WARP), "warp");
-    CHECK_STR_EQ(occ_chase_mode_name(OCC_CHASE_THREAD), "thread");
-    CHECK_STR_EQ(occ_chase_mode_name(OCC_CHASE_LATENCY), "latency");
-    CHECK_STR_EQ(occ_chase_mode_name((OccChaseMode)-1), "unknown");
 }
 
 /* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
@@ -534,6 +964,12 @@ int main(void)
     test_int_list_helper();
     test_reparse_and_argv_order();
     test_never_prints();
-    test_help_and_names();
+    test_help_text();
+    test_help_examples();
+    test_help_agrees_with_parser();
+    test_help_scopes();
+    test_applicability();
+    test_run_axes();
+    test_lever_names();
     return check_done();
 }

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# tests/test_cli_options.sh: occsweep refuses options that do not apply to the selected kernels.
+# Usage: test_cli_options.sh PATH/TO/occsweep
+# Every refusal is exit 2 with one stderr line naming the option and the selection; every plan
+# uses --dry-run --arch sm_90, so no GPU is needed. The accepted combinations next to them show
+# that the rules refuse no more than they should.
+# Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.
+# Commas inside arguments (--kernel copy,reduce) are meant literally:
+# shellcheck disable=SC2054
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH/TO/occsweep (got '${1:-}')" >&2
+    exit 99
+fi
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+cwd=$work/cwd
+mkdir "$cwd"
+out=$work/stdout
+err=$work/stderr
+n_checks=0
+n_failed=0
+rc=0
+
+cmdline() { printf 'occsweep'; printf ' %q' "$@"; }
+run() {
+    { (cd "$cwd" && exec "$BIN" --dry-run --arch sm_90 "$@") >"$out" 2>"$err"; } 2>/dev/null
+    rc=$?
+}
+check() {
+    n_checks=$((n_checks + 1))
+    if [ -n "$2" ]; then
+        n_failed=$((n_failed + 1))
+        echo "FAIL: $1: $2"
+    fi
+}
+lines() { awk 'END { print NR }' "$1"; }
+
+# refused WANT ARGS...: exit 2, nothing on stdout, one stderr line holding WANT, no file made.
+refused() {
+    local want=$1 why="" first
+    shift
+    run "$@"
+    first=$(head -n 1 "$err")
+    if [ "$rc" -ne 2 ]; then why="exit $rc, expected 2"
+    elif [ -s "$out" ]; then why="wrote to stdout: $(head -c 120 "$out")"
+    elif [ "$(lines "$err")" -ne 1 ]; then why="$(lines "$err") stderr lines, expected 1"
+    elif [[ $first != "occsweep: "*"$want"* ]]; then why="message lacks '$want': $first"
+    elif [ -n "$(ls -A "$cwd")" ]; then why="created $(ls -A "$cwd" | head -n 1)"
+    fi
+    check "$(cmdline --dry-run --arch sm_90 "$@")" "$why"
+}
+
+# planned ARGS...: exit 0 with a plan ("N points") and nothing on stderr.
+planned() {
+    local why=""
+    run "$@"
+    if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
+    elif [ -s "$err" ]; then why="stderr: $(head -n 1 "$err")"
+    elif ! tail -n 1 "$out" | grep -qE '^[0-9]+ points$'; then why="no plan: $(tail -n 1 "$out")"
+    fi
+    check "$(cmdline --dry-run --arch sm_90 "$@")" "$why"
+}
+
+warp_takes="(it takes: unroll, occ, block, lever, size)"
+ladder_takes="(it takes: footprint, stride, cold, index-bytes)"
+stream_takes="(they take: unroll, vec, occ, block, lever, size, waves)"
+
+# ---- options of the stream kernels, given for the pointer chase ----
+refused "--vec does not apply to chase warp $warp_takes" --kernel chase --vec 8
+refused "--vec does not apply to chase warp $warp_takes" --vec 8 --kernel chase
+refused "--vec does not apply to chase thread $warp_takes" --kernel chase --mode thread --vec 4
+refused "--waves does not apply to chase warp $warp_takes" --kernel chase --waves 4
+refused "--waves does not apply to chase thread" --kernel chase --mode thread --waves 1
+
+# ---- sweep options, given for the latency ladder (before or after --mode) ----
+for opt in "--occ 50" "--lever pad" "--block 64" "--unroll 2" "--vec 4" "--size 1G" "--waves 2"; do
+    read -r -a o <<<"$opt"
+    want="${o[0]} does not apply to chase latency $ladder_takes"
+    refused "$want" --kernel chase --mode latency "${o[@]}"
+    refused "$want" "${o[@]}" --mode latency --kernel chase
+done
+
+# ---- ladder options without --mode latency ----
+refused "--footprint does not apply to copy, reduce, chase warp $stream_takes" --footprint 4K..1G
+refused "--stride does not apply to chase warp $warp_takes" --kernel chase --stride 256
+refused "--cold does not apply to chase thread $warp_takes" --kernel chase --mode thread --cold
+refused "--index-bytes does not apply to copy (it takes: ${stream_takes#(they take: }" \
+    --kernel copy --index-bytes 8
+refused "--footprint does not apply to copy, reduce" --kernel copy,reduce --footprint 4K..1M
+
+# ---- --mode must be a mode of every selected kernel ----
+refused "--mode: 'latency' does not apply to copy (its modes: stream)" --kernel copy --mode latency
+refused "--mode: 'latency' does not apply to copy (its modes: stream)" --mode latency
+refused "--mode: 'warp' does not apply to reduce (its modes: stream)" \
+    --kernel reduce,chase --mode warp
+refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, latency)" \
+    --kernel copy,chase --mode stream
+refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency)" \
+    --mode fast
+
+# ---- --lever bounds needs register-capped variants ----
+refused "--lever bounds: chase warp has no register-capped variants (use auto, pad or both)" \
+    --kernel chase --lever bounds
+refused "--lever bounds: chase warp has no register-capped variants (use auto, pad or both)" \
+    --kernel all --lever bounds
+refused "--lever bounds: chase thread has no register-capped variants" \
+    --lever bounds --kernel chase --mode thread
+
+# ---- compiled values, from the catalog ----
+refused "--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)" --kernel chase --unroll 16
+refused "--vec: '32' is not compiled (accepted: 4, 8, 16)" --kernel copy --vec 4,32
+refused "--block: '512' is out of range (accepted: 32..256, a multiple of 32)" --block 512
+
+# ---- what the rules still accept ----
+planned --kernel chase --mode latency --footprint 4K..1M --stride 256 --cold --index-bytes 8
+planned --index-bytes 8 --footprint 4K..1M --kernel chase --mode latency
+planned --kernel copy --vec 16 --waves 2 --occ 50
+planned --kernel chase --unroll 8 --lever pad --size 64M --occ 50
+planned --kernel chase,copy --vec 8 --waves 2 --occ 50
+planned --kernel copy,reduce --lever bounds --occ 100
+planned --kernel all --lever both --occ 100
+planned --kernel chase --mode thread --unroll 1,8 --occ 25,100
+
+# ---- --help says which kernels take each scoped option ----
+{ (cd "$cwd" && exec "$BIN" --help) >"$out" 2>"$err"; } 2>/dev/null
+rc=$?
+flat=$(tr -s ' \n' ' ' <"$out")
+missing=""
+wants=("--vec LIST bytes per load (copy, reduce)"
+       "--waves N" "(copy, reduce) accepted: 1..64; default: 1"
+       "--footprint LO..HI footprints to sweep, smallest to largest (chase latency)"
+       "--cold flush L2" "instead of a warm chain (chase latency)"
+       "--block N threads per block (copy, reduce, chase warp, chase thread)"
+       "accepted: 32..256, a multiple of 32; default: 128")
+for want in "${wants[@]}"; do
+    [[ $flat == *"$want"* ]] || missing="$missing '$want'"
+done
+check "occsweep --help: scopes" "$([ "$rc" -eq 0 ] && [ -z "$missing" ] || echo "exit $rc, lacks:$missing")"
+
+echo "$n_checks checks, $n_failed failed"
+[ "$n_failed" -eq 0 ]
