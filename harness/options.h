@@ -96,9 +96,9 @@ typedef struct OccOptions {
     int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
     int version;                  /* --version/-V: 1 = print the version and exit 0 */
     long long footprint_lo_bytes; /* --footprint LO..HI (scoped): smallest footprint in bytes;
-                                     0 = auto (default) */
-    long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes; 0 = auto
-                                     (default) */
+                                     default 4 KiB */
+    long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes; default
+                                     4 GiB */
     int stride_bytes;             /* --stride (scoped): bytes between the lines of the chain, a
                                      power of two in 32..65536; default 128 */
     int cold;                     /* --cold (scoped): 1 = flush L2 before each of a few single

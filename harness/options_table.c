@@ -46,7 +46,7 @@ static const OccOptSpec table[] = {
      .help = "grids of N full waves; the padding still sets the occupancy (1: every block "
              "resident throughout)"},
     {.name = "footprint", .kind = OCC_OPT_FOOTPRINT, .scoped = 1, .field = AT(footprint_lo_bytes),
-     .field2 = AT(footprint_hi_bytes), .unset_text = "auto", .metavar = "LO..HI",
+     .field2 = AT(footprint_hi_bytes), .default_text = "4K..4G", .metavar = "LO..HI",
      .help = "footprints to sweep, smallest to largest"},
     {.name = "stride", .kind = OCC_OPT_INT, .scoped = 1, .run_axis = 1, .field = AT(stride_bytes),
      .lo = 32, .hi = 65536, .pow2 = 1, .default_text = "128", .metavar = "BYTES",

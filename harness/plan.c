@@ -181,10 +181,9 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
 static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
                             OccPoint base, OccPlan *plan, char *err, size_t err_len)
 {
-    const long long lo = opt->footprint_lo_bytes ? opt->footprint_lo_bytes : 4096;
-    const long long hi = opt->footprint_hi_bytes ? opt->footprint_hi_bytes : 4LL << 30;
     long long bytes[512];
-    const int n = occ_plan_footprints(lo, hi, arch->l1_smem_sram_bytes, l2_bytes, bytes, 512);
+    const int n = occ_plan_footprints(opt->footprint_lo_bytes, opt->footprint_hi_bytes,
+                                      arch->l1_smem_sram_bytes, l2_bytes, bytes, 512);
     base.variant_index = -1;
     base.block_threads = 32;
     base.reachable = 1;

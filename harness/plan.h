@@ -62,7 +62,7 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
  * occupancy-shaped family each natural variant selected by --unroll (and --vec where the family
  * takes it) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
  * register-capped twin standing in where the lever says so; for a footprint-shaped family one
- * point per footprint of --footprint (default 4 KiB..4 GiB; occ_plan_footprints with the arch's
+ * point per footprint of --footprint (occ_plan_footprints with the arch's
  * L1 and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
  * number of points, or -1 with err (no point selected, out of memory). */
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,

@@ -81,7 +81,8 @@ static void test_defaults(void)
     CHECK(opt.arch == NULL);
     CHECK_INT_EQ(opt.plot + opt.force + opt.dry_run + opt.list + opt.quiet, 0);
     CHECK_INT_EQ(opt.help + opt.version + opt.device, 0);
-    CHECK_INT_EQ(opt.footprint_lo_bytes + opt.footprint_hi_bytes, 0);
+    CHECK_INT_EQ(opt.footprint_lo_bytes, 4096);
+    CHECK_INT_EQ(opt.footprint_hi_bytes, 4LL << 30);
     CHECK_INT_EQ(opt.stride_bytes, 128);
     CHECK_INT_EQ(opt.index_bytes, 4);
     CHECK_INT_EQ(opt.waves, 1);

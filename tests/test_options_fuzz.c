@@ -79,7 +79,7 @@ static const struct {
     {"device", 1, "0", 0},       {"dry-run", 0, "0", 0},
     {"arch", 1, "(null)", 0},    {"list", 0, "0", 0},
     {"quiet", 0, "0", 0},        {"mode", 1, "(null)", 0},
-    {"footprint", 1, "0..0", 1}, {"stride", 1, "128", 1},
+    {"footprint", 1, "4096..4294967296", 1}, {"stride", 1, "128", 1},
     {"cold", 0, "0", 1},         {"index-bytes", 1, "4", 1},
     {"waves", 1, "1", 1},        {"help", 0, "0", 0},
     {"version", 0, "0", 0},
@@ -688,7 +688,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(is01(o->plot) && is01(o->force) && is01(o->dry_run) && is01(o->list) && is01(o->quiet) &&
                is01(o->help) && is01(o->version) && !(o->help && o->version),
            NULL);
-    EXPECT((fp_lo == 0 && fp_hi == 0) || (fp_lo > 0 && fp_lo <= fp_hi), NULL);
+    EXPECT(fp_lo > 0 && fp_lo <= fp_hi, NULL);
     EXPECT(o->stride_bytes >= 32 && o->stride_bytes <= 65536 &&
                (o->stride_bytes & (o->stride_bytes - 1)) == 0,
            NULL);
@@ -706,7 +706,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->lever == OCC_LEVER_AUTO || (takers(F_LEVER) & fams), NULL);
     EXPECT(o->size_bytes == 0 || (takers(F_SIZE) & fams), NULL);
     EXPECT(o->waves == 1 || (takers(F_WAVES) & fams), NULL);
-    EXPECT(fp_hi == 0 || (takers(F_FOOTPRINT) & fams), NULL);
+    EXPECT((fp_lo == 4096 && fp_hi == 4LL << 30) || (takers(F_FOOTPRINT) & fams), NULL);
     EXPECT(o->stride_bytes == 128 || (takers(F_STRIDE) & fams), NULL);
     EXPECT(o->cold == 0 || (takers(F_COLD) & fams), NULL);
     EXPECT(o->index_bytes == 4 || (takers(F_INDEX_BYTES) & fams), NULL);
