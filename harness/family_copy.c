@@ -11,8 +11,7 @@ enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
 typedef struct CopyState {
     OccStreamBuffers *buf;
-    const OccStreamKernel *k; /* the bound variant */
-    OccLaunch launch;
+    OccStreamBound bound;
 } CopyState;
 
 static CopyState state;
@@ -37,10 +36,8 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     CopyState *c = sp;
     (void)skip, (void)skip_len;
-    c->k = occ_stream_kernel_find(kernels, N_KERNELS, v->name);
-    c->launch = s->launch;
-    occ_stream_fill_columns(c->buf, 2, v->unroll, v->vec_bytes, s->blocks_per_sm,
-                            s->launch.block_threads, r, touched_bytes);
+    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+                    2, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }
 
@@ -49,8 +46,8 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     CopyState *c = sp;
     OccStreamArgs a = {.in = c->buf->in, .out = c->buf->out, .n_floats = c->buf->n_floats,
                        .probe = probe};
-    c->launch.stream = st;
-    return c->k->launch(&c->launch, &a);
+    c->bound.launch.stream = st;
+    return c->bound.k->launch(&c->bound.launch, &a);
 }
 
 static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)

@@ -16,9 +16,8 @@ typedef struct ReduceState {
     float *block_sums;         /* one partial per block of the largest grid */
     unsigned int *blocks_done; /* kept at 0 between launches (the last block resets it) */
     float *sum;                /* the total */
-    const OccStreamKernel *k;  /* the bound variant */
+    OccStreamBound bound;
     int unroll;
-    OccLaunch launch;
 } ReduceState;
 
 static ReduceState state;
@@ -71,11 +70,9 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     ReduceState *c = sp;
     (void)skip, (void)skip_len;
-    c->k = occ_stream_kernel_find(kernels, N_KERNELS, v->name);
     c->unroll = v->unroll;
-    c->launch = s->launch;
-    occ_stream_fill_columns(c->buf, 1, v->unroll, v->vec_bytes, s->blocks_per_sm,
-                            s->launch.block_threads, r, touched_bytes);
+    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+                    1, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }
 
@@ -85,8 +82,8 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
                        .block_sums = c->block_sums, .blocks_done = c->blocks_done, .sum = c->sum,
                        .probe = probe};
-    c->launch.stream = st;
-    return c->k->launch(&c->launch, &a);
+    c->bound.launch.stream = st;
+    return c->bound.k->launch(&c->bound.launch, &a);
 }
 
 static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
@@ -99,8 +96,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     const double host = c->buf->host_sum;
     r->verify_err = fabs((double)got - host) / host; /* all terms are >= 0 */
-    const double tol = occ_reduce_tolerance(c->buf->n_floats, c->launch.grid_blocks,
-                                            c->launch.block_threads, c->unroll);
+    const double tol = occ_reduce_tolerance(c->buf->n_floats, c->bound.launch.grid_blocks,
+                                            c->bound.launch.block_threads, c->unroll);
     snprintf(status, len, "%s", r->verify_err <= tol ? "ok" : "fail:sum out of tolerance");
     return e;
 }

@@ -62,11 +62,14 @@ const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const 
     return k ? k->kernel() : NULL;
 }
 
-void occ_stream_fill_columns(const OccStreamBuffers *b, int passes, int unroll, int vec_bytes,
-                             int blocks_per_sm, int block_threads, OccRow *r,
-                             long long *touched_bytes)
+void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
+                     const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
+                     const OccStreamBuffers *b, int passes, int unroll, int vec_bytes, OccRow *r,
+                     long long *touched_bytes)
 {
-    const long long warps = (block_threads + 31) / 32;
+    bound->k = occ_stream_kernel_find(table, n, variant_name);
+    bound->launch = *launch;
+    const long long warps = (launch->block_threads + 31) / 32;
     r->buffer_bytes = (long long)(b->n_floats * sizeof(float));
     r->bytes_per_launch = passes * r->buffer_bytes;
     r->bytes_in_flight_per_sm = blocks_per_sm * warps * 32 * unroll * vec_bytes;

@@ -42,12 +42,20 @@ const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int 
 /* The handle of the entry named name (NULL when absent): a family's OccFamilyOps.kernel. */
 const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name);
 
-/* The size columns of a streaming point: buffer_bytes, bytes_per_launch = passes x buffer (copy
- * reads and writes it: 2; reduce reads it: 1), bytes_in_flight_per_sm = blocks_per_sm x warps x
- * 32 x U x V; *touched_bytes = bytes_per_launch. */
-void occ_stream_fill_columns(const OccStreamBuffers *b, int passes, int unroll, int vec_bytes,
-                             int blocks_per_sm, int block_threads, OccRow *r,
-                             long long *touched_bytes);
+/* A streaming family's bound point: the kernel and the launch shape. */
+typedef struct OccStreamBound {
+    const OccStreamKernel *k; /* the bound variant's entry */
+    OccLaunch launch;         /* grid, block, padding (the stream is set per launch) */
+} OccStreamBound;
+
+/* Binds the entry of table[0..n) named variant_name with launch, and fills the size columns of
+ * a streaming point: buffer_bytes, bytes_per_launch = passes x buffer (copy reads and writes it:
+ * 2; reduce reads it: 1), bytes_in_flight_per_sm = blocks_per_sm x warps x 32 x U x V;
+ * *touched_bytes = bytes_per_launch. */
+void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
+                     const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
+                     const OccStreamBuffers *b, int passes, int unroll, int vec_bytes, OccRow *r,
+                     long long *touched_bytes);
 
 /* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
  * each, for the GPU tests that exercise every launcher directly. */

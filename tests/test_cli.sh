@@ -8,48 +8,18 @@
 # shellcheck disable=SC2054
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/occsweep (got '${1:-}')" >&2
-    exit 99
-fi
-BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/cli_lib.sh"
 SRC=${OCC_SOURCE_ROOT:-}
-
-work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
-# Every run starts in this empty directory, so a stray default CSV (results/...) shows up.
-cwd=$work/cwd
-mkdir "$cwd"
-out=$work/stdout
-err=$work/stderr
-
-n_checks=0
-n_failed=0
-rc=0
 
 have_gpu=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
     have_gpu=1
 fi
 
-# The command line as a shell would need it, so a failure line can be pasted back.
-cmdline() { printf 'occsweep'; printf ' %q' "$@"; }
-
 # The braces take bash's own "Segmentation fault" report away; the exit status still says it.
 run() { { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null; rc=$?; }
 
-# check DESCRIPTION PROBLEM: PROBLEM empty = passed.
-check() {
-    n_checks=$((n_checks + 1))
-    if [ -n "$2" ]; then
-        n_failed=$((n_failed + 1))
-        echo "FAIL: $1: $2"
-    fi
-}
-
 skip() { echo "skip: $*"; }
-
-lines() { awk 'END { print NR }' "$1"; }
 
 cwd_is_empty() { [ -z "$(ls -A "$cwd")" ]; }
 

@@ -9,35 +9,12 @@
 # shellcheck disable=SC2054
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/occsweep (got '${1:-}')" >&2
-    exit 99
-fi
-BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/cli_lib.sh"
 
-work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
-cwd=$work/cwd
-mkdir "$cwd"
-out=$work/stdout
-err=$work/stderr
-n_checks=0
-n_failed=0
-rc=0
-
-cmdline() { printf 'occsweep'; printf ' %q' "$@"; }
 run() {
     { (cd "$cwd" && exec "$BIN" --dry-run --arch sm_90 "$@") >"$out" 2>"$err"; } 2>/dev/null
     rc=$?
 }
-check() {
-    n_checks=$((n_checks + 1))
-    if [ -n "$2" ]; then
-        n_failed=$((n_failed + 1))
-        echo "FAIL: $1: $2"
-    fi
-}
-lines() { awk 'END { print NR }' "$1"; }
 
 # refused WANT ARGS...: exit 2, nothing on stdout, one stderr line holding WANT, no file made.
 refused() {
