@@ -56,6 +56,19 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
     return 0;
 }
 
+/* The size of the run's stream buffers (the roof and the streaming families) without --size: the
+ * largest default of the planned families, at least 8 x L2. */
+static long long stream_default_bytes(const OccPlan *plan, const OccDevice *dev)
+{
+    long long bytes = 8 * dev->l2_bytes;
+    for (int i = 0; i < plan->n; i++) {
+        const OccFamilyInfo *f = occ_family_at(plan->points[i].family);
+        const long long b = occ_family_default_bytes(f, dev->l2_bytes, (long long)dev->free_bytes);
+        bytes = b > bytes ? b : bytes;
+    }
+    return bytes;
+}
+
 /* Runs the measurement: buffers, roof, model, CSV, the points, summary and plots. */
 static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char **argv,
                    const OccPlan *plan, OccCsvTable *resumed, const OccPlan *todo)
@@ -68,7 +81,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     int have_model = 0;
     run = (OccRun){.dev = dev, .opt = opt, .stop = &stop_requested, .meta = meta_sink,
                    .meta_user = &meta, .policy = occ_report_policy(opt)};
-    const long long size = opt->size_bytes ? opt->size_bytes : 8 * dev->l2_bytes;
+    const long long size = opt->size_bytes ? opt->size_bytes : stream_default_bytes(plan, dev);
     if (occ_run_init(&run, size, todo->points, todo->n, err, sizeof err) != 0) return fail(err);
     if (!opt->quiet)
         fprintf(stderr, "occsweep: %s, %d SMs, %d points; measuring roof\n", dev->name,

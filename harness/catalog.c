@@ -9,10 +9,10 @@
 #include "family_table.h"
 #include "variants.h"
 
-#define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, size_, note_)                   \
+#define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, size_, floor_, note_)           \
     {.id = #id_, .kernel = kernel_, .mode = mode_, .default_mode = def_, .shape = shape_,          \
      .options = opts_, .dram_bytes_per_load_byte = traffic_, .size_l2_multiple = size_,           \
-     .bound_note = note_},
+     .size_floor_gib = floor_, .bound_note = note_},
 static const OccFamilyInfo families[] = {OCC_FAMILY_TABLE(FAMILY)};
 #undef FAMILY
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
@@ -88,6 +88,15 @@ const char *occ_family_variant_name(int f)
     if (f < 0 || f >= N_FAMILIES) return NULL;
     if (!names[f][0]) snprintf(names[f], sizeof names[f], "%s_%s", families[f].kernel, families[f].mode);
     return names[f];
+}
+
+long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes, long long free_bytes)
+{
+    const long long base = f->size_l2_multiple * l2_bytes;
+    const long long floor = (long long)f->size_floor_gib << 30;
+    const long long room = free_bytes / 4;
+    const long long raised = floor < room ? floor : room;
+    return raised > base ? raised : base;
 }
 
 int occ_variant_count(void) { return N_VARIANTS; }

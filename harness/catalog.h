@@ -26,6 +26,7 @@ typedef struct OccFamilyInfo {
     const char *options;             /* comma list of the scoped options it takes */
     double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
+    int size_floor_gib;              /* default raised to this where memory allows; 0: none */
     const char *bound_note;          /* knee-report cause when the model misses, or NULL */
 } OccFamilyInfo;
 
@@ -38,6 +39,10 @@ int occ_family_find(const char *kernel, const char *mode);
 const char *occ_family_variant_name(int f);
 /* 1 when family f takes the scoped option `name` (without dashes, e.g. "vec"), else 0. */
 int occ_family_takes(const OccFamilyInfo *f, const char *name);
+
+/* The default buffer/footprint of family f, bytes: size_l2_multiple x l2_bytes, raised to
+ * size_floor_gib GiB where a quarter of free_bytes allows it (0 when f takes no --size). */
+long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes, long long free_bytes);
 
 /* Number of compiled variants, and variant i (NULL when out of range), in variants.h order.
  * Every variant's family field indexes the family table. */

@@ -28,6 +28,8 @@
     X(local_bytes_per_thread, INT, "local memory per thread: register spills + stack")             \
     X(dyn_smem_pad_bytes, INT, "dynamic shared memory per block used as padding")                  \
     X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \
+    X(schedule, STR, "work sharing among blocks: dynamic (chunks claimed until none is left), static (one fixed share per block); - n/a") \
+    X(chunk_bytes, INT, "bytes a block takes at a time: one claimed chunk (dynamic) or its whole share (static); 0 n/a") \
     X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
     X(l2_resident, INT, "1 when the bytes one launch touches (copy: input + output; reduce: "     \

@@ -49,8 +49,10 @@ static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
     memset(c, 0, sizeof *c);
     c->per_warp = line_words == 32;
     const OccFamilyInfo *f = occ_family_at(occ_family_find("chase", mode));
-    long long bytes = env->opt->size_bytes ? env->opt->size_bytes
-                                           : f->size_l2_multiple * env->dev->l2_bytes;
+    long long bytes = env->opt->size_bytes
+                          ? env->opt->size_bytes
+                          : occ_family_default_bytes(f, env->dev->l2_bytes,
+                                                     (long long)env->dev->free_bytes);
     int max_k = 0;
     for (int i = 0; i < N_KERNELS; i++) {
         const OccVariantInfo *v = occ_variant_at(occ_variant_find(kernels[i].name));

@@ -12,6 +12,7 @@ enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 typedef struct CopyState {
     OccStreamBuffers *buf;
     OccStreamBound bound;
+    int dynamic;              /* --schedule dynamic */
 } CopyState;
 
 static CopyState state;
@@ -20,6 +21,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
     memset(&state, 0, sizeof state);
     state.buf = env->stream;
+    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
     *out = &state;
     return occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len);
 }
@@ -37,7 +39,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     CopyState *c = sp;
     (void)skip, (void)skip_len;
     occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
-                    2, v->unroll, v->vec_bytes, r, touched_bytes);
+                    c->dynamic, 2, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }
 
@@ -45,7 +47,7 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 {
     CopyState *c = sp;
     OccStreamArgs a = {.in = c->buf->in, .out = c->buf->out, .n_floats = c->buf->n_floats,
-                       .probe = probe};
+                       .probe = probe, .sched = c->bound.sched};
     c->bound.launch.stream = st;
     return c->bound.k->launch(&c->bound.launch, &a);
 }

@@ -17,18 +17,20 @@ typedef struct ReduceState {
     unsigned int *blocks_done; /* kept at 0 between launches (the last block resets it) */
     float *sum;                /* the total */
     OccStreamBound bound;
+    int dynamic;              /* --schedule dynamic */
     int unroll;
 } ReduceState;
 
 static ReduceState state;
 
-double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads, int unroll)
+double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads, int unroll,
+                            double share)
 {
-    /* Each accumulator adds about n / (threads x U) terms; the shuffle and shared-memory trees add
-     * log2(block) levels each; the last block adds grid / block partials per thread. The error of
-     * a float sum of m terms is at most m x 2^-24 of the sum of magnitudes. */
+    /* Each accumulator adds about share x n / (threads x U) terms; the shuffle and shared-memory
+     * trees add log2(block) levels each; the last block adds grid / block partials per thread.
+     * The error of a float sum of m terms is at most m x 2^-24 of the sum of magnitudes. */
     double threads = (double)grid_blocks * block_threads;
-    double chain = ceil((double)n_floats / (threads * unroll)) + unroll;
+    double chain = ceil(share * (double)n_floats / (threads * unroll)) + unroll;
     double tree = 2.0 * log2((double)block_threads) + ceil((double)grid_blocks / block_threads);
     return (chain + tree + 8.0) * ldexp(1.0, -24);
 }
@@ -46,6 +48,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
     memset(&state, 0, sizeof state);
     state.buf = env->stream;
+    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
     *out = &state;
     if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
     cudaError_t e = cudaMalloc((void **)&state.block_sums, (size_t)env->max_grid_blocks * 4);
@@ -72,7 +75,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     (void)skip, (void)skip_len;
     c->unroll = v->unroll;
     occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
-                    1, v->unroll, v->vec_bytes, r, touched_bytes);
+                    c->dynamic, 1, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }
 
@@ -81,7 +84,7 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     ReduceState *c = sp;
     OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
                        .block_sums = c->block_sums, .blocks_done = c->blocks_done, .sum = c->sum,
-                       .probe = probe};
+                       .probe = probe, .sched = c->bound.sched};
     c->bound.launch.stream = st;
     return c->bound.k->launch(&c->bound.launch, &a);
 }
@@ -97,7 +100,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     const double host = c->buf->host_sum;
     r->verify_err = fabs((double)got - host) / host; /* all terms are >= 0 */
     const double tol = occ_reduce_tolerance(c->buf->n_floats, c->bound.launch.grid_blocks,
-                                            c->bound.launch.block_threads, c->unroll);
+                                            c->bound.launch.block_threads, c->unroll,
+                                            c->dynamic ? OCC_REDUCE_DYNAMIC_SHARE : 1.0);
     snprintf(status, len, "%s", r->verify_err <= tol ? "ok" : "fail:sum out of tolerance");
     return e;
 }

@@ -3,7 +3,7 @@
  * (harness/family_ops.c: each family's OccFamilyOps, defined in harness/family_<id>.c).
  *
  * Entry: X(id, kernel, mode, default_mode, shape, options, dram_bytes_per_load_byte,
- *          size_l2_multiple, bound_note)
+ *          size_l2_multiple, size_floor_gib, bound_note)
  *   id                        C identifier: the GPU side's ops are occ_family_<id>
  *   kernel                    --kernel name and the CSV `kernel` column
  *   mode                      --mode name and the CSV `mode` column
@@ -14,6 +14,8 @@
  *   dram_bytes_per_load_byte  DRAM bytes gbps_median counts per byte of loads in flight, for the
  *                             Little's-law model (NAN: the model does not apply)
  *   size_l2_multiple          default buffer/footprint of a run, in L2 sizes (0: no --size)
+ *   size_floor_gib            ... raised to this many GiB where free memory allows (a quarter of
+ *                             it), so that one launch lasts long against its ramp and tail
  *   bound_note                what bounds the family besides latency, quoted by the knee report
  *                             when the model misses (NULL: none)
  * Adding a family: its variants in kernels/variants.h, one .cu, harness/family_<id>.c, one line
@@ -22,15 +24,15 @@
 #define OCC_FAMILY_TABLE_H
 
 #define OCC_FAMILY_TABLE(X)                                                                        \
-    X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,size,waves",     \
-      2.0, 8, NULL)                                                                                \
+    X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,schedule,size,waves",     \
+      2.0, 8, 4, NULL)                                                                                \
     X(reduce, "reduce", "stream", 1, OCC_SHAPE_OCCUPANCY,                                          \
-      "unroll,vec,occ,block,lever,size,waves", 1.0, 8, NULL)                                       \
+      "unroll,vec,occ,block,lever,schedule,size,waves", 1.0, 8, 4, NULL)                                       \
     X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, 8,  \
-      NULL)                                                                                        \
+      0, NULL)                                                                                        \
     X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, \
-      16, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
+      16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
     X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT, "footprint,stride,cold,index-bytes",     \
-      NAN, 0, NULL)
+      NAN, 0, 0, NULL)
 
 #endif

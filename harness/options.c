@@ -381,12 +381,20 @@ int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max)
                 snprintf(out[n].value, sizeof out[n].value, "auto");
             else if (s->kind == OCC_OPT_SIZE)
                 snprintf(out[n].value, sizeof out[n].value, "%lld", bytes);
+            else if (s->kind == OCC_OPT_ENUM)
+                snprintf(out[n].value, sizeof out[n].value, "%s",
+                         s->names[*CFIELD(o, s->field, int)]);
             else
                 snprintf(out[n].value, sizeof out[n].value, "%d", *CFIELD(o, s->field, int));
         }
         n++;
     }
     return n;
+}
+
+const char *occ_schedule_name(OccSchedulePolicy s)
+{
+    return (unsigned)s < OCC_OPTION_N_SCHEDULES ? occ_option_schedule_names[s] : "unknown";
 }
 
 const char *occ_lever_name(OccLever l)

@@ -28,6 +28,14 @@ typedef enum OccLever {
     OCC_LEVER_BOTH,   /* one row per lever wherever that lever reaches the level */
 } OccLever;
 
+/* How the streaming kernels share their buffer among blocks (--schedule). */
+typedef enum OccSchedulePolicy {
+    OCC_SCHEDULE_DYNAMIC, /* blocks claim chunks from a counter until the work is gone (default):
+                             the occupancy that was set is the occupancy that runs */
+    OCC_SCHEDULE_STATIC,  /* a fixed grid-stride share per block: blocks finish at staggered
+                             times and the tail runs at lower occupancy */
+} OccSchedulePolicy;
+
 /* The occupancy levels to visit (--occ), in percent of max warps per SM. */
 typedef struct OccOccSpec {
     int is_list;              /* 1: explicit levels in pct[]; 0: the range lo_pct..hi_pct */
@@ -71,6 +79,7 @@ typedef struct OccOptions {
     OccLever lever;               /* --lever (scoped) auto|pad|bounds|both; default auto.
                                      bounds is refused when a selected sweep family has no
                                      register-capped variants */
+    OccSchedulePolicy schedule;   /* --schedule (scoped) dynamic|static; default dynamic */
     long long size_bytes;         /* --size (scoped): buffer size in bytes, > 0; 0 (default) =
                                      auto: the family's size_l2_multiple x the L2 size */
     double max_noise_pct;         /* --max-noise: stop sampling once the relative stdev is at
@@ -147,6 +156,9 @@ int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* The command-line spelling of a lever ("auto", "pad", "bounds", "both"); "unknown" if invalid. */
 const char *occ_lever_name(OccLever l);
+
+/* The command-line spelling of a schedule ("dynamic", "static"); "unknown" if invalid. */
+const char *occ_schedule_name(OccSchedulePolicy s);
 
 /* Parses a byte size: a positive decimal integer with an optional suffix K, M, G (or KiB, MiB,
  * GiB), each 2^10, 2^20, 2^30: "4096", "512M", "1G", "4KiB". Returns 0 and sets *out, or -1 (and

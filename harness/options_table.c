@@ -13,6 +13,7 @@
 #include <string.h>
 
 const char *const occ_option_lever_names[OCC_OPTION_N_LEVERS] = {"auto", "pad", "bounds", "both"};
+const char *const occ_option_schedule_names[OCC_OPTION_N_SCHEDULES] = {"dynamic", "static"};
 
 #define AT(member) offsetof(OccOptions, member)
 
@@ -39,6 +40,12 @@ static const OccOptSpec table[] = {
     {.name = "lever", .kind = OCC_OPT_ENUM, .scoped = 1, .field = AT(lever),
      .names = occ_option_lever_names, .n_names = OCC_OPTION_N_LEVERS, .noun = "lever",
      .default_text = "auto", .metavar = "L", .help = "how a level is reached; see Levers"},
+    {.name = "schedule", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(schedule),
+     .names = occ_option_schedule_names, .n_names = OCC_OPTION_N_SCHEDULES, .noun = "schedule",
+     .default_text = "dynamic", .metavar = "S",
+     .help = "how blocks share the buffer: dynamic (claim chunks until the work is gone: the set "
+             "occupancy runs to the end) or static (fixed grid-stride shares: the tail runs at "
+             "lower occupancy)"},
     {.name = "size", .kind = OCC_OPT_SIZE, .scoped = 1, .run_axis = 1, .field = AT(size_bytes),
      .metavar = "BYTES", .help = "buffer size; suffixes are powers of 1024"},
     {.name = "waves", .kind = OCC_OPT_INT, .scoped = 1, .run_axis = 1, .field = AT(waves), .lo = 1,
@@ -279,22 +286,28 @@ char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
     return buf;
 }
 
-/* "auto: 8 x the L2 size (families), 16 x (others)", from each family's size_l2_multiple. */
+/* "auto: 8 x the L2 size, at least 4 GiB where memory allows (families), 16 x (others)", from
+ * each family's size_l2_multiple and size_floor_gib. */
 static void size_default(char *buf, size_t len, size_t *at)
 {
     char names[256];
     unsigned done = 0;
     occ_option_append(buf, len, at, "auto:");
     for (int f = 0, n = 0; f < occ_family_count(); f++) {
-        int mult = occ_family_at(f)->size_l2_multiple;
+        const OccFamilyInfo *fi = occ_family_at(f);
         unsigned same = 0;
-        if ((done >> f & 1u) || mult <= 0) continue;
+        if ((done >> f & 1u) || fi->size_l2_multiple <= 0) continue;
         for (int g = f; g < occ_family_count(); g++)
-            if (occ_family_at(g)->size_l2_multiple == mult) same |= 1u << g;
+            if (occ_family_at(g)->size_l2_multiple == fi->size_l2_multiple &&
+                occ_family_at(g)->size_floor_gib == fi->size_floor_gib)
+                same |= 1u << g;
         done |= same;
-        occ_option_append(buf, len, at, "%s %d x%s (%s)", n ? "," : "", mult,
-                          n ? "" : " the L2 size",
-                          occ_option_family_names(same, names, sizeof names));
+        occ_option_append(buf, len, at, "%s %d x%s", n ? "," : "", fi->size_l2_multiple,
+                          n ? "" : " the L2 size");
+        if (fi->size_floor_gib > 0)
+            occ_option_append(buf, len, at, ", at least %d GiB where a quarter of the free "
+                              "memory allows", fi->size_floor_gib);
+        occ_option_append(buf, len, at, " (%s)", occ_option_family_names(same, names, sizeof names));
         n++;
     }
 }

@@ -60,6 +60,9 @@ const OccOptSpec *occ_option_at(int i);
 /* The names of the enum --lever: occ_lever_name spells them. */
 extern const char *const occ_option_lever_names[];
 enum { OCC_OPTION_N_LEVERS = 4 };
+/* The names of the enum --schedule: occ_schedule_name spells them. */
+extern const char *const occ_option_schedule_names[];
+enum { OCC_OPTION_N_SCHEDULES = 2 };
 
 /* Bit set of the catalog families that take the scoped option `name`. */
 unsigned occ_option_takers(const char *name);

@@ -24,6 +24,10 @@ int occ_stream_buffers_acquire(OccStreamBuffers *b, cudaStream_t stream, char *e
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->in, bytes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->out, bytes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&b->mismatches, sizeof *b->mismatches);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&b->claim, sizeof *b->claim);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&b->done, sizeof *b->done);
+    if (e == cudaSuccess) e = cudaMemsetAsync(b->claim, 0, sizeof *b->claim, stream);
+    if (e == cudaSuccess) e = cudaMemsetAsync(b->done, 0, sizeof *b->done, stream);
     if (e == cudaSuccess) e = occ_fill_pattern(b->in, b->n_floats, b->seed, stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess) {
@@ -43,6 +47,8 @@ void occ_stream_buffers_free(OccStreamBuffers *b)
     cudaFree(b->in);
     cudaFree(b->out);
     cudaFree(b->mismatches);
+    cudaFree(b->claim);
+    cudaFree(b->done);
     long long want = b->want_bytes;
     memset(b, 0, sizeof *b);
     b->want_bytes = want;
@@ -64,13 +70,26 @@ const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const 
 
 void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
-                     const OccStreamBuffers *b, int passes, int unroll, int vec_bytes, OccRow *r,
-                     long long *touched_bytes)
+                     const OccStreamBuffers *b, int dynamic, int passes, int unroll, int vec_bytes,
+                     OccRow *r, long long *touched_bytes)
 {
     bound->k = occ_stream_kernel_find(table, n, variant_name);
     bound->launch = *launch;
     const long long warps = (launch->block_threads + 31) / 32;
-    r->buffer_bytes = (long long)(b->n_floats * sizeof(float));
+    const long long trip_bytes = (long long)launch->block_threads * unroll * vec_bytes;
+    const long long buffer = (long long)(b->n_floats * sizeof(float));
+    const long long blocks = launch->grid_blocks > 0 ? launch->grid_blocks : 1;
+    long long trips = buffer / trip_bytes / (blocks * OCC_CHUNKS_PER_BLOCK);
+    trips = trips < 1 ? 1 : trips > 0x7fffffff ? 0x7fffffff : trips;
+    bound->sched = dynamic ? (OccSchedule){b->claim, b->done, (unsigned int)trips}
+                           : (OccSchedule){NULL, NULL,
+                                           occ_schedule_static_trips(b->n_floats, vec_bytes,
+                                                                     (int)blocks,
+                                                                     launch->block_threads,
+                                                                     unroll)};
+    r->schedule = dynamic ? "dynamic" : "static";
+    r->chunk_bytes = trip_bytes * bound->sched.chunk_trips;
+    r->buffer_bytes = buffer;
     r->bytes_per_launch = passes * r->buffer_bytes;
     r->bytes_in_flight_per_sm = blocks_per_sm * warps * 32 * unroll * vec_bytes;
     *touched_bytes = r->bytes_per_launch;

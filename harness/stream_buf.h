@@ -17,6 +17,9 @@ typedef struct OccStreamBuffers {
     unsigned int seed;    /* pattern seed */
     double host_sum;      /* double-precision sum of the pattern (every element is >= 0) */
     unsigned long long *mismatches; /* device counter for output checks */
+    unsigned long long *claim;      /* device: the dynamic schedule's chunk counter (kept at 0
+                                       between launches by the kernels) */
+    unsigned int *done;             /* device: the dynamic schedule's finished-block counter */
 } OccStreamBuffers;
 
 /* Allocates and fills b (once; later calls return 0 at once) on `stream`. 0, or -1 with a
@@ -42,20 +45,28 @@ const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int 
 /* The handle of the entry named name (NULL when absent): a family's OccFamilyOps.kernel. */
 const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name);
 
-/* A streaming family's bound point: the kernel and the launch shape. */
+/* A streaming family's bound point: the kernel, the launch shape and the work sharing. */
 typedef struct OccStreamBound {
     const OccStreamKernel *k; /* the bound variant's entry */
     OccLaunch launch;         /* grid, block, padding (the stream is set per launch) */
+    OccSchedule sched;        /* the schedule every launch of the point uses */
 } OccStreamBound;
 
-/* Binds the entry of table[0..n) named variant_name with launch, and fills the size columns of
- * a streaming point: buffer_bytes, bytes_per_launch = passes x buffer (copy reads and writes it:
- * 2; reduce reads it: 1), bytes_in_flight_per_sm = blocks_per_sm x warps x 32 x U x V;
- * *touched_bytes = bytes_per_launch. */
+/* Chunks a dynamic schedule aims to give each block of the grid: the tail, where blocks run out
+ * of work one by one, then lasts about 1/OCC_CHUNKS_PER_BLOCK of the launch. */
+enum { OCC_CHUNKS_PER_BLOCK = 64 };
+
+/* Binds the entry of table[0..n) named variant_name with launch and schedule `dynamic` (1:
+ * chunks of about buffer / (grid x OCC_CHUNKS_PER_BLOCK), whole trips; 0: static, one equal
+ * contiguous share per block),
+ * and fills the columns of a streaming point: schedule, chunk_bytes, buffer_bytes,
+ * bytes_per_launch = passes x buffer (copy reads and writes it: 2; reduce reads it: 1),
+ * bytes_in_flight_per_sm = blocks_per_sm x warps x 32 x U x V; *touched_bytes =
+ * bytes_per_launch. */
 void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
-                     const OccStreamBuffers *b, int passes, int unroll, int vec_bytes, OccRow *r,
-                     long long *touched_bytes);
+                     const OccStreamBuffers *b, int dynamic, int passes, int unroll, int vec_bytes,
+                     OccRow *r, long long *touched_bytes);
 
 /* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
  * each, for the GPU tests that exercise every launcher directly. */

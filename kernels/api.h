@@ -29,6 +29,33 @@ typedef struct OccLaunch {
     cudaStream_t stream;   /* stream to launch on (the sweep's non-default stream) */
 } OccLaunch;
 
+/* How a streaming launch shares its work among blocks (kernels/vec.cuh, stream_walk). The buffer
+ * is cut into chunks of chunk_trips trips of a block (block_threads x U vectors each); block b
+ * starts with chunk b. */
+typedef struct OccSchedule {
+    unsigned long long *claim; /* NULL: static: block b does chunk b only (chunk_trips must be
+                                  occ_schedule_static_trips so that the grid covers the buffer);
+                                  else dynamic: blocks then claim chunks from this counter, 0
+                                  before the first launch (the last block of each launch resets
+                                  it) */
+    unsigned int *done;        /* dynamic: blocks finished, 0 before the first launch (reset
+                                  with claim) */
+    unsigned int chunk_trips;  /* trips per chunk, >= 1 */
+} OccSchedule;
+
+/* The chunk_trips of a static schedule: the grid's equal contiguous shares of a buffer of
+ * n_floats floats read in vec_bytes-byte vectors, U per thread per trip. */
+static inline unsigned int occ_schedule_static_trips(size_t n_floats, int vec_bytes,
+                                                     int grid_blocks, int block_threads,
+                                                     int unroll)
+{
+    const size_t n_vec = n_floats / (size_t)(vec_bytes / 4);
+    const size_t trip = (size_t)block_threads * (size_t)unroll;
+    const size_t trips = (n_vec + trip - 1) / trip;
+    const size_t share = (trips + (size_t)grid_blocks - 1) / (size_t)grid_blocks;
+    return share > 0 ? (unsigned int)share : 1u;
+}
+
 /* Buffers of the streaming families. All pointers come from cudaMalloc (256-byte aligned). */
 typedef struct OccStreamArgs {
     const float *in;             /* input, n_floats elements */
@@ -39,6 +66,7 @@ typedef struct OccStreamArgs {
                                     block of each launch resets it to 0 */
     float *sum;                  /* reduce: the total, written by the last block to finish */
     unsigned long long *probe;   /* NULL, or OCC_PROBE_WORDS words per block: see below */
+    OccSchedule sched;           /* how the blocks share the buffer */
 } OccStreamArgs;
 
 /* The residency probe of an (untimed) instrumented launch: thread 0 of block b writes

@@ -12,7 +12,8 @@
 
 template <int U, int V>
 __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *__restrict__ out,
-                                          size_t n_floats, unsigned long long *probe)
+                                          size_t n_floats, unsigned long long *probe,
+                                          const OccSchedule &sched)
 {
     probe_start(probe);
     using T = typename VecOf<V>::T;
@@ -20,7 +21,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     const size_t n_vec = n_floats / kF;
     const T *vin = reinterpret_cast<const T *>(in);
     T *vout = reinterpret_cast<T *>(out);
-    grid_stride_chunks<U>(n_vec, [&](size_t first, int count) {
+    stream_walk<U>(n_vec, sched, [&](size_t first, int count) {
         T v[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
@@ -31,6 +32,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     });
     const size_t tail = n_vec * kF + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tail < n_floats) out[tail] = in[tail];
+    walk_finish(sched);
     probe_end(probe);
 }
 
@@ -40,15 +42,16 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
 #define DEFINE_COPY(fam, u, v, lb, sfx)                                                            \
     extern "C" __global__ void OCC_LB_##lb occsweep_##fam##_u##u##_v##v##sfx(                      \
         const float *__restrict__ in, float *__restrict__ out, size_t n_floats,                    \
-        unsigned long long *probe)                                                                 \
+        unsigned long long *probe, const OccSchedule sched)                                        \
     {                                                                                              \
-        copy_body<u, v>(in, out, n_floats, probe);                                                 \
+        copy_body<u, v>(in, out, n_floats, probe, sched);                                          \
     }                                                                                              \
     extern "C" cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *l,                 \
                                                               const OccStreamArgs *a)              \
     {                                                                                              \
         occsweep_##fam##_u##u##_v##v##sfx<<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes,   \
-                                            l->stream>>>(a->in, a->out, a->n_floats, a->probe);              \
+                                            l->stream>>>(a->in, a->out, a->n_floats, a->probe,   \
+                                                                      a->sched);                   \
         return cudaGetLastError();                                                                 \
     }                                                                                              \
     extern "C" const void *occ_kernel_##fam##_u##u##_v##v##sfx(void)                               \

@@ -47,7 +47,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
     float acc[U];
 #pragma unroll
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
-    grid_stride_chunks<U>(n_vec, [&](size_t first, int count) {
+    stream_walk<U>(n_vec, a.sched, [&](size_t first, int count) {
         T v[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
@@ -69,6 +69,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
         __threadfence();
         is_last = atomicAdd(a.blocks_done, 1u) == gridDim.x - 1;
     }
+    walk_finish(a.sched);
     __syncthreads();
     probe_end(a.probe);
     if (!is_last) return;

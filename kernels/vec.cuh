@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "api.h"
+
 // VecOf<V>::T is the type one V-byte load moves; kFloats is its element count.
 template <int V> struct VecOf;
 template <> struct VecOf<4> { using T = float; static constexpr int kFloats = 1; };
@@ -14,19 +16,62 @@ __device__ __forceinline__ float vec_sum(float a) { return a; }
 __device__ __forceinline__ float vec_sum(float2 a) { return a.x + a.y; }
 __device__ __forceinline__ float vec_sum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
 
-// The grid-stride walk both families share. The buffer is seen as n_vec vectors; one trip of a
+// The walk both streaming families share. The buffer is seen as n_vec vectors; one trip of a
 // thread covers U vectors spaced blockDim.x apart, so each of the U loads is coalesced across the
 // warp and all U are independent (they are issued before any is used). `body(first, count)`
 // handles vectors first, first + blockDim.x, ..., count of them (count == U except in the tail).
+//
+// The buffer is cut into chunks of s.chunk_trips trips of the block (blockDim.x x U vectors
+// each); block b starts with chunk b.
+// Static (s.claim == NULL): that chunk is all block b does; with chunk_trips =
+// occ_schedule_static_trips the chunks are the grid's equal contiguous shares, a fixed share per
+// block, so blocks that get less memory service finish late and the end of the kernel runs at
+// lower occupancy.
+// Dynamic: block b then claims the next free chunk from *s.claim until none is left, so every
+// block stays resident and busy until the work is gone. Thread 0 issues the claim for the next
+// chunk before the current one is walked and reads the answer after it, so the atomic's latency
+// hides behind the chunk's loads. The last block to finish resets the counters (walk_finish), so
+// the next launch starts from zero with no memset.
+// One loop serves both (a second loop for the static case costs registers in every variant).
 template <int U, typename Body>
-__device__ __forceinline__ void grid_stride_chunks(size_t n_vec, Body body)
+__device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, Body body)
 {
-    const size_t chunk = (size_t)blockDim.x * U;
-    const size_t step = (size_t)gridDim.x * chunk;
-    size_t first = (size_t)blockIdx.x * chunk + threadIdx.x;
-    // Full chunks: no bounds checks inside, so the compiler keeps the U loads in flight together.
-    for (; first + (size_t)(U - 1) * blockDim.x < n_vec; first += step) body(first, U);
-    if (first < n_vec) body(first, (int)((n_vec - first + blockDim.x - 1) / blockDim.x));
+    __shared__ unsigned int next_chunk;
+    const unsigned int trip = blockDim.x * U;
+    const size_t chunk_vecs = (size_t)trip * s.chunk_trips;
+    const unsigned int n_chunks = (unsigned int)((n_vec + chunk_vecs - 1) / chunk_vecs);
+    for (unsigned int c = blockIdx.x; c < n_chunks;) {
+        unsigned int claimed = 0;
+        if (s.claim && threadIdx.x == 0) claimed = (unsigned int)atomicAdd(s.claim, 1ull);
+        size_t first = c * chunk_vecs + threadIdx.x;
+        if (c + 1 < n_chunks) {
+            // A whole chunk: no bounds checks inside, so the compiler keeps the U loads together.
+#pragma unroll 1
+            for (unsigned int t = 0; t < s.chunk_trips; t++, first += trip) body(first, U);
+        } else {
+#pragma unroll 1
+            for (; first + (size_t)(U - 1) * blockDim.x < n_vec; first += trip) body(first, U);
+            if (first < n_vec) body(first, (int)((n_vec - first + blockDim.x - 1) / blockDim.x));
+        }
+        if (!s.claim) break; // static: one chunk per block
+        if (threadIdx.x == 0) next_chunk = gridDim.x + claimed;
+        __syncthreads();
+        c = next_chunk;
+        __syncthreads(); // everyone has read it before thread 0 writes the next claim
+    }
+}
+
+// The end of a dynamic walk: the last block of the launch to get here resets *s.claim and
+// *s.done. Every block's last claim has returned before it counts itself done (its value ended
+// the walk), so no claim of this launch can come after the reset. Every thread calls it.
+__device__ __forceinline__ void walk_finish(const OccSchedule &s)
+{
+    if (!s.claim || threadIdx.x != 0) return;
+    __threadfence();
+    if (atomicAdd(s.done, 1u) == gridDim.x - 1) {
+        *s.claim = 0;
+        *s.done = 0;
+    }
 }
 
 #endif

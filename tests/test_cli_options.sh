@@ -44,7 +44,7 @@ planned() {
 
 warp_takes="(it takes: unroll, occ, block, lever, size)"
 ladder_takes="(it takes: footprint, stride, cold, index-bytes)"
-stream_takes="(they take: unroll, vec, occ, block, lever, size, waves)"
+stream_takes="(they take: unroll, vec, occ, block, lever, schedule, size, waves)"
 
 # ---- options of the stream kernels, given for the pointer chase ----
 refused "--vec does not apply to chase warp $warp_takes" --kernel chase --vec 8

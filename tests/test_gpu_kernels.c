@@ -28,7 +28,12 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
     const size_t max_n = sizes[sizeof sizes / sizeof sizes[0] - 1];
     const size_t words = max_n + 2 * GUARD;
     float *in, *guarded, *block_sums, *sum;
-    unsigned int *done;
+    unsigned int *done, *walk_done;
+    unsigned long long *claim;
+    GPU_OK(cudaMalloc((void **)&claim, sizeof *claim));
+    GPU_OK(cudaMalloc((void **)&walk_done, sizeof *walk_done));
+    GPU_OK(cudaMemset(claim, 0, sizeof *claim));
+    GPU_OK(cudaMemset(walk_done, 0, sizeof *walk_done));
     GPU_OK(cudaMalloc((void **)&in, max_n * 4));
     GPU_OK(cudaMalloc((void **)&guarded, words * 4));
     GPU_OK(cudaMalloc((void **)&block_sums, 64 * (size_t)sm_count * 4));
@@ -38,17 +43,24 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
     GPU_OK(occ_fill_pattern(in, max_n, seed, 0));
     uint32_t *host = malloc(words * 4);
     const int unroll = occ_variant_at(occ_variant_find(v->name))->unroll;
+    const int vec_bytes = occ_variant_at(occ_variant_find(v->name))->vec_bytes;
     const int blocks[] = {1, 3 * sm_count};
     const int threads[] = {128, 256};
+    /* Static shares, and dynamic with chunks of 1 and of 3 trips (chunk edges inside and at the
+     * end of the buffer). */
+    OccSchedule scheds[] = {{NULL, NULL, 1}, {claim, walk_done, 1}, {claim, walk_done, 3}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int g = 0; g < 2; g++)
-            for (int t = 0; t < 2; t++) {
+            for (int t = 0; t < 2; t++)
+                for (int k = 0; k < 3; k++) {
                 size_t n = sizes[s];
                 for (size_t i = 0; i < words; i++) host[i] = CANARY;
                 GPU_OK(cudaMemcpy(guarded, host, words * 4, cudaMemcpyHostToDevice));
                 OccLaunch l = {blocks[g], threads[t], 0, 0};
-                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum, NULL};
-                /* Twice: the second launch relies on the first having reset the counter. */
+                scheds[0].chunk_trips =
+                    occ_schedule_static_trips(n, vec_bytes, blocks[g], threads[t], unroll);
+                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum, NULL, scheds[k]};
+                /* Twice: the second launch relies on the first having reset the counters. */
                 GPU_OK(v->launch(&l, &a));
                 GPU_OK(v->launch(&l, &a));
                 GPU_OK(cudaDeviceSynchronize());
@@ -60,8 +72,8 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
                         wrong += memcmp(&host[GUARD + i], &want, 4) != 0;
                     }
                     if (wrong)
-                        fprintf(stderr, "%s n=%zu grid=%d block=%d: %zu wrong\n", v->name, n,
-                                l.grid_blocks, l.block_threads, wrong);
+                        fprintf(stderr, "%s n=%zu grid=%d block=%d sched=%d: %zu wrong\n", v->name,
+                                n, l.grid_blocks, l.block_threads, k, wrong);
                     CHECK_INT_EQ(wrong, 0);
                     check_canaries(host, n, v->name, n);
                 } else {
@@ -71,12 +83,12 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
                     GPU_OK(cudaMemcpy(&left, done, 4, cudaMemcpyDeviceToHost));
                     double ref = 0.0;
                     for (size_t i = 0; i < n; i++) ref += occ_pattern_value(seed, i);
-                    double tol = occ_reduce_tolerance(n, l.grid_blocks, l.block_threads,
-                                                            unroll);
+                    double tol = occ_reduce_tolerance(n, l.grid_blocks, l.block_threads, unroll,
+                                                      k ? OCC_REDUCE_DYNAMIC_SHARE : 1.0);
                     double rel = ref > 0 ? fabs(got - ref) / ref : fabs(got);
                     if (!(rel <= tol))
-                        fprintf(stderr, "%s n=%zu grid=%d block=%d: sum %.9g, want %.9g\n",
-                                v->name, n, l.grid_blocks, l.block_threads, got, ref);
+                        fprintf(stderr, "%s n=%zu grid=%d block=%d sched=%d: sum %.9g, want %.9g\n",
+                                v->name, n, l.grid_blocks, l.block_threads, k, got, ref);
                     CHECK(rel <= tol);
                     CHECK_INT_EQ(left, 0);
                     /* reduce must not write the output buffer at all */
@@ -85,8 +97,17 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
                     for (size_t i = 0; i < words; i++) touched += host[i] != CANARY;
                     CHECK_INT_EQ(touched, 0);
                 }
+                /* The dynamic schedule's counters are back at 0 for the next launch. */
+                unsigned long long claimed;
+                unsigned int finished;
+                GPU_OK(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));
+                GPU_OK(cudaMemcpy(&finished, walk_done, sizeof finished, cudaMemcpyDeviceToHost));
+                CHECK_INT_EQ(claimed, 0);
+                CHECK_INT_EQ(finished, 0);
             }
     free(host);
+    cudaFree(claim);
+    cudaFree(walk_done);
     cudaFree(in);
     cudaFree(guarded);
     cudaFree(block_sums);
@@ -115,7 +136,8 @@ static void test_probe(int sm_count)
     GPU_OK(cudaMemset(probe, 0, (size_t)grid * OCC_PROBE_WORDS * 8));
     GPU_OK(occ_fill_pattern(in, n, 3, 0));
     OccLaunch l = {grid, 128, 0, 0};
-    OccStreamArgs a = {in, NULL, n, block_sums, done, sum, probe};
+    OccStreamArgs a = {in, NULL, n, block_sums, done, sum, probe,
+                       {NULL, NULL, occ_schedule_static_trips(n, 16, grid, 128, 4)}};
     GPU_OK(v->launch(&l, &a));
     GPU_OK(cudaDeviceSynchronize());
     unsigned long long *host = malloc((size_t)grid * OCC_PROBE_WORDS * 8);
@@ -128,7 +150,7 @@ static void test_probe(int sm_count)
     GPU_OK(cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost));
     double ref = 0.0;
     for (size_t i = 0; i < n; i++) ref += occ_pattern_value(3, i);
-    CHECK(fabs(got - ref) / ref <= occ_reduce_tolerance(n, grid, 128, 4));
+    CHECK(fabs(got - ref) / ref <= occ_reduce_tolerance(n, grid, 128, 4, 1.0));
     free(host);
     cudaFree(in);
     cudaFree(block_sums);

@@ -660,7 +660,8 @@ static void test_help_text(void)
     help_entry("footprint", entry, sizeof entry);
     CHECK_CONTAINS(entry, "(chase latency) accepted:");
     help_entry("size", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "default: auto: 8 x the L2 size (copy, reduce, chase warp), 16 x (chase "
+    CHECK_CONTAINS(entry, "default: auto: 8 x the L2 size, at least 4 GiB where a quarter of the "
+                          "free memory allows (copy, reduce), 8 x (chase warp), 16 x (chase "
                           "thread)");
     help_entry("block", entry, sizeof entry);
     CHECK_CONTAINS(entry, "accepted: 32..256, a multiple of 32; default: 128");
@@ -839,7 +840,7 @@ static void test_applicability(void)
             "--kernel", "chase");
     }
     BAD("--footprint does not apply to copy, reduce, chase warp (they take: unroll, vec, occ, "
-        "block, lever, size, waves)",
+        "block, lever, schedule, size, waves)",
         "", "--footprint", "4K..1G");
     BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
     BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",
@@ -892,15 +893,19 @@ static void test_run_axes(void)
 {
     OccRunAxis ax[8];
     CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 2); /* copy, reduce and chase warp */
-    CHECK_STR_EQ(ax[0].name, "size");
-    CHECK_STR_EQ(ax[0].value, "auto");
-    CHECK_STR_EQ(ax[1].name, "waves");
-    CHECK_STR_EQ(ax[1].value, "1");
-    CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4"), OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 2);
-    CHECK_STR_EQ(ax[0].value, "1073741824");
-    CHECK_STR_EQ(ax[1].value, "4");
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3); /* copy, reduce and chase warp */
+    CHECK_STR_EQ(ax[0].name, "schedule");
+    CHECK_STR_EQ(ax[0].value, "dynamic");
+    CHECK_STR_EQ(ax[1].name, "size");
+    CHECK_STR_EQ(ax[1].value, "auto");
+    CHECK_STR_EQ(ax[2].name, "waves");
+    CHECK_STR_EQ(ax[2].value, "1");
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4", "--schedule", "static"),
+                 OCC_EXIT_OK);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
+    CHECK_STR_EQ(ax[0].value, "static");
+    CHECK_STR_EQ(ax[1].value, "1073741824");
+    CHECK_STR_EQ(ax[2].value, "4");
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--size", "4K"), OCC_EXIT_OK);
     CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 1);
     CHECK_STR_EQ(ax[0].name, "size");

@@ -147,6 +147,19 @@ static void test_footprint_family(void)
     occ_plan_free(&plan);
 }
 
+/* The default size: 8 x L2, raised to 4 GiB for the streaming families where a quarter of the
+ * free memory allows. */
+static void test_default_size(void)
+{
+    const OccFamilyInfo *reduce = occ_family_at(occ_family_find("reduce", NULL));
+    const OccFamilyInfo *thread = occ_family_at(occ_family_find("chase", "thread"));
+    const long long l2 = 60LL << 20, gib = 1LL << 30;
+    CHECK_INT_EQ(occ_family_default_bytes(reduce, l2, 140 * gib), 4 * gib);
+    CHECK_INT_EQ(occ_family_default_bytes(reduce, l2, 8 * gib), 2 * gib);
+    CHECK_INT_EQ(occ_family_default_bytes(reduce, l2, gib), 8 * l2);
+    CHECK_INT_EQ(occ_family_default_bytes(thread, l2, 140 * gib), 16 * l2);
+}
+
 int main(void)
 {
     test_range_every_level();
@@ -154,5 +167,6 @@ int main(void)
     test_range_with_step_and_empty_range();
     test_levers();
     test_footprint_family();
+    test_default_size();
     return check_done();
 }
