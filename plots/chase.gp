@@ -2,22 +2,21 @@
 # count K (the unroll column): how many independent chains, rather than how many warps, it
 # takes to hide the memory latency.
 #
-#   gnuplot -c plots/chase.gp DATA OUT TITLE YCOL [CHAINS_PER]
+#   gnuplot -c plots/chase.gp DATA OUT TITLE [CHAINS_PER]
 #
-# DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll, PLOT_X=occ_achieved_pct and
-#       PLOT_Y=YCOL, for one chase mode (warp or thread)
+# DATA  plots/csvsel.py select output with PLOT_BY=unroll, PLOT_X=occ_achieved_pct and
+#       PLOT_Y=hops_per_s_median (drawn in 10⁹ loads/s), for one (kernel, mode)
 # OUT   output path without extension: writes OUT.png and OUT.svg
-# YCOL  hops_per_s_median (drawn in 10⁹ loads/s) or gbps_median (GB/s)
-# CHAINS_PER  what owns the K chains, for the legend: "warp" or "thread" (default "warp")
+# CHAINS_PER  what owns the K chains, for the legend: the rows' mode, e.g. "warp" or "thread"
+#       (default "warp")
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 load ARG0[1 : strlen(ARG0) - strlen("chase.gp")] . "style.gp"
 DATA = ARG1
 OUT = ARG2
-YCOL = ARG4
-CHAINS_PER = ARGC >= 5 && ARG5 ne "" ? ARG5 : "warp"
-HOPS = YCOL eq "hops_per_s_median"
-YSCALE = HOPS ? 1e9 : 1.0
+YCOL = "hops_per_s_median"
+CHAINS_PER = ARGC >= 4 && ARG4 ne "" ? ARG4 : "warp"
+YSCALE = 1e9
 
 stats DATA using YCOL nooutput
 NB = STATS_blocks
@@ -31,7 +30,7 @@ set xtics 0, 12.5, 100
 set mxtics 2
 set yrange [0 : 1.1 * YMAX]
 set xlabel "achieved occupancy (% of max warps per SM)"
-set ylabel HOPS ? "dependent loads completed (10⁹/s, all chains)" : "median bandwidth (GB/s)"
+set ylabel "dependent loads completed (10⁹/s, all chains)"
 set title ARG3 noenhanced
 set key inside right bottom vertical Left reverse noenhanced
 

@@ -4,10 +4,11 @@
 #
 #   gnuplot -c plots/compare.gp DATA OUT TITLE XKIND
 #
-# DATA   plots/csvsel.awk task=select output over all the CSVs, with PLOT_BY=unroll,vec_bytes,
+# DATA   plots/csvsel.py select output over all the CSVs, with PLOT_BY=unroll,vec_bytes,
 #        PLOT_X=occ_achieved_pct or bytes_in_flight_per_sm (PLOT_POSITIVE_X=1),
-#        PLOT_Y=gbps_median, PLOT_NORM=roof_memcpy_gbps and PLOT_KEEP=lever (one block per
-#        GPU and curve; points of lever bounds, the register-capped variants, are drawn open)
+#        PLOT_Y=gbps_median, PLOT_NORM=roof_memcpy_gbps (each row carries its file's roof)
+#        and PLOT_KEEP=lever (one block per GPU and curve; points of lever bounds, the
+#        register-capped variants, are drawn open)
 # OUT    output path without extension: writes OUT.png and OUT.svg
 # XKIND  occ or inflight: which x column DATA holds
 # plots/plot prepares DATA and the arguments from the sweep CSVs.
@@ -17,9 +18,10 @@ DATA = ARG1
 OUT = ARG2
 INFLIGHT = ARG4 eq "inflight"
 XCOL = INFLIGHT ? "bytes_in_flight_per_sm" : "occ_achieved_pct"
-YCOL = "pct_of_roof_memcpy_gbps"
+# % of the row's own GPU's roof.
+pct(unused) = 100.0 * column("gbps_median") / column("roof_memcpy_gbps")
 
-stats DATA using YCOL nooutput
+stats DATA using (pct(0)) nooutput
 NB = STATS_blocks
 YMAX = STATS_max
 stats DATA using XCOL nooutput
@@ -72,11 +74,11 @@ eval PNG_BEGIN
 # As in occupancy.gp, which says why the title is conditional: lines, then white points, then
 # the filled or open ones on top.
 plot 100 with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB notitle, \
-     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with lines linewidth 2 \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:(pct(0)) with lines linewidth 2 \
          linecolor rgb rank_rgb(GPU[b]) dashtype u_dashtype(UR[b]) notitle, \
-     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL with points linecolor rgb "white" \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:(pct(0)) with points linecolor rgb "white" \
          pointtype vec_pt(V_OF_RANK[VR[b]]) pointsize 1.1 * PS notitle, \
-     for [b = 1 : NB] DATA index (b - 1) using XCOL:YCOL:(lever_pt(V_OF_RANK[VR[b]])) \
+     for [b = 1 : NB] DATA index (b - 1) using XCOL:(pct(0)):(lever_pt(V_OF_RANK[VR[b]])) \
          with points linewidth 1.5 linecolor rgb rank_rgb(GPU[b]) pointtype variable \
          pointsize 1.1 * PS notitle, \
      for [g = 1 : NG] NaN with lines linewidth 5 linecolor rgb rank_rgb(g) title GPU_NAME[g], \

@@ -3,15 +3,18 @@
 # point shape by vector width V, open points for the register-capped variants (lever bounds) as
 # in occupancy.gp, the roof lines named in the key, % of the memcpy roof on the right axis.
 #
-#   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS]]]
+#   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
+#           [TRAFFIC]]]]
 #
-# DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll,vec_bytes,
+# DATA  plots/csvsel.py select output with PLOT_BY=unroll,vec_bytes,
 #       PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1, PLOT_KEEP=lever
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
 # DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line
-# SM_COUNT, LATENCY_NS  when both are given, the Little's-law model
-#       min(ROOF, bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s) is drawn
+# SM_COUNT, LATENCY_NS, TRAFFIC  when all three are given, the Little's-law model
+#       min(ROOF, TRAFFIC x bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s)
+#       is drawn; TRAFFIC is the rows' dram_bytes_per_load_byte, the DRAM bytes gbps_median
+#       counts per loaded byte (2 where each load is stored again)
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 load ARG0[1 : strlen(ARG0) - strlen("inflight.gp")] . "style.gp"
@@ -22,6 +25,7 @@ ROOF = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
 PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
+TRAFFIC = ARGC >= 8 && ARG8 ne "" ? ARG8 + 0.0 : 0.0
 
 stats DATA using "bytes_in_flight_per_sm" nooutput
 BYTES_LO = STATS_min
@@ -47,8 +51,10 @@ ROOF_TITLE = sprintf("memcpy roof %.0f GB/s", ROOF)
 PEAK_TITLE = sprintf("DRAM peak %.0f GB/s", PEAK)
 KEY_LEN = max2(strlen(sprintf("%d B loads", V_OF_RANK[NV])), CAPPED ? strlen(CAPPED_TITLE) : 0)
 KEY_LEN = max2(KEY_LEN, max2(ROOF > 0 ? strlen(ROOF_TITLE) : 0, PEAK > 0 ? strlen(PEAK_TITLE) : 0))
-LITTLE = ROOF > 0 && SMS > 0 && LAT_NS > 0
-LITTLE_TITLE = sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS)
+LITTLE = ROOF > 0 && SMS > 0 && LAT_NS > 0 && TRAFFIC > 0
+LITTLE_TITLE = sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS) . \
+               (TRAFFIC != 1 ? sprintf(", traffic ×%g", TRAFFIC) : "")
+LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 KEY_LEN = max2(KEY_LEN, LITTLE ? strlen(LITTLE_TITLE) : 0)
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
@@ -84,7 +90,7 @@ plot for [b = 1 : NB] DATA index (b - 1) using XCOL:"gbps_median" \
      for [k = 1 : CAPPED] NaN with points linewidth 1.5 linecolor rgb "black" \
          pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS \
          title (CAPPED ? CAPPED_TITLE : ""), \
-     for [k = 1 : LITTLE] (x * SMS / LAT_NS < ROOF ? x * SMS / LAT_NS : ROOF) with lines \
+     for [k = 1 : LITTLE] (LITTLE_GBPS(x) < ROOF ? LITTLE_GBPS(x) : ROOF) with lines \
          linewidth 3 dashtype 4 linecolor rgb "#999999" \
          title (LITTLE ? LITTLE_TITLE : ""), \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \

@@ -4,7 +4,7 @@
 #
 #   gnuplot -c plots/ladder.gp DATA OUT TITLE [L1_BYTES [L2_BYTES [SM_CLOCK_MHZ]]]
 #
-# DATA  plots/csvsel.awk task=select output with PLOT_BY=variant, PLOT_X=buffer_bytes,
+# DATA  plots/csvsel.py select output with PLOT_BY=variant, PLOT_X=buffer_bytes,
 #       PLOT_Y=cycles_per_hop_median, PLOT_KEEP=ns_per_hop_median, PLOT_POSITIVE_X=1
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # L1_BYTES, L2_BYTES  cache sizes to mark; empty: that marker is left out

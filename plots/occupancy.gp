@@ -6,7 +6,7 @@
 #
 #   gnuplot -c plots/occupancy.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS]]
 #
-# DATA  plots/csvsel.awk task=select output with PLOT_BY=unroll,vec_bytes,
+# DATA  plots/csvsel.py select output with PLOT_BY=unroll,vec_bytes,
 #       PLOT_X=occ_achieved_pct, PLOT_Y=gbps_median, PLOT_KEEP=lever (one block per curve,
 #       sorted by x)
 # OUT   output path without extension: writes OUT.png and OUT.svg

@@ -1,17 +1,18 @@
 #!/bin/sh
 # tests/test_plots.sh: renders every fixture CSV (tests/fixtures, synthetic data) with plots/plot
-# and checks the figures: each expected PNG is a real 1200x800 PNG and each SVG a well-formed SVG
-# that carries its title and legend; an auto-lever run is one figure per kernel whose curves run
-# through both levers, with open points exactly where the register-capped variant was measured,
-# and only a --lever both run gets a figure per lever; rows are selected by column name, only ok
-# rows, sorted;
-# the 2-GPU comparison renders in both x modes; every malformed CSV and bad command gets exit 2,
-# one message naming the file, and leaves no output file behind; a gnuplot that fails half way
-# leaves nothing either. Exit 0 all passed, 1 a check failed, 77 no gnuplot here.
+# and checks the figures: valid 1200x800 PNGs and well-formed SVGs with their titles and legends,
+# one point drawn per ok row (also where strings hold commas, quotes and line breaks); figure
+# types follow from what the rows hold, not from kernel names; the Little's-law line counts bytes
+# in flight dram_bytes_per_load_byte times; auto-lever runs are one figure per kernel with open
+# points where the register-capped variant ran, --lever both runs one per lever; only ok rows
+# are selected, sorted, as the CSV's own text; the 2-GPU comparison renders in both x modes;
+# every malformed CSV and bad command exits 2 with one line naming the file (and line) and
+# writes nothing, nor does a gnuplot that fails half way. Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLOT="$ROOT/plots/plot"
+SEL="$ROOT/plots/csvsel.py"
 FIX="$ROOT/tests/fixtures"
 SEP=$(printf '\037')
 
@@ -58,12 +59,32 @@ no_files_in() { # the directory is absent or empty
     [ ! -d "$1" ] || [ -z "$(ls -A "$1")" ]
 }
 
+# Point symbols in gnuplot's SVG: pointtype N is drawn as <use xlink:href='#gpPt(N-1)'
+# transform=...>; the lines with id= are the symbol definitions, not drawn points.
+drawn_points() { # drawn_points SVG [N]: points (of symbol gpPtN) in colour: not the key's black
+    grep "<use xlink:href='#gpPt${2:-[0-9]*}' transform=" "$1" | grep -v "rgb(255, 255, 255)" |
+        grep -vc "rgb(  0,   0,   0)" # white points only mask the lines under open ones
+}
+count_rows() { # count_rows CSV AWK-CONDITION: rows, as plots/occcsv.py reads them, for which the
+    # condition on v["column"] holds (fixtures only: no '|' in their strings)
+    python3 "$ROOT/plots/occcsv.py" --dump "$1" | awk -F '|' -v names="$(grep -v '^#' "$1" |
+        head -n 1 | tr -d '\r')" 'BEGIN { n = split(names, c, ",") }
+        /^row / { sub(/^row /, ""); for (i = 1; i <= n; i++) v[c[i]] = $i; k += ('"$2"') }
+        END { print k + 0 }'
+}
+ok='v["status"] == "ok"'
+set_column() { # set_column CSV COLUMN TEXT: CSV (no quoted fields) with COLUMN set to TEXT
+    awk -F ',' -v OFS=',' -v name="$2" -v text="$3" '/^#/ { print; next }
+        !head { for (i = 1; i <= NF; i++) if ($i == name) c = i; head = 1; print; next }
+        { $c = text; print }' "$1"
+}
+
 # --- every figure of every fixture, into one directory ------------------------------------------
 OUT="$T/all"
 "$PLOT" --outdir "$OUT" "$FIX/reduce-synthetic.csv" "$FIX/copy-synthetic.csv" \
     "$FIX/chase-warp-synthetic.csv" "$FIX/chase-latency-synthetic.csv" \
-    "$FIX/reduce-gpu-b-synthetic.csv" "$FIX/reduce-auto-synthetic.csv" >"$T/all.out" \
-    2>"$T/all.err"
+    "$FIX/reduce-gpu-b-synthetic.csv" "$FIX/reduce-auto-synthetic.csv" \
+    "$FIX/reduce-quoted-synthetic.csv" >"$T/all.out" 2>"$T/all.err"
 check "plot all fixtures exits 0" [ $? -eq 0 ]
 check "plot all fixtures is silent on stderr (no gnuplot warnings)" [ ! -s "$T/all.err" ]
 expected="reduce-synthetic-occupancy-reduce reduce-synthetic-inflight-reduce
@@ -72,7 +93,8 @@ copy-synthetic-occupancy-copy-bounds copy-synthetic-inflight-copy-bounds
 chase-warp-synthetic-chase-warp chase-warp-synthetic-chase-thread
 chase-latency-synthetic-ladder
 reduce-gpu-b-synthetic-occupancy-reduce reduce-gpu-b-synthetic-inflight-reduce
-reduce-auto-synthetic-occupancy-reduce reduce-auto-synthetic-inflight-reduce"
+reduce-auto-synthetic-occupancy-reduce reduce-auto-synthetic-inflight-reduce
+reduce-quoted-synthetic-occupancy-reduce reduce-quoted-synthetic-inflight-reduce"
 n_expected=0
 for fig in $expected; do
     n_expected=$((n_expected + 2))
@@ -84,7 +106,7 @@ check "exactly the expected files, nothing else" [ "$(ls "$OUT" | wc -l)" -eq $n
 
 svg="$OUT/reduce-synthetic-occupancy-reduce.svg"
 check "occupancy title names GPU, kernel, date" \
-    has_text "$svg" "Synthetic GPU A — reduce, lever pad — 2025-01-15 [synthetic test data]"
+    has_text "$svg" "Synthetic GPU A — reduce, mode stream, lever pad — 2025-01-15 [synthetic test"
 check "occupancy legend has unroll 8" has_text "$svg" "unroll 8"
 check "occupancy legend has 16 B loads" has_text "$svg" "16 B loads"
 # Roof and peak are key entries (an SVG <title> names each plotted element), not labels that
@@ -95,7 +117,7 @@ check "inflight names the memcpy roof in the key" \
     has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "<title>memcpy roof 4012 GB/s<"
 check "occupancy has the % of roof axis" has_text "$svg" "% of memcpy roof"
 check "bounds figure of copy keeps its lever" \
-    has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy, lever bounds"
+    has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy, mode stream, lever bounds"
 check "inflight has byte tics" has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "4 KiB"
 check "ladder marks L1" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L1 256 KiB"
 check "ladder marks L2" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L2 50 MiB"
@@ -104,23 +126,63 @@ check "chase legend names chains per warp" \
 check "chase thread figure is per thread" \
     has_text "$OUT/chase-warp-synthetic-chase-thread.svg" "K = 2 chains per thread"
 
-# --- row selection: by name, ok rows only, sorted within each curve -----------------------------
+# --- what is drawn: one point per ok row -------------------------------------------------------
+for f in reduce-synthetic copy-synthetic reduce-auto-synthetic; do
+    for fig in occupancy inflight; do
+        n=0
+        for one in "$OUT/$f-$fig"-*.svg; do n=$((n + $(drawn_points "$one"))); done
+        check "$f $fig: one point per ok row" [ $n -eq "$(count_rows "$FIX/$f.csv" "$ok")" ]
+    done
+done
+# Chase and ladder curves carry their titles: each key entry adds a point of its curve's colour
+# (one per chain count K, whose blocks_per_sm = 1 row is ok; cycles and ns of the ladder).
+for m in warp thread; do
+    check "chase $m: one point per ok row" \
+        [ "$(drawn_points "$OUT/chase-warp-synthetic-chase-$m.svg")" -eq "$(count_rows \
+        "$FIX/chase-warp-synthetic.csv" \
+        "$ok && v[\"mode\"] == \"$m\" ? 1 + (v[\"blocks_per_sm\"] == 1) : 0")" ]
+done
+check "ladder: cycles and ns for every ok row" [ "$(drawn_points \
+    "$OUT/chase-latency-synthetic-ladder.svg")" -eq \
+    $(($(count_rows "$FIX/chase-latency-synthetic.csv" "$ok ? 2 : 0") + 2)) ]
+
+# --- strings that need quoting: commas, quotes, line breaks, CRLF line ends ----------------------
+Q="$FIX/reduce-quoted-synthetic.csv"
+qsvg="$OUT/reduce-quoted-synthetic-occupancy-reduce.svg"
+# (tests/test_fixtures.c checks what both readers read in it.)
+check "the quoted fixture has CRLF line ends" [ "$(grep -c "$(printf '\r')\$" "$Q")" -gt 30 ]
+check "the quoted fixture has a GPU name over two lines" \
+    grep -qxF '"Synthetic GPU ""Q"", rev. 2' "$Q"
+check "quoted fixture: title shows the unescaped GPU name" \
+    has_text "$qsvg" 'Synthetic GPU "Q", rev. 2 second line — reduce, mode stream, lever pad'
+# 8 B loads are squares (gpPt4), 16 B triangles (gpPt8), see vec_pt in style.gp.
+for vec_pt in 8:4 16:8; do
+    check "quoted fixture: one point per ok row with ${vec_pt%%:*} B loads" \
+        [ "$(drawn_points "$qsvg" "${vec_pt#*:}")" -eq \
+        "$(count_rows "$Q" "$ok"' && v["vec_bytes"] == '"${vec_pt%%:*}")" ]
+done
+check "quoted fixture: the fail row is not drawn" \
+    [ "$(drawn_points "$qsvg")" -eq "$(count_rows "$Q" "$ok")" ]
+check "quoted fixture: 32 rows read, 31 ok" \
+    [ "$(count_rows "$Q" 1)/$(count_rows "$Q" "$ok")" = 32/31 ]
+
+# --- row selection: ok rows only, sorted within each curve, the CSV's own text ----------------
 select_stream() { # select_stream KERNEL CSV: the occupancy data of one kernel
     PLOT_WHERE="kernel=$1" PLOT_BY=unroll,vec_bytes,lever PLOT_X=occ_achieved_pct \
-        PLOT_Y=gbps_median PLOT_WHAT=test awk -f "$ROOT/plots/csvsel.awk" -v task=select "$2"
+        PLOT_Y=gbps_median PLOT_WHAT=test python3 "$SEL" select "$2"
 }
 data_rows() { # data rows of a selection: neither headers nor block separators
     awk -F '\t' 'NF > 1 && $1 != "set_idx"' "$1" | wc -l
 }
 select_stream reduce "$FIX/reduce-synthetic.csv" >"$T/sel.tsv"
-n_ok=$(grep -c ',ok$' "$FIX/reduce-synthetic.csv")
-check "every ok row and nothing else is selected" [ "$(data_rows "$T/sel.tsv")" -eq "$n_ok" ]
-check "the reduce fixture has skip rows" [ "$(grep -c ',skip:' "$FIX/reduce-synthetic.csv")" -gt 0 ]
+n_ok=$(count_rows "$FIX/reduce-synthetic.csv" "$ok")
+check "every ok row and nothing else (there are skip rows) is selected" [ "$(data_rows \
+    "$T/sel.tsv")" -eq "$n_ok" -a "$n_ok" -lt "$(count_rows "$FIX/reduce-synthetic.csv" 1)" ]
 # copy holds a fail row with real numbers in it: only the status keeps it off the figure.
 select_stream copy "$FIX/copy-synthetic.csv" >"$T/sel-copy.tsv"
-check "fail rows with numbers are not selected" \
-    [ "$(data_rows "$T/sel-copy.tsv")" -eq "$(grep -c ',ok$' "$FIX/copy-synthetic.csv")" ]
-check "the copy fixture has a fail row" grep -q ',fail:' "$FIX/copy-synthetic.csv"
+check "fail rows with numbers are not selected" [ "$(data_rows "$T/sel-copy.tsv")" -eq \
+    "$(count_rows "$FIX/copy-synthetic.csv" "$ok")" -a "$(count_rows "$FIX/copy-synthetic.csv" \
+    'v["status"] ~ /^fail:/ && v["gbps_median"] != "NaN"')" -eq 1 ]
 check "12 curves (unroll 1,2,4,8 x vec 4,8,16)" [ "$(grep -c '^set_idx' "$T/sel.tsv")" -eq 12 ]
 check "x ascends within every curve although the fixture rows are shuffled" \
     awk -F '\t' '$1 == "set_idx" { prev = -1; next }
@@ -128,43 +190,90 @@ check "x ascends within every curve although the fixture rows are shuffled" \
 check "the fixture rows are shuffled" \
     awk -F ',' '!/^#/ && NR > 20 && $14 != "NaN" { if (p != "" && $14 + 0 < p) found = 1
         p = $14 + 0 } END { exit !found }' "$FIX/reduce-synthetic.csv"
-# The same rows with the columns in reverse order must select identically.
-awk -F ',' -v OFS=',' '/^#/ { print; next }
-    { for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? OFS : "\n") }' \
-    "$FIX/reduce-synthetic.csv" >"$T/reversed.csv"
-select_stream reduce "$T/reversed.csv" >"$T/sel-reversed.tsv"
-check "columns are found by name (reversed column order selects the same rows)" \
-    cmp -s "$T/sel.tsv" "$T/sel-reversed.tsv"
-"$PLOT" --outdir "$T/rev" "$T/reversed.csv" >/dev/null 2>&1
-check "reversed-column CSV renders" is_png "$T/rev/reversed-occupancy-reduce.png"
+# Numbers reach gnuplot as the CSV wrote them: 100 written as 1.0e2 stays 1.0e2.
+set_column "$FIX/reduce-synthetic.csv" occ_achieved_pct 1.0e2 >"$T/exp.csv"
+select_stream reduce "$T/exp.csv" >"$T/sel-exp.tsv"
+check "x is the CSV's own text" [ "$(awk -F '\t' 'NF > 1 && $1 != "set_idx" && $9 != "1.0e2"' \
+    "$T/sel-exp.tsv" | wc -l)" -eq 0 ]
+check "y is the CSV's own text (the same (x, y) pairs as the ok rows)" [ "$(awk -F '\t' \
+    'NF > 1 && $1 != "set_idx" { print $9 "," $10 }' "$T/sel.tsv" | sort)" = "$(awk -F , '/^#/ {
+    next } !h { for (h = 1; h <= NF; h++) c[$h] = h; next } $NF == "ok" {
+    print $c["occ_achieved_pct"] "," $c["gbps_median"] }' "$FIX/reduce-synthetic.csv" | sort)" ]
+
+# --- the figure type follows from the rows, not from kernel names ------------------------------
+mkdir -p "$T/names"
+set_column "$FIX/chase-warp-synthetic.csv" kernel hopper >"$T/names/hopper-tp.csv"
+set_column "$FIX/chase-latency-synthetic.csv" kernel hopper >"$T/names/hopper-lat.csv"
+set_column "$FIX/chase-latency-synthetic.csv" mode lat-cold >"$T/names/cold.csv"
+set_column "$FIX/copy-synthetic.csv" kernel dup >"$T/names/dup.csv"
+"$PLOT" --outdir "$T/names/out" "$T/names/hopper-tp.csv" "$T/names/hopper-lat.csv" \
+    "$T/names/cold.csv" "$T/names/dup.csv" >/dev/null 2>&1
+check "renamed kernels: the figures that the rows call for, under the new names" [ "$(ls \
+    "$T/names/out" | grep png$ | tr '\n' ' ')" = "cold-ladder-cold.png dup-inflight-dup-bounds.png \
+dup-inflight-dup-pad.png dup-occupancy-dup-bounds.png dup-occupancy-dup-pad.png \
+hopper-lat-ladder.png hopper-tp-hopper-thread.png hopper-tp-hopper-warp.png " ]
+check "hops without cycles: the throughput figure" \
+    has_text "$T/names/out/hopper-tp-hopper-warp.svg" "K = 8 chains per warp"
+
+# --- the Little's-law line: bytes in flight counted dram_bytes_per_load_byte times --------------
+little_y() { # y (pixels, from the top) of the first point of the Little's-law line in an SVG
+    awk '/<title>Little/ { f = 1 } f && match($0, /d=.M[0-9.]+,[0-9.]+/) {
+        p = substr($0, RSTART + 4, RLENGTH - 4); sub(/.*,/, "", p); print p; exit }' "$1"
+}
+L="$T/little" L350="$T/little/350" L700="$T/little/700"
+mkdir -p "$L"
+set_column "$FIX/reduce-synthetic.csv" dram_bytes_per_load_byte 2 >"$L/twice.csv"
+set_column "$FIX/copy-synthetic.csv" dram_bytes_per_load_byte 1 >"$L/copy-once.csv"
+set_column "$FIX/reduce-synthetic.csv" dram_bytes_per_load_byte NaN >"$L/none.csv"
+"$PLOT" --outdir "$L350" --latency-ns 350 "$FIX/reduce-synthetic.csv" "$FIX/copy-synthetic.csv" \
+    "$L/twice.csv" "$L/copy-once.csv" "$L/none.csv" >/dev/null 2>&1
+"$PLOT" --outdir "$L700" --latency-ns 700 "$FIX/reduce-synthetic.csv" "$L/twice.csv" >/dev/null
+check "--latency-ns draws the Little's-law model" \
+    has_text "$L350/reduce-synthetic-inflight-reduce.svg" "<title>Little: 132 SMs, 350 ns</title>"
+check "copy rows (factor 2) count their bytes twice" \
+    has_text "$L350/copy-synthetic-inflight-copy-pad.svg" "Little: 132 SMs, 350 ns, traffic ×2"
+check "copy rows with factor 1 do not" \
+    has_text "$L350/copy-once-inflight-copy-pad.svg" "<title>Little: 132 SMs, 350 ns</title>"
+check "reduce rows with factor 2 do" \
+    has_text "$L350/twice-inflight-reduce.svg" "Little: 132 SMs, 350 ns, traffic ×2"
+check "factor NaN: no model line" \
+    sh -c '! grep -qF "Little" "$1"' sh "$L350/none-inflight-reduce.svg"
+# At the left edge the line is factor x bytes x SMs / latency: factor 2 at 700 ns starts where
+# factor 1 at 350 ns does, and higher than factor 1 at 700 ns.
+y1=$(little_y "$L350/reduce-synthetic-inflight-reduce.svg")
+y2=$(little_y "$L700/twice-inflight-reduce.svg")
+check "the model line is drawn" [ -n "$y1" ]
+check "factor 2 at 700 ns starts at the height of factor 1 at 350 ns" [ "$y2" = "$y1" ]
+y3=$(little_y "$L700/reduce-synthetic-inflight-reduce.svg")
+check "factor 2 at 700 ns starts higher (smaller y) than factor 1 at 700 ns" \
+    awk -v a="$y2" -v b="$y3" 'BEGIN { exit !(a + 0 < b + 0) }'
 
 # --- levers: auto is one figure per kernel, both is one per lever ------------------------------
-# Point symbols in gnuplot's SVG: pointtype N is drawn as <use xlink:href='#gpPt(N-1)'>, and the
-# open square, circle and triangle (4, 6, 8) are gpPt3, gpPt5, gpPt7; lines with id= are the
-# symbol definitions, not drawn points.
+# The open square, circle and triangle (pointtypes 4, 6, 8) are gpPt3, gpPt5, gpPt7.
 open_points() {
     grep "xlink:href='#gpPt[357]'" "$1" | grep -vc "id='gpPt"
 }
 bounds_rows() { # ok rows measured with lever bounds
-    grep -c ',bounds,.*,ok$' "$1"
+    count_rows "$1" "$ok"' && v["lever"] == "bounds"'
 }
 AUTO="$FIX/reduce-auto-synthetic.csv"
-awk -f "$ROOT/plots/csvsel.awk" -v task=check "$AUTO" >"$T/auto.info"
-check "auto run: one occupancy figure for reduce, filtered by kernel only" \
+python3 "$SEL" check "$AUTO" >"$T/auto.info"
+check "auto run: one occupancy figure for reduce, of every lever" \
     awk -F '\t' '$1 == "fig" && $2 == "occupancy" { n++
-        ok = $3 == "kernel=reduce" && $4 == "occupancy-reduce" } END { exit !(n == 1 && ok) }' \
+        ok = $3 == "reduce" && $5 == "*" && $7 == "occupancy-reduce" }
+        END { exit !(n == 1 && ok) }' \
     "$T/auto.info"
 check "auto run: two figures, occupancy and inflight" [ "$(grep -c '^fig' "$T/auto.info")" -eq 2 ]
 PLOT_WHERE="kernel=reduce${SEP}unroll=8${SEP}vec_bytes=16" PLOT_BY=unroll,vec_bytes \
     PLOT_X=occ_achieved_pct PLOT_Y=gbps_median PLOT_KEEP=lever PLOT_WHAT=test \
-    awk -f "$ROOT/plots/csvsel.awk" -v task=select "$AUTO" >"$T/u8v16.tsv"
+    python3 "$SEL" select "$AUTO" >"$T/u8v16.tsv"
 check "auto run: the U=8 V=16 curve is one block, pad points then bounds points" \
     [ "$(awk -F '\t' 'NF > 1 && $1 != "set_idx" { s = s " " $NF } END { print s }' \
         "$T/u8v16.tsv" | tr -s ' ' '\n' | uniq | paste -sd, -)" = ",pad,bounds" ]
 check "auto run: the U=8 V=16 curve has 16 points" [ "$(data_rows "$T/u8v16.tsv")" -eq 16 ]
 auto_svg="$OUT/reduce-auto-synthetic-occupancy-reduce.svg"
 check "auto title names both levers" \
-    has_text "$auto_svg" "Synthetic GPU A — reduce, levers pad + bounds — 2025-01-15"
+    has_text "$auto_svg" "Synthetic GPU A — reduce, mode stream, levers pad + bounds — 2025-01"
 check "auto legend explains open points" has_text "$auto_svg" "open: register-capped"
 check "auto fixture has bounds rows" [ "$(bounds_rows "$AUTO")" -gt 0 ]
 for fig in occupancy inflight; do
@@ -196,12 +305,12 @@ for lever in pad bounds; do
             is_png "$T/both/reduce-both-$fig-reduce-$lever.png"
     done
     check "both run: $lever figure says its lever" \
-        has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "reduce, lever $lever"
+        has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "stream, lever $lever —"
 done
 check "both run: no figure without a lever part" [ ! -e "$T/both/reduce-both-occupancy-reduce.png" ]
 check "both run: four figures, PNG and SVG" [ "$(ls "$T/both" | wc -l)" -eq 8 ]
 
-# --- beside the CSV, optional metadata, the Little's-law line -----------------------------------
+# --- beside the CSV, optional metadata ----------------------------------------------------------
 mkdir -p "$T/beside"
 grep -v '^# l1_bytes=' "$FIX/chase-latency-synthetic.csv" >"$T/beside/no-l1.csv"
 "$PLOT" --latency-ns 350 "$T/beside/no-l1.csv" >/dev/null 2>&1
@@ -210,9 +319,6 @@ check "without l1_bytes the ladder leaves out the L1 marker" \
     sh -c '! grep -qF "L1 " "$1"' sh "$T/beside/no-l1-ladder.svg"
 check "without l1_bytes the ladder keeps the L2 marker" \
     has_text "$T/beside/no-l1-ladder.svg" "L2 50 MiB"
-"$PLOT" --outdir "$T/little" --latency-ns 350 "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
-check "--latency-ns draws the Little's-law model" \
-    has_text "$T/little/reduce-synthetic-inflight-reduce.svg" "Little: 132 SMs, 350 ns"
 
 # --- comparison of two GPUs ---------------------------------------------------------------------
 for x in occ inflight; do
@@ -248,28 +354,40 @@ expect_failure() { # expect_failure STATUS NEEDLE OUTDIR -- ARGS...: exit STATUS
     check "plot $* prints one line" [ "$(wc -l <"$T/fail.err")" -eq 1 ]
     check "plot $* writes no file" no_files_in "$dir"
 }
-for case in "no-header:no header line" \
-    "missing-columns:missing required columns: gbps_median, status" \
-    "no-ok-rows:no ok rows to plot" \
-    "nan-values:figure occupancy-reduce: no ok rows with numeric occ_achieved_pct and gbps_median" \
-    "metadata-only:no header line" "ragged:line 25 has 20 fields, the header has 49"; do
-    name=${case%%:*}
+# NAME|MESSAGE: what plots/plot says after "plots: <file>" (the reader's "file:line: what").
+for case in "no-header|:15: wrong header: column 1 is 'Synthetic GPU A', expected 'gpu_name'" \
+    "missing-columns|:15: wrong header: column 34 is 'gbps_max', expected 'gbps_median'" \
+    "wrong-header|:15: wrong header: column 7 is 'vec_bytes', expected 'unroll'" \
+    "metadata-only|:15: no header line" "ragged|:23: 20 fields, expected 50" \
+    "int-nan|:23: column blocks_per_sm: 'NaN' is not an integer" \
+    "num-text|:27: column gbps_median: 'fast' is not a number" \
+    "unterminated-quote|:27: unterminated quoted field" \
+    "after-quote|:26: text after a closing quote" \
+    "no-ok-rows|: no ok rows to plot: all 12 rows are skip or fail" \
+    "nan-values|: figure occupancy-reduce: no ok rows with finite occ_achieved_pct and gbps_"; do
+    name=${case%%|*}
     f="$FIX/malformed-$name.csv"
-    expect_failure 2 "plots: $f: ${case#*:}" "$T/bad-$name" -- --outdir "$T/bad-$name" "$f"
+    expect_failure 2 "plots: $f${case#*|}" "$T/bad-$name" -- --outdir "$T/bad-$name" "$f"
 done
+# A file of the schema before dram_bytes_per_load_byte: rejected, as occ_csv_read rejects it.
+awk -F ',' -v OFS=',' '/^#/ { print; next } !c { for (i = 1; i <= NF; i++)
+    if ($i == "dram_bytes_per_load_byte") c = i } { $c = ""; sub(",,", ","); print }' \
+    "$FIX/reduce-synthetic.csv" >"$T/old-schema.csv"
+expect_failure 2 "plots: $T/old-schema.csv:15: wrong header: column 24 is 'samples'" \
+    "$T/bad-old" -- --outdir "$T/bad-old" "$T/old-schema.csv"
 : >"$T/empty.csv"
 expect_failure 2 "plots: $T/empty.csv: empty file" "$T/bad-empty" -- --outdir "$T/bad-empty" \
     "$T/empty.csv"
 expect_failure 2 "plots: $T/absent.csv: cannot read the file" "$T/bad-absent" -- \
     --outdir "$T/bad-absent" "$T/absent.csv"
-expect_failure 2 "malformed-ragged.csv: line 25" "$T/bad-mixed" -- --outdir "$T/bad-mixed" \
+expect_failure 2 "malformed-ragged.csv:23:" "$T/bad-mixed" -- --outdir "$T/bad-mixed" \
     "$FIX/reduce-synthetic.csv" "$FIX/malformed-ragged.csv"
 grep -v '^# roof_memcpy_gbps=' "$FIX/reduce-gpu-b-synthetic.csv" >"$T/no-roof.csv"
 expect_failure 2 "plots: $T/no-roof.csv: metadata roof_memcpy_gbps is missing" "$T/bad-cmp" -- \
     --compare --out "$T/bad-cmp/x" "$FIX/reduce-synthetic.csv" "$T/no-roof.csv"
 expect_failure 2 "choose one with --lever" "$T/bad-cmp" -- --compare --out "$T/bad-cmp/x" \
     "$FIX/copy-synthetic.csv" "$FIX/copy-synthetic.csv"
-expect_failure 2 "no kernel has ok copy/reduce rows in every CSV" "$T/bad-cmp" -- --compare \
+expect_failure 2 "no kernel has occupancy figures in every CSV" "$T/bad-cmp" -- --compare \
     --out "$T/bad-cmp/x" "$FIX/reduce-synthetic.csv" "$FIX/copy-synthetic.csv"
 expect_failure 2 "unknown option '--bogus'" "$T/none" -- --bogus "$FIX/reduce-synthetic.csv"
 expect_failure 2 "--x 'foo': accepted values are occ and inflight" "$T/none" -- --compare \
@@ -283,6 +401,13 @@ check "missing gnuplot exits 2" [ $? -eq 2 ]
 check "missing gnuplot says how to get it" grep -qxF "plots: gnuplot not found; install it \
 (apt-get install gnuplot-nox) or copy the CSV to a machine that has it" "$T/nognuplot.err"
 check "missing gnuplot writes nothing" no_files_in "$T/nognuplot"
+
+PYTHON="$T/no-such-python" "$PLOT" --outdir "$T/nopython" "$FIX/reduce-synthetic.csv" \
+    >/dev/null 2>"$T/nopython.err"
+check "missing python3 exits 2" [ $? -eq 2 ]
+check "missing python3 says so, and only that" grep -qxF "plots: python3 not found: the CSV \
+reader plots/csvsel.py needs Python 3 (set PYTHON to use another)" "$T/nopython.err"
+check "missing python3 writes nothing" no_files_in "$T/nopython"
 
 # A gnuplot that fails on the ladder, after the reduce figures were drawn: nothing may appear.
 cat >"$T/flaky-gnuplot" <<'EOF'

@@ -1,0 +1,239 @@
+"""plots/csvsel.py: the plots' pre-filter: reads occsweep CSVs with plots/occcsv.py (what
+occ_csv_read accepts, nothing else), says which figures a file's rows call for, and selects the
+rows of one figure for gnuplot. Only rows with status "ok" are used.
+
+    python3 plots/csvsel.py check FILE
+        Prints, tab-separated:
+          meta KEY VALUE                                        one per metadata key (last wins)
+          fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
+        The ok rows are grouped by (kernel, mode); what a group holds decides its figures:
+        finite cycles_per_hop_median: a latency ladder (TYPE ladder); else finite
+        hops_per_s_median: a chase throughput figure (chase); else the Volkov figures
+        (occupancy and inflight). WHERE is the row filter to pass back to task select; LEVER the
+        lever it keeps, or * for all; SUFFIX the part of the output name after "<csvbase>-";
+        FACTOR the figure's dram_bytes_per_load_byte as the CSV writes it, when its ok rows agree
+        on one positive number, else "-". Names:
+          occupancy-K[-M], inflight-K[-M], K[-M]   for kernel K and mode M: the mode part only
+                                                   when K has several groups of that figure type
+          ladder[-Q]                               Q: the part of the mode after its first '-'
+                                                   (latency-cold gives ladder-cold)
+        plus "-<lever>" and a figure per lever when some (kernel, mode, unroll, vec_bytes,
+        blocks_per_sm) point was measured under two levers; otherwise one figure holds every
+        lever's points. Names that would still coincide become TYPE-K-M[-lever].
+    python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
+        Prints the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X and PLOT_Y, as
+        tab-separated blocks for gnuplot's `index`: one block per file and distinct PLOT_BY
+        tuple, sorted by those and then by x; each block starts with its header line and two
+        blank lines separate blocks. Columns: set_idx (file number, 1-based), label (the file's
+        gpu_name, plus the file's base name when two files name the same GPU), each PLOT_BY
+        column, <col>_rank (1-based rank of its value among all selected rows), PLOT_X, PLOT_Y,
+        PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns.
+
+Numbers are passed on as the CSV's own text (leading blanks dropped), never converted and
+printed again. Text fields have tabs, CR and LF replaced by spaces, as the output is one line per
+row. Environment: PLOT_WHERE conditions "col=value" joined by \\037; PLOT_BY and PLOT_KEEP
+comma-separated column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log
+axes); PLOT_NORM a metadata key that must hold a positive number; PLOT_WHAT names the figure in
+messages. Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
+"""
+import collections
+import math
+import os
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import occcsv  # noqa: E402
+
+BLANKS = " \t\n\v\f\r"
+
+
+def fail(msg):
+    print("plots: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        return occcsv.read(path)
+    except occcsv.CsvError as err:
+        fail(err)
+
+
+def clean(s):
+    return s.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+
+def finite(text):
+    return occcsv.is_num(text) and math.isfinite(occcsv.number(text))
+
+
+def ok_rows(table):
+    return [r for r in table.rows if table.field(r, "status") == "ok"]
+
+
+class Group:
+    """The ok rows of one (kernel, mode): what they hold and which levers measured them."""
+
+    def __init__(self, kernel, mode):
+        self.kernel, self.mode = kernel, mode
+        self.cycles = self.hops = self.per_lever = False
+        self.levers, self.lever_of_point, self.factors = [], {}, []
+
+    def add(self, t, row):
+        self.cycles |= finite(t.field(row, "cycles_per_hop_median"))
+        self.hops |= finite(t.field(row, "hops_per_s_median"))
+        lever = t.field(row, "lever")
+        if lever not in self.levers:
+            self.levers.append(lever)
+        point = tuple(t.field(row, c) for c in ("unroll", "vec_bytes", "blocks_per_sm"))
+        self.per_lever |= self.lever_of_point.setdefault(point, lever) != lever
+        self.factors.append((lever, t.field(row, "dram_bytes_per_load_byte")))
+
+    def type(self):
+        return "ladder" if self.cycles else "chase" if self.hops else "stream"
+
+    def factor(self, path, lever, suffix):
+        """The CSV's text of the traffic factor when every row agrees on one positive number."""
+        texts = [x.lstrip(BLANKS) for lev, x in self.factors if lever is None or lev == lever]
+        values = {occcsv.number(x) for x in texts}
+        if all(finite(x) for x in texts) and len(values) == 1 and min(values) > 0:
+            return texts[0]
+        if any(finite(x) for x in texts):
+            print("plots: %s: figure %s: dram_bytes_per_load_byte differs between its rows (%s); "
+                  "no Little's-law line" % (path, suffix, ", ".join(sorted(set(texts)))),
+                  file=sys.stderr)
+        return "-"
+
+
+def lever_words(levers):
+    levers = [lev for lev in levers if lev != "-"]  # "-": not applicable (csv_columns.h)
+    if not levers:
+        return ""
+    return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
+
+
+def figures(t):
+    """[(type, group, lever or None, suffix)] in the order the groups first appear."""
+    groups = collections.OrderedDict()
+    for row in ok_rows(t):
+        key = (t.field(row, "kernel"), t.field(row, "mode"))
+        groups.setdefault(key, Group(*key)).add(t, row)
+    kinds = collections.Counter((g.kernel, g.type()) for g in groups.values())
+    figs = []
+    for g in groups.values():
+        kind = g.type()
+        if kind == "ladder":
+            qualifier = g.mode.partition("-")[2]
+            base = "ladder" + ("-" + qualifier if qualifier else "")
+        else:
+            base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
+        types = ["occupancy", "inflight"] if kind == "stream" else [kind]
+        for lever in g.levers if g.per_lever else [None]:
+            for ty in types:
+                prefix = ty + "-" if kind == "stream" else ""
+                figs.append([ty, g, lever, prefix + base + ("-" + lever if lever else "")])
+    names = collections.Counter(f[3] for f in figs)
+    for f in figs:
+        if names[f[3]] > 1:
+            f[3] = "-".join([f[0], f[1].kernel, f[1].mode] + ([f[2]] if f[2] else []))
+    for f in figs:
+        f[3] = "".join(c if c.isalnum() and c.isascii() or c in "_.+-" else "_" for c in f[3])
+    return figs
+
+
+def check(path):
+    t = load(path)
+    if not t.rows:
+        fail("%s: no data rows after the header" % path)
+    if not ok_rows(t):
+        fail("%s: no ok rows to plot: all %d rows are skip or fail" % (path, len(t.rows)))
+    out = []
+    last = collections.OrderedDict()
+    for key, value in t.meta:
+        last[key] = value
+    for key, value in last.items():
+        out.append("meta\t%s\t%s" % (clean(key), clean(value)))
+    for ty, g, lever, suffix in figures(t):
+        where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode))
+        if lever is not None:
+            where += "\037lever=" + clean(lever)
+        what = "%s, mode %s" % (g.kernel, g.mode)
+        desc = what + ": latency ladder" if ty == "ladder" else what + lever_words(
+            [lever] if lever is not None else g.levers)
+        fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
+                  g.factor(path, lever, suffix), desc]
+        out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
+    print("\n".join(out))
+
+
+def sort_key(text):
+    """Numbers by value, before other text; other text by itself."""
+    return (0, occcsv.number(text), "") if occcsv.is_num(text) else (1, 0.0, text)
+
+
+def env_list(name):
+    return [c for c in os.environ.get(name, "").split(",") if c]
+
+
+def select(paths):
+    env = os.environ
+    where = [c.partition("=")[::2] for c in env.get("PLOT_WHERE", "").split("\037") if c]
+    by, keep = env_list("PLOT_BY"), env_list("PLOT_KEEP")
+    xcol, ycol, norm = env.get("PLOT_X", ""), env.get("PLOT_Y", ""), env.get("PLOT_NORM", "")
+    positive_x, what = env.get("PLOT_POSITIVE_X") == "1", env.get("PLOT_WHAT", "selection")
+    tables = [load(p) for p in paths]
+    for name in [c for c, _ in where] + by + keep + [xcol, ycol]:
+        if name not in tables[0].index:
+            fail("%s: %s names unknown column '%s'" % (paths[0], what, name))
+    rows = []  # (set_idx, by texts, x text, y text, norm text, keep texts)
+    for set_idx, t in enumerate(tables, 1):
+        norm_text = t.meta_get(norm) if norm else ""
+        if norm and not (finite(norm_text or "") and occcsv.number(norm_text) > 0):
+            fail("%s: metadata %s is missing or not a positive number; cannot normalise"
+                 % (t.path, norm))
+        n = len(rows)
+        for r in ok_rows(t):
+            x, y = t.field(r, xcol).lstrip(BLANKS), t.field(r, ycol).lstrip(BLANKS)
+            if any(clean(t.field(r, c)) != v for c, v in where) or not finite(x) or \
+                    not finite(y) or (positive_x and occcsv.number(x) <= 0):
+                continue
+            rows.append((set_idx, [clean(t.field(r, c)) for c in by], x, y,
+                         norm_text.lstrip(BLANKS), [clean(t.field(r, c)) for c in keep]))
+        if len(rows) == n:
+            fail("%s: %s: no ok rows with finite %s and %s" % (t.path, what, xcol, ycol))
+    labels = [clean(t.meta_get("gpu_name") or t.path) for t in tables]
+    count = collections.Counter(labels)
+    for i, t in enumerate(tables):
+        if count[labels[i]] > 1:
+            base = os.path.basename(t.path)
+            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
+    rows.sort(key=lambda r: (r[0], [sort_key(v) for v in r[1]], occcsv.number(r[2])))
+    ranks = [{v: i + 1 for i, v in enumerate(sorted({r[1][k] for r in rows}, key=sort_key))}
+             for k in range(len(by))]
+    head = "\t".join(["set_idx", "label"] + by + [c + "_rank" for c in by] + [xcol, ycol] +
+                     ([norm] if norm else []) + keep)
+    out, prev = [], None
+    for set_idx, by_vals, x, y, norm_text, keep_vals in rows:
+        if (set_idx, by_vals) != prev:
+            out.extend(["", "", head] if prev is not None else [head])
+            prev = (set_idx, by_vals)
+        ranked = [str(ranks[k][v]) for k, v in enumerate(by_vals)]
+        out.append("\t".join([str(set_idx), labels[set_idx - 1]] + by_vals + ranked + [x, y] +
+                             ([norm_text] if norm else []) + keep_vals))
+    print("\n".join(out))
+
+
+def main(argv):
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+    if len(argv) >= 3 and argv[1] == "check" and len(argv) == 3:
+        check(argv[2])
+    elif len(argv) >= 3 and argv[1] == "select":
+        select(argv[2:])
+    else:
+        fail("usage: csvsel.py check FILE | csvsel.py select FILE...")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,256 @@
+"""plots/occcsv.py: the occsweep CSV file (format in harness/csv.h) read as occ_csv_read reads it.
+
+The schema (column names and types, in order) is parsed from harness/csv_columns.h, so there is one
+list of columns. read() accepts and rejects what occ_csv_read (harness/csv.c) does:
+  - '# key=value' lines, anywhere a record may start, are metadata: the key is trimmed of spaces
+    and tabs, the value unescaped (backslash-backslash, backslash-n, backslash-r); '#' lines
+    without '=' and empty lines (LF or CRLF) are skipped;
+  - the first other record is the header and must name the schema's columns in schema order;
+  - records are RFC 4180 (csv module, strict): a field may be quoted, with "" for a quote, and then
+    hold commas, CR and LF; lines end in LF or CRLF; text after a closing quote is an error;
+  - every row has one field per column; an INT field is what strtoll takes whole (optional leading
+    white space and sign, decimal digits, within 64 bits), a NUM field what strtod takes whole in
+    the C locale (decimal or hex, inf/infinity, nan, nan(chars), any case, optional sign).
+Errors are CsvError, whose text is "file:line: what" with the line of the record, as in C.
+Field values are kept as the file's text, never converted; number() converts one when needed.
+
+    python3 plots/occcsv.py [--dump] FILE...
+        reads each FILE; prints "FILE: N rows" (--dump: what was read, see dump()) or the error
+        on stderr; exit 0, or 2 when any file was rejected
+"""
+import csv
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COLUMNS_H = os.path.join(os.path.dirname(HERE), "harness", "csv_columns.h")
+
+# Characters C's isspace() takes in the C locale: strtoll and strtod skip them in front.
+_WS = "[ \t\n\v\f\r]*"
+_INT = re.compile(_WS + "[+-]?[0-9]+")
+_NUM = re.compile(_WS + "[+-]?(?:0[xX](?:[0-9a-fA-F]+[.]?[0-9a-fA-F]*|[.][0-9a-fA-F]+)"
+                  "(?:[pP][+-]?[0-9]+)?"
+                  "|(?:[0-9]+[.]?[0-9]*|[.][0-9]+)(?:[eE][+-]?[0-9]+)?"
+                  "|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?"
+                  "|[nN][aA][nN](?:[(][0-9A-Za-z_]*[)])?)")
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
+_META_ESCAPES = {"\\": "\\", "n": "\n", "r": "\r"}
+# csv.reader ends a record at any CR; occ_csv_read only at LF (after an optional CR). A CR that is
+# not part of a line end is handed to csv.reader as this code point, which no decoded file holds
+# (surrogateescape decoding makes U+DC80..U+DCFF only), and turned back into CR in the fields.
+# NUL bytes, which some csv versions refuse, travel the same way; C's fields end at one.
+_CR, _NUL = "\ud800", "\ud801"
+
+
+class CsvError(Exception):
+    """A file occ_csv_read would reject; str() is "file:line: what"."""
+
+
+def schema(path=COLUMNS_H):
+    """[(name, type)] of harness/csv_columns.h in column order; type is STR, INT or NUM."""
+    with open(path, encoding="utf-8") as f:
+        columns = re.findall(r"X\((\w+),\s*(STR|INT|NUM),", f.read())
+    if not columns:
+        raise CsvError("%s: no X(name, type, doc) column entries found" % path)
+    return columns
+
+
+def _int(text):
+    """The value of an INT field that strtoll takes whole, or None (out of range included)."""
+    if _INT.fullmatch(text) is None:
+        return None
+    t = text.lstrip(" \t\n\v\f\r")
+    digits = t.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 19:  # past 64 bits, and past what int() may parse in one go
+        return None
+    value = int(digits) * (-1 if t[0] == "-" else 1)
+    return value if _INT_MIN <= value <= _INT_MAX else None
+
+
+def is_int(text):
+    return _int(text) is not None
+
+
+def is_num(text):
+    return _NUM.fullmatch(text) is not None
+
+
+def number(text):
+    """The value of an INT or NUM field's text, as a float."""
+    t = text.lstrip(" \t\n\v\f\r")
+    body = t.lstrip("+-")
+    if body[:2] in ("0x", "0X"):
+        return float.fromhex(t)
+    if body[:3].lower() == "nan":
+        return float("nan")
+    return float(t)
+
+
+class Table:
+    """A file read by read(): meta is [(key, value)] in file order (values unescaped); rows are
+    lists of field texts in schema order; row_lines the line where each row starts."""
+
+    def __init__(self, path, columns):
+        self.path, self.columns = path, columns
+        self.index = {name: i for i, (name, _) in enumerate(columns)}
+        self.meta, self.rows, self.row_lines = [], [], []
+
+    def meta_get(self, key):
+        """The value of metadata key (the last one when a key repeats), or None."""
+        values = [v for k, v in self.meta if k == key]
+        return values[-1] if values else None
+
+    def field(self, row, name):
+        return row[self.index[name]]
+
+
+class _Lines:
+    """The file's lines, split at LF only, for csv.reader; i is the index of the next line."""
+
+    def __init__(self, text):
+        parts = text.split("\n")
+        self.lines = [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+        self.i = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.i >= len(self.lines):
+            raise StopIteration
+        line = self.lines[self.i]
+        self.i += 1
+        end = "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+        return line[:len(line) - len(end)].replace("\r", _CR).replace("\0", _NUL) + end
+
+
+def _meta_line(line):
+    """(key, value) of a '#' line, or None for a comment."""
+    line = line.rstrip("\n")
+    if line.endswith("\r"):
+        line = line[:-1]
+    line = line.split("\0", 1)[0]
+    key, eq, value = line[1:].partition("=")
+    if not eq:
+        return None
+    return key.strip(" \t"), re.sub(r"\\([\\nr])", lambda m: _META_ESCAPES[m.group(1)], value)
+
+
+def _check_header(path, line, fields, columns):
+    for i, (got, (want, _)) in enumerate(zip(fields, columns)):
+        if got != want:
+            raise CsvError("%s:%d: wrong header: column %d is '%.40s', expected '%s'"
+                           % (path, line, i + 1, got, want))
+    if len(fields) != len(columns):
+        raise CsvError("%s:%d: wrong header: %d columns, expected %d"
+                       % (path, line, len(fields), len(columns)))
+
+
+def _check_row(path, line, fields, columns):
+    if len(fields) != len(columns):
+        raise CsvError("%s:%d: %d fields, expected %d" % (path, line, len(fields), len(columns)))
+    for text, (name, kind) in zip(fields, columns):
+        if kind == "INT" and not is_int(text):
+            raise CsvError("%s:%d: column %s: '%.40s' is not an integer" % (path, line, name, text))
+        if kind == "NUM" and not is_num(text):
+            raise CsvError("%s:%d: column %s: '%.40s' is not a number" % (path, line, name, text))
+
+
+def _record(path, src, reader):
+    """The next record's fields, as occ_csv_read's split_record makes them."""
+    start = src.i + 1
+    try:
+        fields = next(reader)
+    except csv.Error as e:
+        if "unexpected end of data" in str(e):
+            raise CsvError("%s:%d: unterminated quoted field" % (path, start)) from None
+        raise CsvError("%s:%d: text after a closing quote (%s)" % (path, src.i, e)) from None
+    # A CR just before the end of a file without a final LF ends the record in C, too.
+    if src.i == len(src.lines) and src.lines[-1].endswith("\r") and fields[-1].endswith(_CR):
+        fields[-1] = fields[-1][:-1]
+    # C's fields are NUL-terminated strings: a NUL byte ends the value there.
+    return [f.split(_NUL, 1)[0].replace(_CR, "\r") for f in fields]
+
+
+def read(path, columns=None):
+    """The Table of the file at path, or CsvError; columns defaults to schema()."""
+    columns = schema() if columns is None else columns
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
+    except OSError as e:
+        raise CsvError("%s: %s" % (path, e.strerror)) from None
+    table, src = Table(path, columns), _Lines(text)
+    reader = csv.reader(src, strict=True)
+    have_header = False
+    while src.i < len(src.lines):
+        line, lineno = src.lines[src.i], src.i + 1
+        if line in ("\n", "\r\n"):
+            src.i += 1
+        elif line.startswith("#"):
+            src.i += 1
+            kv = _meta_line(line)
+            if kv is not None:
+                table.meta.append(kv)
+        elif not have_header:
+            _check_header(path, lineno, _record(path, src, reader), columns)
+            have_header = True
+        else:
+            fields = _record(path, src, reader)
+            _check_row(path, lineno, fields, columns)
+            table.rows.append(fields)
+            table.row_lines.append(lineno)
+    if not have_header:
+        raise CsvError("%s:%d: no header line" % (path, text.count("\n") + 1))
+    return table
+
+
+def _escape(text):
+    out = []
+    for b in text.encode("utf-8", "surrogateescape"):
+        c = chr(b)
+        out.append("\\" + {"\\": "\\", "\n": "n", "\r": "r", "\t": "t", "|": "|"}[c]
+                   if c in "\\\n\r\t|" else "\\x%02x" % b if b < 0x20 or b == 0x7f else c)
+    return "".join(out).encode("latin-1")
+
+
+def _value(text, kind):
+    if kind == "STR":
+        return _escape(text)
+    if kind == "INT":
+        return b"%d" % _int(text)
+    v = number(text)
+    return b"NaN" if math.isnan(v) else (b"Inf" if v > 0 else b"-Inf") if math.isinf(v) \
+        else b"%.17g" % v
+
+
+def dump(table):
+    """What was read, as bytes: "meta KEY=VALUE" per metadata line, then "row F|F|..." per row;
+    STR fields and metadata with backslash, LF, CR, tab and '|' escaped as \\, \\n, \\r, \\t, \\|
+    and other control bytes as \\xHH; INT as %d; NUM as %.17g, NaN, Inf or -Inf. The C reader's
+    table printed the same way must give the same bytes (tests/test_fixtures.c)."""
+    out = [b"meta " + _escape(k) + b"=" + _escape(v) + b"\n" for k, v in table.meta]
+    for row in table.rows:
+        out.append(b"row " + b"|".join(_value(t, kind) for t, (_, kind) in zip(row, table.columns))
+                   + b"\n")
+    return b"".join(out)
+
+
+csv.field_size_limit(1 << 30)  # occ_csv_read has no limit on a field's length
+
+if __name__ == "__main__":
+    sys.stderr.reconfigure(errors="surrogateescape")
+    as_dump = sys.argv[1:2] == ["--dump"]
+    status = 0
+    for name in sys.argv[1 + as_dump:]:
+        try:
+            t = read(name)
+        except CsvError as err:
+            print(err, file=sys.stderr)
+            status = 2
+            continue
+        sys.stdout.buffer.write(dump(t) if as_dump else b"%s: %d rows\n" % (
+            name.encode("utf-8", "surrogateescape"), len(t.rows)))
+    sys.exit(status)
