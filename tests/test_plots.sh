@@ -354,11 +354,15 @@ expect_failure() { # expect_failure STATUS NEEDLE OUTDIR -- ARGS...: exit STATUS
     check "plot $* prints one line" [ "$(wc -l <"$T/fail.err")" -eq 1 ]
     check "plot $* writes no file" no_files_in "$dir"
 }
+# Positions in the schema, so that a new column does not break the expected messages.
+columns() { grep -E '^ +X\([a-z0-9_]+,' "$ROOT/harness/csv_columns.h" | sed 's/^ *X(//; s/,.*//'; }
+col() { columns | grep -nx "$1" | cut -d: -f1; }
+n_cols=$(grep -cE '^ *X\([a-z0-9_]+,' "$ROOT/harness/csv_columns.h")
 # NAME|MESSAGE: what plots/plot says after "plots: <file>" (the reader's "file:line: what").
 for case in "no-header|:15: wrong header: column 1 is 'Synthetic GPU A', expected 'gpu_name'" \
-    "missing-columns|:15: wrong header: column 34 is 'gbps_max', expected 'gbps_median'" \
+    "missing-columns|:15: wrong header: column $(col gbps_median) is 'gbps_max', expected 'gbps_median'" \
     "wrong-header|:15: wrong header: column 7 is 'vec_bytes', expected 'unroll'" \
-    "metadata-only|:15: no header line" "ragged|:23: 20 fields, expected 50" \
+    "metadata-only|:15: no header line" "ragged|:23: 20 fields, expected $n_cols" \
     "int-nan|:23: column blocks_per_sm: 'NaN' is not an integer" \
     "num-text|:27: column gbps_median: 'fast' is not a number" \
     "unterminated-quote|:27: unterminated quoted field" \
@@ -373,7 +377,7 @@ done
 awk -F ',' -v OFS=',' '/^#/ { print; next } !c { for (i = 1; i <= NF; i++)
     if ($i == "dram_bytes_per_load_byte") c = i } { $c = ""; sub(",,", ","); print }' \
     "$FIX/reduce-synthetic.csv" >"$T/old-schema.csv"
-expect_failure 2 "plots: $T/old-schema.csv:15: wrong header: column 24 is 'samples'" \
+expect_failure 2 "plots: $T/old-schema.csv:15: wrong header: column $(col dram_bytes_per_load_byte) is '$(columns | sed -n "$(( $(col dram_bytes_per_load_byte) + 1 ))p")'" \
     "$T/bad-old" -- --outdir "$T/bad-old" "$T/old-schema.csv"
 : >"$T/empty.csv"
 expect_failure 2 "plots: $T/empty.csv: empty file" "$T/bad-empty" -- --outdir "$T/bad-empty" \
