@@ -3,7 +3,9 @@
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
 # Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold,
-# compare (this session's runs against results/h200's runs of the same command);
+# compare (this session's runs against results/h200's runs of the same command), static
+# (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
+# over this session's CSVs);
 # also: sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
@@ -33,6 +35,14 @@ ncu_points() {
         done
     done
 }
+# Only what this session measured (the CSVs and knee reports written after it started) and the
+# logs, as two archives (only 8 files come back from the machine), made again after every step
+# so that a run cut short still returns what it finished.
+pack() {
+    find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -print0 |
+        tar czf "$OUT/results.tgz" --null -T -
+    tar czf "$OUT/logs.tgz" -C "$OUT" logs
+}
 t0=$(ms)
 ./run_sweep --version || exit 1
 echo "build (first use): $(( $(ms) - t0 )) ms"
@@ -48,6 +58,10 @@ for s in $steps; do
     cold) ./run_sweep --kernel chase --mode latency --cold --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
+    static) ./run_sweep --kernel reduce,copy --schedule static --quiet ;;
+    big) ./run_sweep --kernel reduce,copy --size 4G --quiet ;;
+    fidelity) python3 tests/fidelity.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
+        2>&1 | tee "$LOGS/fidelity.log" ;;
     sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
         echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
@@ -65,10 +79,7 @@ for s in $steps; do
     *) echo "unknown step $s" ;;
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"
+    pack
 done
-# Only what this session measured (the CSVs and knee reports written after it started) and the
-# logs, as two archives: only 8 files come back from the machine.
-find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -print0 |
-    tar czf "$OUT/results.tgz" --null -T -
-tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOGS"
+rm -rf "$LOGS"
 ls -la "$OUT"
