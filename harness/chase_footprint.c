@@ -11,18 +11,19 @@
 #include "walltime.h"
 
 int occ_footprint_init(OccFootprint *c, size_t footprint_bytes, unsigned int line_words,
-                   unsigned int index_bytes, size_t max_chains, uint64_t seed, char *err,
-                   size_t err_len)
+                       OccChaseLink link, size_t max_chains, uint64_t seed, char *err,
+                       size_t err_len)
 {
     memset(c, 0, sizeof *c);
     c->line_words = line_words;
-    c->index_bytes = index_bytes;
+    c->link = link;
     c->n_lines = footprint_bytes / (4u * line_words);
     c->max_chains = max_chains;
-    if (c->n_lines < 2 || (index_bytes == 4 && c->n_lines * line_words > 0xFFFFFFFFu) ||
-        (index_bytes == 8 && line_words < 2)) {
+    const int index4 = link == OCC_CHASE_INDEX4;
+    if (c->n_lines < 2 || (index4 && c->n_lines * line_words > 0xFFFFFFFFu) ||
+        (!index4 && line_words < 2)) {
         snprintf(err, err_len, "chase footprint of %zu bytes is outside 2 lines .. %s",
-                 footprint_bytes, index_bytes == 4 ? "16 GiB (4-byte indices)" : "any size");
+                 footprint_bytes, index4 ? "16 GiB (4-byte indices)" : "any size");
         return -1;
     }
     size_t free_bytes = 0, total = 0;
@@ -52,7 +53,7 @@ int occ_footprint_init(OccFootprint *c, size_t footprint_bytes, unsigned int lin
     if (e == cudaSuccess)
         e = cudaMemcpy(c->order, c->host_order, c->n_lines * 4, cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
-        e = occ_chase_fill_lines(c->lines, next_dev, c->n_lines, line_words, index_bytes, 0);
+        e = occ_chase_fill_lines(c->lines, next_dev, c->n_lines, line_words, link, 0);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     cudaFree(next_dev);
     free(next);
@@ -75,4 +76,16 @@ void occ_footprint_free(OccFootprint *c)
 long long occ_footprint_bytes(const OccFootprint *f)
 {
     return (long long)(f->n_lines * 4u * f->line_words);
+}
+
+unsigned int occ_chase_link_bytes(OccChaseLink link)
+{
+    return link == OCC_CHASE_INDEX4 ? 4 : 8;
+}
+
+unsigned long long occ_footprint_link(const OccFootprint *f, size_t line)
+{
+    const unsigned long long words = (unsigned long long)line * f->line_words;
+    if (f->link == OCC_CHASE_ADDRESS) return (unsigned long long)(uintptr_t)f->lines + 4 * words;
+    return words * 4 / occ_chase_link_bytes(f->link);
 }

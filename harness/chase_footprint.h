@@ -1,12 +1,14 @@
 /* harness/chase_footprint.h: a pointer-chase footprint on the device: a seeded random single
- * cycle through n_lines lines, each line holding the index of the next (kernels/api.h,
- * OccChaseArgs), plus the host's copy of the visiting order for verification. Shared by the
- * chase throughput families and the latency ladder. */
+ * cycle through n_lines lines, each line holding the link to the next (an address or an index:
+ * OccChaseLink, kernels/api.h), plus the host's copy of the visiting order for verification.
+ * Shared by the chase throughput families (4-byte indices, OccChaseArgs) and the latency ladder. */
 #ifndef OCC_CHASE_FOOTPRINT_H
 #define OCC_CHASE_FOOTPRINT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "api.h"
 
 /* One footprint. */
 typedef struct OccFootprint {
@@ -16,21 +18,30 @@ typedef struct OccFootprint {
     uint32_t *host_order;     /* host copy of order */
     size_t n_lines;           /* lines in the footprint */
     unsigned int line_words;  /* 4-byte words per line: 32 (128-byte lines), 8 (32-byte)... */
-    unsigned int index_bytes; /* 4 or 8: the width of the stored next-line indices */
+    OccChaseLink link;        /* what the lines' entries hold: an address or a 4- or 8-byte index */
     size_t max_chains;        /* capacity of ends[] */
     double perm_build_ms;     /* host time to build the permutation and its order, ms */
 } OccFootprint;
 
 /* Builds a footprint of footprint_bytes (rounded down to whole lines) of line_words-word lines
- * holding index_bytes-wide indices, for up to max_chains chains. 0, or -1 with a one-line err
- * (size outside 2 lines .. the index range; out of device or host memory, saying what was asked
- * and what is free). */
+ * whose entries hold `link`, for up to max_chains chains. 0, or -1 with a one-line err (size
+ * outside 2 lines .. the index range; out of device or host memory, saying what was asked and
+ * what is free). */
 int occ_footprint_init(OccFootprint *f, size_t footprint_bytes, unsigned int line_words,
-                       unsigned int index_bytes, size_t max_chains, uint64_t seed, char *err,
+                       OccChaseLink link, size_t max_chains, uint64_t seed, char *err,
                        size_t err_len);
 void occ_footprint_free(OccFootprint *f);
 
 /* Bytes the footprint occupies: n_lines x line bytes. */
 long long occ_footprint_bytes(const OccFootprint *f);
+
+/* Bytes of one entry of `link`, so of one load of a hop: 8 for an address or an 8-byte index,
+ * 4 for a 4-byte index. */
+unsigned int occ_chase_link_bytes(OccChaseLink link);
+
+/* What an entry holds to link to line `line` (0 <= line < n_lines): its address
+ * (lines + line x line bytes) or its first entry's index. A chase starts at the link of its
+ * first line and, verified, ends at the link of the line the host's walk reaches. */
+unsigned long long occ_footprint_link(const OccFootprint *f, size_t line);
 
 #endif

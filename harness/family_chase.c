@@ -59,8 +59,8 @@ static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
         if (v->unroll > max_k) max_k = v->unroll;
     }
     size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
-    if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, 4, max_chains, 0xc4a5eull, err,
-                           err_len) != 0)
+    if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_chains,
+                           0xc4a5eull, err, err_len) != 0)
         return -1;
     env->meta(env->meta_user, "chase_footprint_bytes", "%lld", occ_footprint_bytes(&c->fp));
     env->meta(env->meta_user, "chase_line_bytes", "%u", 4 * line_words);

@@ -1,6 +1,8 @@
 /* harness/family_ladder.c: the latency ladder, an experiment of its own (footprint-shaped
  * family): one thread follows dependent loads through a random single cycle of lines, footprint
- * swept from L1 to far beyond L2; cycles (clock64) and ns per load. Warm: one launch that walks
+ * swept from L1 to far beyond L2; cycles (clock64) and ns per load. The lines hold the next
+ * line's address (--chain address: one load per hop, the load-to-use latency) or its index
+ * (--chain index: address arithmetic on every hop too). Warm: one launch that walks
  * the footprint once (caches warm in the same launch, on the same SM) and then times 11 segments.
  * Cold (--cold): 5 launches, each after the experiment's own flush buffer of 2 x L2 bytes was
  * written, each timing one pass with no warm-up. Also measures the unloaded DRAM latency that the
@@ -52,7 +54,8 @@ typedef struct LadderState {
     cudaStream_t stream;
     unsigned char *flush; /* cold passes write 2 x L2 bytes here before each pass */
     size_t flush_bytes;
-    int stride_bytes, index_bytes, cold;
+    OccChaseLink link; /* what the lines hold: --chain and --index-bytes */
+    int stride_bytes, cold;
 } LadderState;
 
 static LadderState state;
@@ -62,11 +65,10 @@ static LadderState state;
 static cudaError_t run_chain(const OccFootprint *ch, cudaStream_t st, const LadderDev *d, size_t from, int warm, int hops,
                              int segments, long long *cycles, unsigned long long *ns, int *wrong)
 {
-    /* Indices count index_bytes-wide entries: a line is line_words 4-byte words. */
-    const unsigned long long per_line = ch->line_words * 4u / ch->index_bytes;
     unsigned long long end = 0;
-    cudaError_t e = occ_chase_latency(ch->lines, ch->index_bytes, ch->host_order[from] * per_line,
-                                      warm, hops, segments, d->cycles, d->ns, d->end, st);
+    cudaError_t e = occ_chase_latency(ch->lines, ch->link,
+                                      occ_footprint_link(ch, ch->host_order[from]), warm, hops,
+                                      segments, d->cycles, d->ns, d->end, st);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(cycles, d->cycles, segments * sizeof *cycles, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
@@ -74,7 +76,7 @@ static cudaError_t run_chain(const OccFootprint *ch, cudaStream_t st, const Ladd
     if (e == cudaSuccess) e = cudaMemcpyAsync(&end, d->end, sizeof end, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     const size_t done = from + (size_t)warm + (size_t)hops * (size_t)segments;
-    *wrong += end != ch->host_order[done % ch->n_lines] * per_line;
+    *wrong += end != occ_footprint_link(ch, ch->host_order[done % ch->n_lines]);
     return e;
 }
 
@@ -155,7 +157,9 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     *out = s;
     s->stream = env->timer->stream;
     s->stride_bytes = env->opt->stride_bytes;
-    s->index_bytes = env->opt->index_bytes;
+    s->link = env->opt->chain == OCC_CHAIN_ADDRESS ? OCC_CHASE_ADDRESS
+              : env->opt->index_bytes == 8         ? OCC_CHASE_INDEX8
+                                                   : OCC_CHASE_INDEX4;
     s->cold = env->opt->cold;
     cudaError_t e = ladder_dev_alloc(&s->dev);
     if (e == cudaSuccess && s->cold) {
@@ -164,7 +168,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     }
     /* The largest L1 the SRAM allows: the ladder's first step is an L1 hit. */
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(occ_kernel_chase_latency((unsigned)s->index_bytes),
+        e = cudaFuncSetAttribute(occ_kernel_chase_latency(s->link),
                                  cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "setting up the latency ladder", err, err_len);
@@ -173,7 +177,9 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     }
     env->meta(env->meta_user, "l1_bytes", "%d", env->dev->limits.l1_smem_sram_bytes);
     env->meta(env->meta_user, "chase_line_bytes", "%d", s->stride_bytes);
-    env->meta(env->meta_user, "chase_index_bytes", "%d", s->index_bytes);
+    env->meta(env->meta_user, "chase_chain", "%s", occ_chain_name(env->opt->chain));
+    if (env->opt->chain == OCC_CHAIN_INDEX)
+        env->meta(env->meta_user, "chase_index_bytes", "%d", env->opt->index_bytes);
     env->meta(env->meta_user, "ladder_mode", "%s",
               s->cold ? "cold: L2 flushed before each of 5 single passes"
                       : "warm: one pass to warm, then 11 timed segments");
@@ -188,14 +194,13 @@ static cudaError_t measure(void *sp, const OccRunEnv *env, const OccPoint *p, Oc
     char err[200];
     (void)env;
     r->unroll = 1;
-    r->vec_bytes = s->index_bytes;
+    r->vec_bytes = (int)occ_chase_link_bytes(s->link);
     r->block_threads = 32;
     r->blocks_per_sm = 1;
     r->grid_blocks = 1;
     r->buffer_bytes = p->footprint_bytes;
     if (occ_footprint_init(&fp, (size_t)p->footprint_bytes, (unsigned)s->stride_bytes / 4,
-                           (unsigned)s->index_bytes, 0, 0x1adde5ull + (uint64_t)p->ordinal, err,
-                           sizeof err) != 0) {
+                           s->link, 0, 0x1adde5ull + (uint64_t)p->ordinal, err, sizeof err) != 0) {
         snprintf(status, len, "skip:%.150s", err);
         return cudaSuccess;
     }
@@ -214,13 +219,19 @@ int occ_ladder_dram_latency(cudaStream_t stream, size_t footprint_bytes, double 
     OccRow r;
     char status[160];
     occ_row_init(&r);
-    if (occ_footprint_init(&fp, footprint_bytes, 32, 4, 0, 0xd7a3ull, err, err_len) != 0) return -1;
+    if (occ_footprint_init(&fp, footprint_bytes, 32, OCC_CHASE_ADDRESS, 0, 0xd7a3ull, err,
+                           err_len) != 0)
+        return -1;
     cudaError_t e = ladder_dev_alloc(&s.dev);
     if (e == cudaSuccess) e = ladder_point(&s, &fp, 0, &r, status, sizeof status);
     ladder_dev_free(&s.dev);
     occ_footprint_free(&fp);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "measuring the DRAM latency", err, err_len);
+        return -1;
+    }
+    if (r.verify_err != 0) {
+        snprintf(err, err_len, "measuring the DRAM latency: %s", status + strlen("fail:"));
         return -1;
     }
     *ns = r.ns_per_hop_median;

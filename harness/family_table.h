@@ -32,7 +32,7 @@
       0, NULL)                                                                                        \
     X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, \
       16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
-    X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT, "footprint,stride,cold,index-bytes",     \
-      NAN, 0, 0, NULL)
+    X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT,                                          \
+      "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, NULL)
 
 #endif

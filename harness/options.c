@@ -18,6 +18,7 @@ enum { OPT_ID_BASE = 256 };
 
 /* An ENUM field is written through an int. */
 _Static_assert(sizeof(OccLever) == sizeof(int), "OccLever is int-sized");
+_Static_assert(sizeof(OccChain) == sizeof(int), "OccChain is int-sized");
 
 typedef struct OccParseCtx {
     char *err;
@@ -27,9 +28,8 @@ typedef struct OccParseCtx {
     unsigned long long given; /* bit i: table option i was on the command line */
 } OccParseCtx;
 
-/* The field of OccOptions *o at offset off, as a type * (CFIELD: const). */
-#define FIELD(o, off, type)  ((type *)(void *)((char *)(o) + (off)))
-#define CFIELD(o, off, type) ((const type *)(const void *)((const char *)(o) + (off)))
+/* The field of OccOptions *o at offset off, as a type *. */
+#define FIELD(o, off, type) ((type *)(void *)((char *)(o) + (off)))
 
 static int usage(const OccParseCtx *c, const char *fmt, ...)
 {
@@ -287,13 +287,27 @@ static int check_lever(const OccParseCtx *c, const OccOptions *o)
     return OCC_EXIT_OK;
 }
 
+/* An option given on the command line must apply: the value its requires rule names is set. */
+static int check_requires(const OccParseCtx *c, const OccOptions *o)
+{
+    const OccOptSpec *r;
+    char want[32], got[32];
+    for (int i = 0; i < occ_option_count(); i++)
+        if ((c->given >> i & 1u) && !occ_option_applies(o, occ_option_at(i), &r, want, sizeof want))
+            return usage(c, "--%s applies only with --%s %s (this run has --%s %s)",
+                         occ_option_at(i)->name, r->name, want, r->name,
+                         occ_option_value(o, r, got, sizeof got));
+    return OCC_EXIT_OK;
+}
+
 /* The rules between options, once every option is known, so that their order does not matter. */
 static int finish(const OccParseCtx *c, OccOptions *o)
 {
     if (o->arch != NULL && !o->dry_run)
         return usage(c, "--arch: '%s' needs --dry-run (a real run measures its device)", o->arch);
     if (select_families(c, o) != OCC_EXIT_OK || check_scoped(c, o) != OCC_EXIT_OK ||
-        check_lists(c, o) != OCC_EXIT_OK || check_lever(c, o) != OCC_EXIT_OK)
+        check_requires(c, o) != OCC_EXIT_OK || check_lists(c, o) != OCC_EXIT_OK ||
+        check_lever(c, o) != OCC_EXIT_OK)
         return OCC_EXIT_USAGE;
     if (o->resume_path != NULL && o->out_path != NULL)
         return usage(c, "--resume '%s' writes to that file; drop --out", o->resume_path);
@@ -373,19 +387,12 @@ int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max)
     int n = 0;
     for (int i = 0; i < occ_option_count(); i++) {
         const OccOptSpec *s = occ_option_at(i);
-        if (!s->run_axis || !(occ_option_takers(s->name) & o->families)) continue;
+        if (!s->run_axis || !(occ_option_takers(s->name) & o->families) ||
+            !occ_option_applies(o, s, NULL, NULL, 0))
+            continue;
         if (n < max) {
-            long long bytes = s->kind == OCC_OPT_SIZE ? *CFIELD(o, s->field, long long) : 0;
             out[n].name = s->name;
-            if (s->kind == OCC_OPT_SIZE && bytes == 0)
-                snprintf(out[n].value, sizeof out[n].value, "auto");
-            else if (s->kind == OCC_OPT_SIZE)
-                snprintf(out[n].value, sizeof out[n].value, "%lld", bytes);
-            else if (s->kind == OCC_OPT_ENUM)
-                snprintf(out[n].value, sizeof out[n].value, "%s",
-                         s->names[*CFIELD(o, s->field, int)]);
-            else
-                snprintf(out[n].value, sizeof out[n].value, "%d", *CFIELD(o, s->field, int));
+            occ_option_value(o, s, out[n].value, sizeof out[n].value);
         }
         n++;
     }
@@ -400,4 +407,9 @@ const char *occ_schedule_name(OccSchedulePolicy s)
 const char *occ_lever_name(OccLever l)
 {
     return (unsigned)l < OCC_OPTION_N_LEVERS ? occ_option_lever_names[l] : "unknown";
+}
+
+const char *occ_chain_name(OccChain c)
+{
+    return (unsigned)c < OCC_OPTION_N_CHAINS ? occ_option_chain_names[c] : "unknown";
 }

@@ -9,7 +9,9 @@
  * list in harness/family_table.h names it). --help, the defaults and the range checks are all
  * generated from it, and kernel names, modes and compiled unroll/vec values come from the
  * catalog (harness/catalog.h). A scoped option given on the command line that no selected
- * family takes is a usage error. */
+ * family takes is a usage error, and so is an option given while the value another option must
+ * have for it to apply (the table's requires rule: --index-bytes needs --chain index) is not
+ * set. */
 #ifndef OCC_OPTIONS_H
 #define OCC_OPTIONS_H
 
@@ -35,6 +37,13 @@ typedef enum OccSchedulePolicy {
     OCC_SCHEDULE_STATIC,  /* a fixed grid-stride share per block: blocks finish at staggered
                              times and the tail runs at lower occupancy */
 } OccSchedulePolicy;
+/* What the latency ladder's chain stores (--chain). */
+typedef enum OccChain {
+    OCC_CHAIN_ADDRESS, /* the next line's device address: one load per hop, nothing between
+                          (default) */
+    OCC_CHAIN_INDEX,   /* the next line's index, --index-bytes wide: each hop also computes the
+                          address from it */
+} OccChain;
 
 /* The occupancy levels to visit (--occ), in percent of max warps per SM. */
 typedef struct OccOccSpec {
@@ -115,8 +124,9 @@ typedef struct OccOptions {
     int waves;                    /* --waves (scoped): grids of this many full waves (blocks/SM
                                      x SMs x waves; occupancy stays set by the padding), 1..64;
                                      default 1 (every block resident for the whole kernel) */
-    int index_bytes;              /* --index-bytes (scoped): width of the stored next-line
-                                     indices, 4 or 8; default 4 */
+    OccChain chain;               /* --chain (scoped) address|index; default address */
+    int index_bytes;              /* --index-bytes (scoped, only with --chain index): width of
+                                     the stored next-line indices, 4 or 8; default 4 */
 } OccOptions;
 
 /* Fills *o with the defaults documented on each field. */
@@ -124,13 +134,15 @@ void occ_options_defaults(OccOptions *o);
 
 /* Parses argv[1..argc-1] into *o, starting from the defaults. Long options take their value as
  * "--opt VALUE" or "--opt=VALUE"; unambiguous prefixes are accepted (getopt_long). argv is not
- * reordered. Rules between options (selection, applicability, compiled values, --arch needs
- * --dry-run, --resume excludes --out) are checked once every option is read, so their order
- * does not matter. Re-entrant across calls (getopt state is reset each time), not thread-safe.
+ * reordered. Rules between options (selection, applicability, an option that requires another's
+ * value, compiled values, --arch needs --dry-run, --resume excludes --out) are checked once every
+ * option is read, so their order does not matter. Re-entrant across calls (getopt state is reset
+ * each time), not thread-safe.
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE with a one-line message in err (no trailing newline, no
  * program-name prefix, control bytes shown as '?'; truncated to err_len; err may be NULL), e.g.
  * "--block: '48' is not a multiple of 32 (accepted: 32..256, a multiple of 32)" or
- * "--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)".
+ * "--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)" or
+ * "--index-bytes applies only with --chain index (this run has --chain address)".
  * Never prints, never exits. Parsing stops at --help or --version with OCC_EXIT_OK: no rule is
  * checked, the options after it are not read, and families and the unroll/vec lists not given
  * stay those of the default selection. */
@@ -145,13 +157,14 @@ void occ_options_print_help(FILE *f, const char *prog);
  * column, so rows of runs that differ in it must not be mixed. */
 typedef struct OccRunAxis {
     const char *name; /* option name without dashes, e.g. "size", "index-bytes" */
-    char value[32];   /* canonical value: "auto" or the byte count (size), "0"/"1" (cold),
-                         decimal otherwise */
+    char value[32];   /* canonical value: "auto" or the byte count (size), "0"/"1" (cold), the
+                         name (chain), decimal otherwise */
 } OccRunAxis;
 
-/* The run axes of o: each option the table marks as a run axis (size, waves, stride,
- * index-bytes, cold) that at least one family selected in o->families takes, in table order,
- * into out[0..max). Returns how many there are (which may exceed max: only max are written). */
+/* The run axes of o: each option the table marks as a run axis (size, waves, stride, cold,
+ * chain, index-bytes) that at least one family selected in o->families takes and that applies to
+ * o (index-bytes only with --chain index: the table's requires rule), in table order, into
+ * out[0..max). Returns how many there are (which may exceed max: only max are written). */
 int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* The command-line spelling of a lever ("auto", "pad", "bounds", "both"); "unknown" if invalid. */
@@ -159,6 +172,8 @@ const char *occ_lever_name(OccLever l);
 
 /* The command-line spelling of a schedule ("dynamic", "static"); "unknown" if invalid. */
 const char *occ_schedule_name(OccSchedulePolicy s);
+/* The command-line spelling of a chain ("address", "index"); "unknown" if invalid. */
+const char *occ_chain_name(OccChain c);
 
 /* Parses a byte size: a positive decimal integer with an optional suffix K, M, G (or KiB, MiB,
  * GiB), each 2^10, 2^20, 2^30: "4096", "512M", "1G", "4KiB". Returns 0 and sets *out, or -1 (and

@@ -29,13 +29,15 @@ static void put_wrapped(FILE *f, const char *text, int *col)
     }
 }
 
-/* One option: "  --name METAVAR" padded to HELP_COL, the help line (with the kernels that take a
- * scoped option), then "accepted: ...; default: ..." for an option with a value. */
+/* One option: "  --name METAVAR" padded to HELP_COL, the help line (with the value it requires
+ * and the kernels that take a scoped option), then "accepted: ...; default: ..." for an option
+ * with a value. */
 static void put_option(FILE *f, const OccOptSpec *s)
 {
     char head[64], text[1024], accepted[512], def[512], takers[256];
-    int col = s->short_name ? snprintf(head, sizeof head, "  -%c, --%s", s->short_name, s->name)
-                            : snprintf(head, sizeof head, "  --%s", s->name);
+    int len, col = s->short_name
+                       ? snprintf(head, sizeof head, "  -%c, --%s", s->short_name, s->name)
+                       : snprintf(head, sizeof head, "  --%s", s->name);
     if (s->metavar != NULL)
         col += snprintf(head + col, sizeof head - (size_t)col, " %s", s->metavar);
     if (col >= HELP_COL)
@@ -43,11 +45,15 @@ static void put_option(FILE *f, const OccOptSpec *s)
     else
         fprintf(f, "%s%*s", head, HELP_COL - col, "");
     col = HELP_COL;
+    len = snprintf(text, sizeof text, "%s", s->help);
+    /* "NAME=VALUE" reads "only with --NAME VALUE". */
+    if (s->requires != NULL)
+        len += snprintf(text + len, sizeof text - (size_t)len, ", only with --%.*s %s",
+                        (int)strcspn(s->requires, "="), s->requires,
+                        s->requires + strcspn(s->requires, "=") + 1);
     if (s->scoped)
-        snprintf(text, sizeof text, "%s (%s)", s->help,
+        snprintf(text + len, sizeof text - (size_t)len, " (%s)",
                  occ_option_family_names(occ_option_takers(s->name), takers, sizeof takers));
-    else
-        snprintf(text, sizeof text, "%s", s->help);
     put_wrapped(f, text, &col);
     if (s->kind != OCC_OPT_FLAG) {
         fprintf(f, "\n%*s", HELP_COL, "");

@@ -14,6 +14,7 @@
 
 const char *const occ_option_lever_names[OCC_OPTION_N_LEVERS] = {"auto", "pad", "bounds", "both"};
 const char *const occ_option_schedule_names[OCC_OPTION_N_SCHEDULES] = {"dynamic", "static"};
+const char *const occ_option_chain_names[OCC_OPTION_N_CHAINS] = {"address", "index"};
 
 #define AT(member) offsetof(OccOptions, member)
 
@@ -60,9 +61,14 @@ static const OccOptSpec table[] = {
      .help = "bytes between the lines of the chain"},
     {.name = "cold", .kind = OCC_OPT_FLAG, .scoped = 1, .run_axis = 1, .field = AT(cold),
      .help = "flush L2 before each of 5 single passes (cold misses) instead of a warm chain"},
+    {.name = "chain", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(chain),
+     .names = occ_option_chain_names, .n_names = OCC_OPTION_N_CHAINS, .noun = "chain",
+     .default_text = "address", .metavar = "C",
+     .help = "what each line stores: address (the next line's address: one load per hop) or "
+             "index (the next line's index: address arithmetic between the loads)"},
     {.name = "index-bytes", .kind = OCC_OPT_INT, .scoped = 1, .run_axis = 1,
-     .field = AT(index_bytes), .lo = 4, .hi = 8, .pow2 = 1, .default_text = "4", .metavar = "N",
-     .help = "width of the stored next-line indices"},
+     .field = AT(index_bytes), .lo = 4, .hi = 8, .pow2 = 1, .requires = "chain=index",
+     .default_text = "4", .metavar = "N", .help = "width of the stored next-line indices"},
     {.name = "max-noise", .kind = OCC_OPT_DOUBLE, .field = AT(max_noise_pct), .lo = 0, .hi = 100,
      .default_text = "0.5", .metavar = "PCT",
      .help = "stop sampling at this relative stdev, in percent"},
@@ -109,6 +115,47 @@ int occ_option_count(void)
 const OccOptSpec *occ_option_at(int i)
 {
     return i >= 0 && i < N_OPTIONS ? &table[i] : NULL;
+}
+
+const OccOptSpec *occ_option_named(const char *name, size_t len)
+{
+    for (int i = 0; i < N_OPTIONS; i++)
+        if (strlen(table[i].name) == len && strncmp(table[i].name, name, len) == 0)
+            return &table[i];
+    return NULL;
+}
+
+char *occ_option_value(const OccOptions *o, const OccOptSpec *s, char *buf, size_t len)
+{
+    const char *at = (const char *)o + s->field;
+    long long bytes = 0;
+    int v = 0;
+    if (s->kind == OCC_OPT_SIZE)
+        memcpy(&bytes, at, sizeof bytes);
+    else
+        memcpy(&v, at, sizeof v);
+    if (s->kind == OCC_OPT_SIZE && bytes == 0)
+        snprintf(buf, len, "auto");
+    else if (s->kind == OCC_OPT_SIZE)
+        snprintf(buf, len, "%lld", bytes);
+    else if (s->kind == OCC_OPT_ENUM && v >= 0 && v < s->n_names)
+        snprintf(buf, len, "%s", s->names[v]);
+    else
+        snprintf(buf, len, "%d", v);
+    return buf;
+}
+
+int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r,
+                       char *want, size_t len)
+{
+    const size_t name_len = s->requires ? strcspn(s->requires, "=") : 0;
+    const OccOptSpec *req = name_len ? occ_option_named(s->requires, name_len) : NULL;
+    const char *value = req ? s->requires + name_len + 1 : "";
+    char got[32];
+    if (req == NULL || strcmp(occ_option_value(o, req, got, sizeof got), value) == 0) return 1;
+    if (r != NULL) *r = req;
+    if (want != NULL) snprintf(want, len, "%s", value);
+    return 0;
 }
 
 void occ_option_append(char *buf, size_t len, size_t *at, const char *fmt, ...)

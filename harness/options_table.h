@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "options.h"
+
 /* What an option's value is, and so how it is parsed, checked and described. */
 typedef enum OccOptKind {
     OCC_OPT_FLAG,      /* no value: sets an int field to 1 */
@@ -43,6 +45,9 @@ typedef struct OccOptSpec {
     int n_names;              /* ENUM: entries in names */
     const char *noun;         /* ENUM, KERNELS, MODE: "is not a <noun>" */
     const char *accepted;     /* PATH: what to say is accepted (other kinds generate it) */
+    const char *requires;     /* "NAME=VALUE": the option applies only while option NAME has
+                                 VALUE (spelled as its run axis is, occ_options_run_axes); given
+                                 otherwise, a usage error; NULL: always applies */
     const char *default_text; /* the default, as a command-line value; NULL: none */
     const char *unset_text;   /* --help: what no value means, when default_text is NULL; for
                                  KERNELS also the list the selection reads then */
@@ -63,6 +68,21 @@ enum { OCC_OPTION_N_LEVERS = 4 };
 /* The names of the enum --schedule: occ_schedule_name spells them. */
 extern const char *const occ_option_schedule_names[];
 enum { OCC_OPTION_N_SCHEDULES = 2 };
+/* The names of the enum --chain: occ_chain_name spells them. */
+extern const char *const occ_option_chain_names[];
+enum { OCC_OPTION_N_CHAINS = 2 };
+
+/* The option named name[0..len), or NULL. */
+const OccOptSpec *occ_option_named(const char *name, size_t len);
+
+/* The canonical text of s's value in o, as the run axes and the requires rules spell it: "auto"
+ * or the byte count (SIZE), the name (ENUM), decimal (INT, FLAG). Returns buf. */
+char *occ_option_value(const OccOptions *o, const OccOptSpec *s, char *buf, size_t len);
+
+/* 1 when s applies to o: it requires nothing, or the option it requires has the value named.
+ * Else 0, with that option in *r and the value it needs in want[0..len) (each when not NULL). */
+int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r,
+                       char *want, size_t len);
 
 /* Bit set of the catalog families that take the scoped option `name`. */
 unsigned occ_option_takers(const char *name);

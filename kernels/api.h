@@ -109,24 +109,33 @@ OCC_REDUCE_VARIANTS(OCC_DECLARE_STREAM)
 OCC_CHASE_VARIANTS(OCC_DECLARE_CHASE)
 #undef OCC_DECLARE_CHASE
 
-/* Writes the footprint's lines: line i is line_words 4-byte words; with index_bytes 4 every word
- * holds next[i] x line_words (the word index of the next line), with index_bytes 8 every 8-byte
- * pair holds next[i] x line_words / 2 (its 8-byte index). On `stream`. */
-cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next, size_t n_lines,
-                                 unsigned int line_words, unsigned int index_bytes,
-                                 cudaStream_t stream);
+/* What the entries of a chase footprint's lines hold: how a load finds the next line. */
+typedef enum OccChaseLink {
+    OCC_CHASE_ADDRESS, /* 8-byte entries: the device address of the next line's first byte; a hop
+                          is one load whose address is the previous load's value */
+    OCC_CHASE_INDEX4,  /* 4-byte entries: the word index of the next line (next x line_words); a
+                          hop adds the index arithmetic to the load */
+    OCC_CHASE_INDEX8,  /* 8-byte entries: the 8-byte index of the next line
+                          (next x line_words / 2) */
+} OccChaseLink;
 
-/* The latency ladder: one thread (lane 0 of one warp) starts at index start_index (in units of
- * index_bytes, 4 or 8), follows warm_hops dependent loads (warming L1 and L2 inside the same
- * launch), then `segments` timed runs of `hops` loads each, recording SM cycles (clock64) and
- * globaltimer ns per segment into cycles[] and ns[] (device memory, `segments` entries), and the
- * final index in *end_index. */
-cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int index_bytes,
-                              unsigned long long start_index, int warm_hops, int hops,
-                              int segments, long long *cycles, unsigned long long *ns,
-                              unsigned long long *end_index, cudaStream_t stream);
-/* The latency kernel for 4- or 8-byte indices, for cudaFuncSetAttribute. */
-const void *occ_kernel_chase_latency(unsigned int index_bytes);
+/* Writes the footprint's lines: line i is line_words 4-byte words (even for the 8-byte links),
+ * and every entry of it holds `link`'s value for line next[i] (an address needs the buffer's own
+ * base, so the lines are filled on the device). On `stream`. */
+cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next, size_t n_lines,
+                                 unsigned int line_words, OccChaseLink link, cudaStream_t stream);
+
+/* The latency ladder: one thread (lane 0 of one warp) starts at link `start` (what an entry of
+ * `lines` holds for the first line: an address, or an index in units of the entry), follows
+ * warm_hops dependent loads (warming L1 and L2 inside the same launch), then `segments` timed
+ * runs of `hops` loads each, recording SM cycles (clock64) and globaltimer ns per segment into
+ * cycles[] and ns[] (device memory, `segments` entries), and the final link in *end. */
+cudaError_t occ_chase_latency(const unsigned int *lines, OccChaseLink link,
+                              unsigned long long start, int warm_hops, int hops, int segments,
+                              long long *cycles, unsigned long long *ns, unsigned long long *end,
+                              cudaStream_t stream);
+/* The latency kernel of `link`, for cudaFuncSetAttribute. */
+const void *occ_kernel_chase_latency(OccChaseLink link);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
  * on the device, asynchronously on `stream`. */

@@ -1,12 +1,13 @@
-// kernels/chase.cu: pointer chase. Every load's address is the value of the previous load, so
-// one chain has exactly one load in flight: latency is exposed, and parallelism comes only from
-// more chains (K per warp or thread: MLP) or more resident warps (TLP).
+// kernels/chase.cu: pointer chase. Every load's address comes from the value of the previous
+// load, so one chain has exactly one load in flight: latency is exposed, and parallelism comes
+// only from more chains (K per warp or thread: MLP) or more resident warps (TLP).
 //
-// Bytes moved per hop: warp mode, one 128-byte line per chain per warp (lane i reads word i, all
-// words of a line hold the same next index, so each hop is one coalesced request); thread mode,
-// one 32-byte sector per chain per thread (32 separate requests per warp). The final index of
-// every chain is stored, so no load can be removed. Indices are 32-bit word indices: footprints
-// up to 16 GiB.
+// Throughput kernels, bytes moved per hop: warp mode, one 128-byte line per chain per warp (lane
+// i reads word i, all words of a line hold the same next index, so each hop is one coalesced
+// request); thread mode, one 32-byte sector per chain per thread (32 separate requests per
+// warp). The final index of every chain is stored, so no load can be removed. Their links are
+// 32-bit word indices: footprints up to 16 GiB. The latency ladder's kernel follows addresses
+// (one load per hop, nothing between) or 4- or 8-byte indices (OccChaseLink).
 #include "api.h"
 #include "bounds.cuh"
 #include "probe.cuh"
@@ -71,69 +72,107 @@ __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
     }
 OCC_CHASE_VARIANTS(DEFINE_CHASE)
 
-// Index I: 4-byte (unsigned int) or 8-byte (unsigned long long) entries; a line holds
-// line_units of them, every one the index of the next line's first entry.
+// Entry I: 4-byte (unsigned int) or 8-byte (unsigned long long); a line holds line_units of
+// them, every one origin + next line x scale: the next line's first entry as an index (origin 0,
+// scale line_units) or as an address (origin the buffer, scale the line's bytes).
 template <typename I>
 __global__ void fill_lines_kernel(I *lines, const unsigned int *next, size_t n_lines,
-                                  unsigned int line_units)
+                                  unsigned int line_units, unsigned long long origin,
+                                  unsigned long long scale)
 {
     const size_t units = n_lines * line_units;
     for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < units;
          w += (size_t)gridDim.x * blockDim.x)
-        lines[w] = (I)next[w / line_units] * line_units;
+        lines[w] = (I)(origin + next[w / line_units] * scale);
 }
 
 extern "C" cudaError_t occ_chase_fill_lines(unsigned int *lines, const unsigned int *next,
                                             size_t n_lines, unsigned int line_words,
-                                            unsigned int index_bytes, cudaStream_t stream)
+                                            OccChaseLink link, cudaStream_t stream)
 {
-    if (index_bytes == 8)
-        fill_lines_kernel<<<4096, 256, 0, stream>>>(reinterpret_cast<unsigned long long *>(lines),
-                                                    next, n_lines, line_words / 2);
+    unsigned long long *wide = reinterpret_cast<unsigned long long *>(lines);
+    if (link == OCC_CHASE_ADDRESS)
+        fill_lines_kernel<<<4096, 256, 0, stream>>>(wide, next, n_lines, line_words / 2,
+                                                    (unsigned long long)lines, 4ull * line_words);
+    else if (link == OCC_CHASE_INDEX8)
+        fill_lines_kernel<<<4096, 256, 0, stream>>>(wide, next, n_lines, line_words / 2, 0,
+                                                    line_words / 2);
     else
-        fill_lines_kernel<<<4096, 256, 0, stream>>>(lines, next, n_lines, line_words);
+        fill_lines_kernel<<<4096, 256, 0, stream>>>(lines, next, n_lines, line_words, 0,
+                                                    line_words);
     return cudaGetLastError();
 }
 
+// One hop of an index chain: the index loaded is turned into the next address (IMAD/LEA per
+// hop: integer latency on the dependent path).
+template <typename I> struct IndexHop {
+    const I *lines;
+    __device__ __forceinline__ I operator()(I p) const { return lines[p]; }
+};
+
+// One hop of an address chain: the value loaded is the next load's address, nothing between.
+// Inline PTX because the compiler sees a pointer loaded from memory as generic and would issue
+// a generic LD; this keeps the global LDG of the index chain. volatile: no reordering across
+// the clock reads.
+struct AddressHop {
+    __device__ __forceinline__ unsigned long long operator()(unsigned long long p) const
+    {
+        unsigned long long next;
+        asm volatile("ld.global.u64 %0, [%1];" : "=l"(next) : "l"(p));
+        return next;
+    }
+};
+
 // One thread chases; the clock reads bracket each segment. Warm-up runs in the same launch on
-// the same SM, so L1 is warm too (a separate warm-up launch may land on another SM).
-template <typename I>
-__global__ void chase_latency_kernel(const I *lines, I start, int warm_hops, int hops,
-                                     int segments, long long *cycles, unsigned long long *ns,
-                                     unsigned long long *end_index)
+// the same SM, so L1 is warm too (a separate warm-up launch may land on another SM). Bytes per
+// hop: one entry (4 or 8); the final link is stored, so no load can be removed.
+template <typename Hop, typename T>
+__global__ void chase_latency_kernel(Hop hop, T start, int warm_hops, int hops, int segments,
+                                     long long *cycles, unsigned long long *ns,
+                                     unsigned long long *end)
 {
     if (threadIdx.x != 0) return;
-    I p = start;
-    for (int h = 0; h < warm_hops; h++) p = lines[p];
+    T p = start;
+    for (int h = 0; h < warm_hops; h++) p = hop(p);
     for (int s = 0; s < segments; s++) {
         const unsigned long long t0 = probe_clock_ns();
         const long long c0 = clock64();
-        for (int h = 0; h < hops; h++) p = lines[p];
+        for (int h = 0; h < hops; h++) p = hop(p);
         const long long c1 = clock64();
         const unsigned long long t1 = probe_clock_ns();
         cycles[s] = c1 - c0;
         ns[s] = t1 - t0;
     }
-    *end_index = p;
+    *end = p;
 }
 
-extern "C" cudaError_t occ_chase_latency(const unsigned int *lines, unsigned int index_bytes,
-                                         unsigned long long start_index, int warm_hops, int hops,
+typedef IndexHop<unsigned int> Index4Hop;
+typedef IndexHop<unsigned long long> Index8Hop;
+
+extern "C" cudaError_t occ_chase_latency(const unsigned int *lines, OccChaseLink link,
+                                         unsigned long long start, int warm_hops, int hops,
                                          int segments, long long *cycles, unsigned long long *ns,
-                                         unsigned long long *end_index, cudaStream_t stream)
+                                         unsigned long long *end, cudaStream_t stream)
 {
-    if (index_bytes == 8)
+    if (link == OCC_CHASE_ADDRESS)
+        chase_latency_kernel<<<1, 32, 0, stream>>>(AddressHop{}, start, warm_hops, hops,
+                                                   segments, cycles, ns, end);
+    else if (link == OCC_CHASE_INDEX8)
         chase_latency_kernel<<<1, 32, 0, stream>>>(
-            reinterpret_cast<const unsigned long long *>(lines), start_index, warm_hops, hops,
-            segments, cycles, ns, end_index);
+            Index8Hop{reinterpret_cast<const unsigned long long *>(lines)}, start, warm_hops, hops,
+            segments, cycles, ns, end);
     else
-        chase_latency_kernel<<<1, 32, 0, stream>>>(lines, (unsigned int)start_index, warm_hops,
-                                                   hops, segments, cycles, ns, end_index);
+        chase_latency_kernel<<<1, 32, 0, stream>>>(Index4Hop{lines}, (unsigned int)start,
+                                                   warm_hops, hops, segments, cycles, ns, end);
     return cudaGetLastError();
 }
 
-extern "C" const void *occ_kernel_chase_latency(unsigned int index_bytes)
+extern "C" const void *occ_kernel_chase_latency(OccChaseLink link)
 {
-    return index_bytes == 8 ? reinterpret_cast<const void *>(chase_latency_kernel<unsigned long long>)
-                            : reinterpret_cast<const void *>(chase_latency_kernel<unsigned int>);
+    if (link == OCC_CHASE_ADDRESS)
+        return reinterpret_cast<const void *>(
+            chase_latency_kernel<AddressHop, unsigned long long>);
+    if (link == OCC_CHASE_INDEX8)
+        return reinterpret_cast<const void *>(chase_latency_kernel<Index8Hop, unsigned long long>);
+    return reinterpret_cast<const void *>(chase_latency_kernel<Index4Hop, unsigned int>);
 }

@@ -43,7 +43,7 @@ planned() {
 }
 
 warp_takes="(it takes: unroll, occ, block, lever, size)"
-ladder_takes="(it takes: footprint, stride, cold, index-bytes)"
+ladder_takes="(it takes: footprint, stride, cold, chain, index-bytes)"
 stream_takes="(they take: unroll, vec, occ, block, lever, schedule, size, waves)"
 
 # ---- options of the stream kernels, given for the pointer chase ----
@@ -68,6 +68,16 @@ refused "--cold does not apply to chase thread $warp_takes" --kernel chase --mod
 refused "--index-bytes does not apply to copy (it takes: ${stream_takes#(they take: }" \
     --kernel copy --index-bytes 8
 refused "--footprint does not apply to copy, reduce" --kernel copy,reduce --footprint 4K..1M
+refused "--chain does not apply to chase warp $warp_takes" --kernel chase --chain index
+
+# ---- --index-bytes only with --chain index (the default chain stores addresses) ----
+index_rule="--index-bytes applies only with --chain index (this run has --chain address)"
+refused "$index_rule" --kernel chase --mode latency --index-bytes 8
+refused "$index_rule" --index-bytes 4 --kernel chase --mode latency
+refused "$index_rule" --kernel chase --mode latency --chain address --index-bytes 8
+refused "$index_rule" --kernel chase --mode latency --chain index --index-bytes 8 --chain address
+refused "--chain: 'pointer' is not a chain (accepted: address, index)" \
+    --kernel chase --mode latency --chain pointer
 
 # ---- --mode must be a mode of every selected kernel ----
 refused "--mode: 'latency' does not apply to copy (its modes: stream)" --kernel copy --mode latency
@@ -93,8 +103,10 @@ refused "--vec: '32' is not compiled (accepted: 4, 8, 16)" --kernel copy --vec 4
 refused "--block: '512' is out of range (accepted: 32..256, a multiple of 32)" --block 512
 
 # ---- what the rules still accept ----
-planned --kernel chase --mode latency --footprint 4K..1M --stride 256 --cold --index-bytes 8
-planned --index-bytes 8 --footprint 4K..1M --kernel chase --mode latency
+planned --kernel chase --mode latency --footprint 4K..1M --stride 256 --cold --chain index --index-bytes 8
+planned --index-bytes 8 --footprint 4K..1M --kernel chase --mode latency --chain index
+planned --kernel chase --mode latency --chain address --footprint 4K..1M
+planned --kernel chase --mode latency --chain index --footprint 4K..1M
 planned --kernel copy --vec 16 --waves 2 --occ 50
 planned --kernel chase --unroll 8 --lever pad --size 64M --occ 50
 planned --kernel chase,copy --vec 8 --waves 2 --occ 50
@@ -111,6 +123,8 @@ wants=("--vec LIST bytes per load (copy, reduce)"
        "--waves N" "(copy, reduce) accepted: 1..64; default: 1"
        "--footprint LO..HI footprints to sweep, smallest to largest (chase latency)"
        "--cold flush L2" "instead of a warm chain (chase latency)"
+       "--chain C what each line stores" "(chase latency) accepted: address, index; default: address"
+       "--index-bytes N width of the stored next-line indices, only with --chain index (chase latency)"
        "--block N threads per block (copy, reduce, chase warp, chase thread)"
        "accepted: 32..256, a multiple of 32; default: 128")
 for want in "${wants[@]}"; do

@@ -1,6 +1,7 @@
 /* tests/test_gpu_chase.c: every chase kernel ends where the host's walk of the same cycle ends:
  * throughput variants (warp and thread modes, every K, start points spread and shifted along
- * the cycle, one and several waves) and the latency kernel (warm-up plus timed segments). */
+ * the cycle, one and several waves) and the latency kernel (warm-up plus timed segments) for
+ * every link: addresses, 4- and 8-byte indices. */
 #include <stdlib.h>
 
 #include "gpu_test.h"
@@ -9,11 +10,11 @@
 #include "family_chase.h"
 
 /* A footprint of n_lines lines, built the way the families build theirs. */
-static void build(OccFootprint *f, size_t n_lines, unsigned int line_words,
-                  unsigned int index_bytes, size_t max_chains)
+static void build(OccFootprint *f, size_t n_lines, unsigned int line_words, OccChaseLink link,
+                  size_t max_chains)
 {
     char err[200];
-    if (occ_footprint_init(f, n_lines * line_words * 4, line_words, index_bytes, max_chains,
+    if (occ_footprint_init(f, n_lines * line_words * 4, line_words, link, max_chains,
                            99 + n_lines, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         exit(1);
@@ -31,7 +32,7 @@ static void test_throughput_variants(int sm_count)
         if (!launch) continue;
         const int warp_mode = strcmp(v->mode, "warp") == 0;
         OccFootprint f;
-        build(&f, n_lines, warp_mode ? 32 : 8, 4, (size_t)grids[1] * 128 * 8);
+        build(&f, n_lines, warp_mode ? 32 : 8, OCC_CHASE_INDEX4, (size_t)grids[1] * 128 * 8);
         for (int g = 0; g < 2; g++) {
             size_t threads = (size_t)grids[g] * 128;
             size_t chains = (warp_mode ? threads / 32 : threads) * (size_t)v->unroll;
@@ -57,28 +58,54 @@ static void test_throughput_variants(int sm_count)
     }
 }
 
-/* The latency kernel with 4- and 8-byte indices, lines of 32 and 128 bytes (8-byte indices:
- * 4 and 16 per line), ends where the host's walk ends. */
+/* What an entry of f links to line `line` with, computed here from the definitions in
+ * kernels/api.h (OccChaseLink), not by the footprint's own helper. */
+static unsigned long long expected_link(const OccFootprint *f, size_t line)
+{
+    const unsigned long long line_bytes = 4ull * f->line_words;
+    if (f->link == OCC_CHASE_ADDRESS)
+        return (unsigned long long)(uintptr_t)f->lines + line * line_bytes;
+    return line * line_bytes / (f->link == OCC_CHASE_INDEX8 ? 8 : 4);
+}
+
+/* The latency kernel with addresses and 4- and 8-byte indices, lines of 32 and 128 bytes (4 to
+ * 32 entries per line), ends where the host's walk ends; footprints small enough to wrap around
+ * the cycle and one that does not. */
 static void test_latency_kernel(void)
 {
     const size_t sizes[] = {32, 4097, 300007};
-    const unsigned int index_bytes[] = {4, 8}, line_words[] = {8, 32};
+    const OccChaseLink links[] = {OCC_CHASE_ADDRESS, OCC_CHASE_INDEX4, OCC_CHASE_INDEX8};
+    const char *const link_names[] = {"address", "4-byte index", "8-byte index"};
+    const unsigned int line_words[] = {8, 32};
+    const int warm = 1000, hops = 513, segments = 5;
     long long *cycles;
     unsigned long long *ns, *end_dev, end = 0;
-    GPU_OK(cudaMalloc((void **)&cycles, 5 * sizeof *cycles));
-    GPU_OK(cudaMalloc((void **)&ns, 5 * sizeof *ns));
+    GPU_OK(cudaMalloc((void **)&cycles, segments * sizeof *cycles));
+    GPU_OK(cudaMalloc((void **)&ns, segments * sizeof *ns));
     GPU_OK(cudaMalloc((void **)&end_dev, sizeof *end_dev));
     for (int i = 0; i < 3; i++)
-        for (int b = 0; b < 2; b++)
+        for (int l = 0; l < 3; l++)
             for (int w = 0; w < 2; w++) {
                 OccFootprint f;
-                build(&f, sizes[i], line_words[w], index_bytes[b], 1);
-                const unsigned long long per_line = line_words[w] * 4 / index_bytes[b];
-                const int warm = 1000, hops = 513, segments = 5;
-                GPU_OK(occ_chase_latency(f.lines, index_bytes[b], f.host_order[0] * per_line, warm,
-                                         hops, segments, cycles, ns, end_dev, 0));
+                build(&f, sizes[i], line_words[w], links[l], 1);
+                const size_t last = f.host_order[(size_t)(warm + hops * segments) % sizes[i]];
+                /* The first line's first entry is the link to the second line of the walk. */
+                const char *first_line =
+                    (const char *)f.lines + 4ull * line_words[w] * f.host_order[0];
+                unsigned long long first = 0;
+                GPU_OK(cudaMemcpy(&first, first_line, occ_chase_link_bytes(links[l]),
+                                  cudaMemcpyDeviceToHost));
+                CHECK_INT_EQ(first, expected_link(&f, f.host_order[1]));
+                CHECK_INT_EQ(occ_footprint_link(&f, last), expected_link(&f, last));
+                GPU_OK(cudaMemset(end_dev, 0xff, sizeof *end_dev));
+                GPU_OK(occ_chase_latency(f.lines, links[l], expected_link(&f, f.host_order[0]),
+                                         warm, hops, segments, cycles, ns, end_dev, 0));
                 GPU_OK(cudaMemcpy(&end, end_dev, sizeof end, cudaMemcpyDeviceToHost));
-                CHECK_INT_EQ(end, f.host_order[(size_t)(warm + hops * segments) % sizes[i]] * per_line);
+                if (end != expected_link(&f, last))
+                    fprintf(stderr, "%s, %u-byte lines, %zu lines: ended at %#llx, want %#llx\n",
+                            link_names[l], 4 * line_words[w], sizes[i], end,
+                            expected_link(&f, last));
+                CHECK_INT_EQ(end, expected_link(&f, last));
                 long long c[5];
                 GPU_OK(cudaMemcpy(c, cycles, sizeof c, cudaMemcpyDeviceToHost));
                 for (int s = 0; s < segments; s++) CHECK(c[s] >= hops); /* >= 1 cycle a load */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/test_gpu_sweep.sh OCCSWEEP: a mini sweep on the GPU produces a complete, valid CSV:
 # every planned point a row, every measured row verified ok, metadata with the roof and
-# end_status complete, and the file readable back by column name. Skips (77) without a GPU
-# unless OCC_REQUIRE_GPU=1.
+# end_status complete, and the file readable back by column name; the latency ladder with each
+# chain (addresses, 4- and 8-byte indices) records its chain, run axes and bytes per load, and the
+# address chain's L1 step is the faster. Skips (77) without a GPU unless OCC_REQUIRE_GPU=1.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -41,14 +42,33 @@ check '[ $? -eq 0 ]' "ladder run: $(tail -n 3 "$tmp/lad.out")"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || !($c["cycles_per_hop_median"] > 0) || $c["mode"] != "latency" {print}' "$lad" | wc -l)
 check '[ "$bad" -eq 0 ] && grep -q "^# l1_bytes=" "$lad"' "$bad ladder rows not ok, or no l1_bytes"
+# The default chain stores addresses: recorded as such, 8 bytes per load, no index width.
+rows_vec() { awk -F, -v want="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["vec_bytes"] != want {n++} END {print n + 0}' "$1"; }
+check '[ "$(rows_vec "$lad" 8)" -eq 0 ] && grep -q "^# chase_chain=address$" "$lad" &&
+    grep -q "^# axis.chain=address$" "$lad" && ! grep -q "^# axis.index-bytes=\|^# chase_index_bytes=" "$lad"' \
+    "address ladder: vec_bytes not 8 in $(rows_vec "$lad" 8) rows, or chain metadata wrong"
+idx=$tmp/index.csv
+"$bin" --kernel chase --mode latency --chain index --footprint 4K..64K --quiet --out "$idx" >"$tmp/idx.out" 2>&1
+check '[ $? -eq 0 ]' "index ladder: $(tail -n 3 "$tmp/idx.out")"
+bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $c["status"] != "ok" {print}' "$idx" | wc -l)
+check '[ "$bad" -eq 0 ] && [ "$(rows_vec "$idx" 4)" -eq 0 ] && grep -q "^# chase_chain=index$" "$idx" &&
+    grep -q "^# axis.chain=index$" "$idx" && grep -q "^# axis.index-bytes=4$" "$idx" && grep -q "^# chase_index_bytes=4$" "$idx"' \
+    "index ladder: $bad rows not ok, vec_bytes not 4 in $(rows_vec "$idx" 4) rows, or chain metadata wrong"
+# The L1 step (4 KiB): the address chain has no index arithmetic on the dependent path.
+l1() { awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["buffer_bytes"] == 4096 {print $c["cycles_per_hop_median"]}' "$1"; }
+check 'awk -v a="$(l1 "$lad")" -v i="$(l1 "$idx")" "BEGIN {exit !(a > 0 && a < i)}"' \
+    "L1 step: address chain $(l1 "$lad") cycles, index chain $(l1 "$idx"): want the address chain faster"
 cold=$tmp/cold.csv
-"$bin" --kernel chase --mode latency --cold --stride 256 --index-bytes 8 --footprint 4K..16M --quiet --out "$cold" \
-    >"$tmp/cold.out" 2>&1
+"$bin" --kernel chase --mode latency --cold --stride 256 --chain index --index-bytes 8 --footprint 4K..16M --quiet \
+    --out "$cold" >"$tmp/cold.out" 2>&1
 check '[ $? -eq 0 ]' "cold ladder: $(tail -n 3 "$tmp/cold.out")"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
-    $c["status"] != "ok" || $c["mode"] != "latency-cold" || $c["samples"] != 5 {print}' "$cold" | wc -l)
-check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold" && grep -q "^# chase_index_bytes=8$" "$cold"' \
-    "$bad cold rows not ok, or stride / index width not recorded"
+    $c["status"] != "ok" || $c["mode"] != "latency-cold" || $c["samples"] != 5 || $c["vec_bytes"] != 8 {print}' "$cold" | wc -l)
+check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold" && grep -q "^# chase_index_bytes=8$" "$cold" &&
+    grep -q "^# chase_chain=index$" "$cold" && grep -q "^# axis.index-bytes=8$" "$cold"' \
+    "$bad cold rows not ok, or stride / chain / index width not recorded"
 
 # Several waves: the grid is waves x blocks/SM x SMs, the occupancy still the padding's.
 wav=$tmp/waves.csv

@@ -84,6 +84,7 @@ static void test_defaults(void)
     CHECK_INT_EQ(opt.footprint_lo_bytes, 4096);
     CHECK_INT_EQ(opt.footprint_hi_bytes, 4LL << 30);
     CHECK_INT_EQ(opt.stride_bytes, 128);
+    CHECK_INT_EQ(opt.chain, OCC_CHAIN_ADDRESS);
     CHECK_INT_EQ(opt.index_bytes, 4);
     CHECK_INT_EQ(opt.waves, 1);
     CHECK_INT_EQ(opt.cold, 0);
@@ -227,11 +228,19 @@ static void test_scalars_and_flags(void)
     CHECK_INT_EQ(opt.footprint_lo_bytes, 4096);
     CHECK_INT_EQ(opt.footprint_hi_bytes, 1LL << 30);
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--stride", "256", "--cold",
-                       "--index-bytes", "8"),
+                       "--index-bytes", "8", "--chain", "index"),
                  OCC_EXIT_OK);
     CHECK_INT_EQ(opt.stride_bytes, 256);
     CHECK_INT_EQ(opt.cold, 1);
+    CHECK_INT_EQ(opt.chain, OCC_CHAIN_INDEX);
     CHECK_INT_EQ(opt.index_bytes, 8);
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--chain", "index"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.chain, OCC_CHAIN_INDEX);
+    CHECK_INT_EQ(opt.index_bytes, 4);
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--chain", "index", "--chain",
+                       "address"),
+                 OCC_EXIT_OK); /* last one wins */
+    CHECK_INT_EQ(opt.chain, OCC_CHAIN_ADDRESS);
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--waves", "64"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.waves, 64);
     CHECK_INT_EQ(PARSE("-h"), OCC_EXIT_OK);
@@ -364,6 +373,8 @@ static void test_bad_scalars(void)
     BAD("--stride: '16' is out of range", "", "--stride", "16");
     BAD("--index-bytes: '6' is not a power of two (accepted: 4 or 8)", "", "--index-bytes", "6");
     BAD("--index-bytes: '16' is out of range", "", "--index-bytes", "16");
+    BAD("--chain: 'pointer' is not a chain (accepted: address, index)", "", "--chain", "pointer");
+    BAD("--chain: 'Address' is not a chain", "", "--chain", "Address");
     BAD("--waves: '0' is out of range (accepted: 1..64)", "", "--waves", "0");
     BAD("--waves: '65' is out of range", "", "--waves", "65");
 }
@@ -601,7 +612,7 @@ static int same_options(const OccOptions *a, const OccOptions *b)
                a->footprint_lo_bytes == b->footprint_lo_bytes &&
                a->footprint_hi_bytes == b->footprint_hi_bytes &&
                a->stride_bytes == b->stride_bytes && a->cold == b->cold && a->waves == b->waves &&
-               a->index_bytes == b->index_bytes;
+               a->chain == b->chain && a->index_bytes == b->index_bytes;
     for (int i = 0; same && i < a->n_unroll; i++)
         same = a->unroll[i] == b->unroll[i];
     for (int i = 0; same && i < a->n_vec; i++)
@@ -627,13 +638,33 @@ static void scope_selection(const char *scope, char *store, size_t len, const ch
     sel[n] = NULL;
 }
 
+/* Appends to sel (NULL-terminated, room for two more) the option and value an entry says it
+ * needs ("..., only with --chain index (...)"), held in store; nothing when it needs none. */
+static void entry_requires(const char *entry, char *store, size_t len, const char **sel)
+{
+    const char *at = strstr(entry, "only with --");
+    char *value;
+    int n = 0;
+    if (at == NULL) return;
+    snprintf(store, len, "%s", at + strlen("only with "));
+    value = store + strcspn(store, " ");
+    if (*value == '\0') return;
+    *value++ = '\0';
+    value[strcspn(value, " ")] = '\0';
+    while (sel[n] != NULL)
+        n++;
+    sel[n++] = store;
+    sel[n++] = value;
+    sel[n] = NULL;
+}
+
 static void test_help_text(void)
 {
     static const char *const every_option[] = {
-        "kernel",   "mode",        "unroll",    "vec",    "occ",   "block",       "lever",
-        "size",     "waves",       "footprint", "stride", "cold",  "index-bytes", "max-noise",
-        "max-time", "min-samples", "device",    "out",    "force", "resume",      "plot",
-        "quiet",    "dry-run",     "arch",      "list"};
+        "kernel",    "mode",     "unroll",      "vec",    "occ",  "block", "lever",
+        "size",      "waves",    "footprint",   "stride", "cold", "chain", "index-bytes",
+        "max-noise", "max-time", "min-samples", "device", "out",  "force", "resume",
+        "plot",      "quiet",    "dry-run",     "arch",   "list"};
     char entry[1024];
     read_help();
     CHECK_CONTAINS(help_text, "Usage: ./run_sweep [OPTIONS]");
@@ -665,6 +696,11 @@ static void test_help_text(void)
                           "thread)");
     help_entry("block", entry, sizeof entry);
     CHECK_CONTAINS(entry, "accepted: 32..256, a multiple of 32; default: 128");
+    /* A requires rule is stated beside the option that has it. */
+    help_entry("index-bytes", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "indices, only with --chain index (chase latency) accepted: 4 or 8;");
+    help_entry("chain", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "(chase latency) accepted: address, index; default: address");
     help_entry("mode", entry, sizeof entry);
     CHECK_CONTAINS(entry, "default: copy stream, reduce stream, chase warp");
 }
@@ -696,8 +732,8 @@ static void test_help_examples(void)
 static void check_numeric_entry(const char *name)
 {
     static OccOptions base;
-    char entry[1024], accepted[256], def[128], scope[128], store[64], v[4][48];
-    const char *sel[6] = {NULL};
+    char entry[1024], accepted[256], def[128], scope[128], store[64], need[64], v[4][48];
+    const char *sel[12] = {NULL};
     double lo = 0, hi = 0;
     long long ilo = 0, ihi = 0;
     int mult = 0, is_pow2 = 0, is_real = 0;
@@ -706,6 +742,7 @@ static void check_numeric_entry(const char *name)
     entry_part(entry, "; default: ", NULL, def, sizeof def);
     entry_scope(entry, scope, sizeof scope);
     if (scope[0]) scope_selection(scope, store, sizeof store, sel);
+    entry_requires(entry, need, sizeof need, sel);
     if (sscanf(accepted, "a power of two in %lld..%lld", &ilo, &ihi) == 2 ||
         sscanf(accepted, "%lld or %lld", &ilo, &ihi) == 2) {
         is_pow2 = 1;
@@ -762,19 +799,25 @@ static void test_help_agrees_with_parser(void)
 {
     static const char *const numeric[] = {"block",       "waves",  "stride",    "index-bytes",
                                           "min-samples", "device", "max-noise", "max-time"};
-    static const char *const valued[] = {"occ", "lever", "kernel"};
+    static const struct {
+        const char *name;
+        int scoped; /* 1: parsed for the first family its help entry names */
+    } valued[] = {{"occ", 1}, {"lever", 1}, {"kernel", 0}, {"chain", 1}};
     char entry[1024], def[128];
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
         check_numeric_entry(numeric[i]);
-    /* Stated defaults that are values parse to the defaults. */
+    /* Stated defaults that are values parse to the defaults (for a family that takes them). */
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
         static OccOptions none;
-        CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
-        none = opt;
-        help_entry(valued[i], entry, sizeof entry);
+        const char *sel[12] = {NULL};
+        char scope[128], store[64];
+        help_entry(valued[i].name, entry, sizeof entry);
         entry_part(entry, "; default: ", NULL, def, sizeof def);
-        CHECK_INT_EQ(parse_with((const char *const[]){"--dry-run", NULL}, valued[i], def),
-                     OCC_EXIT_OK);
+        entry_scope(entry, scope, sizeof scope);
+        if (valued[i].scoped) scope_selection(scope, store, sizeof store, sel);
+        CHECK_INT_EQ(parse_with(sel, "dry-run", NULL), OCC_EXIT_OK);
+        none = opt;
+        CHECK_INT_EQ(parse_with(sel, valued[i].name, def), OCC_EXIT_OK);
         CHECK(same_options(&opt, &none));
     }
     /* The list defaults are the compiled values the help lists as accepted. */
@@ -791,15 +834,15 @@ static void test_help_scopes(void)
         const char *name, *value;
     } scoped[] = {{"unroll", "1"},   {"vec", "4"},   {"occ", "50"},       {"block", "64"},
                   {"lever", "pad"},  {"size", "1M"}, {"waves", "2"},      {"footprint", "4K..1M"},
-                  {"stride", "256"}, {"cold", NULL}, {"index-bytes", "8"}};
-    char entry[1024], scope[256], name[64];
+                  {"stride", "256"}, {"cold", NULL}, {"chain", "index"}, {"index-bytes", "8"}};
+    char entry[1024], scope[256], name[64], need[64];
     for (size_t i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
         help_entry(scoped[i].name, entry, sizeof entry);
         entry_scope(entry, scope, sizeof scope);
         CHECK(scope[0] != '\0');
         for (int f = 0; f < occ_family_count(); f++) {
             const OccFamilyInfo *fi = occ_family_at(f);
-            const char *sel[] = {"--kernel", fi->kernel, "--mode", fi->mode, NULL};
+            const char *sel[12] = {"--kernel", fi->kernel, "--mode", fi->mode, NULL};
             size_t klen = strlen(fi->kernel);
             int named = 0;
             snprintf(name, sizeof name, "%s %s", fi->kernel, fi->mode);
@@ -808,6 +851,7 @@ static void test_help_scopes(void)
                 named |= (len == klen && strncmp(p, fi->kernel, klen) == 0) ||
                          (len == strlen(name) && strncmp(p, name, len) == 0);
             }
+            if (named) entry_requires(entry, need, sizeof need, sel);
             CHECK_INT_EQ(parse_with(sel, scoped[i].name, scoped[i].value),
                          named ? OCC_EXIT_OK : OCC_EXIT_USAGE);
             if (!named) CHECK(strstr(err, "does not apply to") != NULL);
@@ -822,7 +866,7 @@ static void test_applicability(void)
     static const char *const ladder_refuses[][2] = {
         {"--occ", "50"}, {"--lever", "pad"}, {"--block", "64"}, {"--unroll", "1"},
         {"--vec", "4"},  {"--size", "1M"},   {"--waves", "2"}};
-    const char *takes_ladder = "(it takes: footprint, stride, cold, index-bytes)";
+    const char *takes_ladder = "(it takes: footprint, stride, cold, chain, index-bytes)";
     BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
         "--kernel", "chase", "--vec", "8");
     BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
@@ -849,6 +893,21 @@ static void test_applicability(void)
         "8");
     BAD("--footprint does not apply to copy, reduce", "", "--kernel", "copy,reduce", "--footprint",
         "4K..1M");
+    BAD("--chain does not apply to chase warp (it takes", "", "--kernel", "chase", "--chain",
+        "index");
+    /* --index-bytes only with --chain index: the default address chain refuses it, in any
+     * order, even at its default value; --chain index takes it before or after. */
+    BAD("--index-bytes applies only with --chain index (this run has --chain address)", "",
+        "--kernel", "chase", "--mode", "latency", "--index-bytes", "8");
+    BAD("--index-bytes applies only with --chain index (this run has --chain address)", "",
+        "--index-bytes", "4", "--kernel", "chase", "--mode", "latency");
+    BAD("--index-bytes applies only with --chain index (this run has --chain address)", "",
+        "--kernel", "chase", "--mode", "latency", "--chain", "index", "--index-bytes", "8",
+        "--chain", "address");
+    CHECK_INT_EQ(PARSE("--index-bytes", "8", "--kernel", "chase", "--mode", "latency", "--chain",
+                       "index"),
+                 OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.index_bytes, 8);
     /* A family that takes it among the selected ones is enough. */
     CHECK_INT_EQ(PARSE("--kernel", "chase,copy", "--vec", "8", "--waves", "2"), OCC_EXIT_OK);
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--unroll", "8", "--lever", "pad", "--size", "1M"),
@@ -889,57 +948,57 @@ static void test_applicability(void)
     }
 }
 
+/* The run axes of opt as "name=value name=value ..." (the first 8). */
+static const char *axes_text(void)
+{
+    static char buf[512];
+    OccRunAxis ax[8];
+    int n = occ_options_run_axes(&opt, ax, 8);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && i < 8 && at < sizeof buf; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s=%s", i ? " " : "", ax[i].name,
+                               ax[i].value);
+    return buf;
+}
+
 static void test_run_axes(void)
 {
     OccRunAxis ax[8];
     CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3); /* copy, reduce and chase warp */
-    CHECK_STR_EQ(ax[0].name, "schedule");
-    CHECK_STR_EQ(ax[0].value, "dynamic");
-    CHECK_STR_EQ(ax[1].name, "size");
-    CHECK_STR_EQ(ax[1].value, "auto");
-    CHECK_STR_EQ(ax[2].name, "waves");
-    CHECK_STR_EQ(ax[2].value, "1");
+    CHECK_STR_EQ(axes_text(), "schedule=dynamic size=auto waves=1"); /* copy, reduce, chase warp */
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4", "--schedule", "static"),
                  OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
-    CHECK_STR_EQ(ax[0].value, "static");
-    CHECK_STR_EQ(ax[1].value, "1073741824");
-    CHECK_STR_EQ(ax[2].value, "4");
+    CHECK_STR_EQ(axes_text(), "schedule=static size=1073741824 waves=4");
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--size", "4K"), OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 1);
-    CHECK_STR_EQ(ax[0].name, "size");
-    CHECK_STR_EQ(ax[0].value, "4096");
+    CHECK_STR_EQ(axes_text(), "size=4096");
+    /* The address chain: the chain by name, and no index width (it does not apply). */
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency"), OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
-    CHECK_STR_EQ(ax[0].name, "stride");
-    CHECK_STR_EQ(ax[0].value, "128");
-    CHECK_STR_EQ(ax[1].name, "cold");
-    CHECK_STR_EQ(ax[1].value, "0");
-    CHECK_STR_EQ(ax[2].name, "index-bytes");
-    CHECK_STR_EQ(ax[2].value, "4");
+    CHECK_STR_EQ(axes_text(), "stride=128 cold=0 chain=address");
+    CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--chain", "index"), OCC_EXIT_OK);
+    CHECK_STR_EQ(axes_text(), "stride=128 cold=0 chain=index index-bytes=4");
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency", "--cold", "--stride", "4096",
-                       "--index-bytes", "8"),
+                       "--chain", "index", "--index-bytes", "8"),
                  OCC_EXIT_OK);
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 8), 3);
-    CHECK_STR_EQ(ax[0].value, "4096");
-    CHECK_STR_EQ(ax[1].value, "1");
-    CHECK_STR_EQ(ax[2].value, "8");
+    CHECK_STR_EQ(axes_text(), "stride=4096 cold=1 chain=index index-bytes=8");
     /* max bounds what is written, not the count. */
     strcpy(ax[1].value, "untouched");
-    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 1), 3);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, ax, 1), 4);
     CHECK_STR_EQ(ax[0].name, "stride");
     CHECK_STR_EQ(ax[1].value, "untouched");
-    CHECK_INT_EQ(occ_options_run_axes(&opt, NULL, 0), 3);
+    CHECK_INT_EQ(occ_options_run_axes(&opt, NULL, 0), 4);
 }
 
-static void test_lever_names(void)
+static void test_enum_names(void)
 {
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_AUTO), "auto");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_PAD), "pad");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_BOUNDS), "bounds");
     CHECK_STR_EQ(occ_lever_name(OCC_LEVER_BOTH), "both");
     CHECK_STR_EQ(occ_lever_name((OccLever)9), "unknown");
+    CHECK_STR_EQ(occ_chain_name(OCC_CHAIN_ADDRESS), "address");
+    CHECK_STR_EQ(occ_chain_name(OCC_CHAIN_INDEX), "index");
+    CHECK_STR_EQ(occ_chain_name((OccChain)2), "unknown");
 }
 
 /* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
@@ -976,6 +1035,6 @@ int main(void)
     test_help_scopes();
     test_applicability();
     test_run_axes();
-    test_lever_names();
+    test_enum_names();
     return check_done();
 }

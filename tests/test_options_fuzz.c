@@ -6,8 +6,8 @@
  * message names and, on success, every field (last one wins) are predicted. Chaos vectors
  * (garbage options and values: huge numbers, separators, 10 KB strings, non-UTF-8 bytes, '%n')
  * are held to the invariants options.h documents. The rules between options (selection by
- * --kernel/--mode, scoped options, compiled unroll/vec values, --lever bounds) are predicted from
- * the catalog (harness/catalog.h). Each vector is parsed again with err NULL and
+ * --kernel/--mode, scoped options, --index-bytes only with --chain index, compiled unroll/vec
+ * values, --lever bounds) are predicted from the catalog (harness/catalog.h). Each vector is parsed again with err NULL and
  * err_len 0, 1 and 8. Every argv string is its own heap block, so ASan sees a read past one. The
  * seed is printed; OCC_FUZZ_SEED=N replays a run. */
 #include "catalog.h"
@@ -55,6 +55,7 @@ enum {
     F_FOOTPRINT,
     F_STRIDE,
     F_COLD,
+    F_CHAIN,
     F_INDEX_BYTES,
     F_WAVES,
     F_HELP,
@@ -80,7 +81,8 @@ static const struct {
     {"arch", 1, "(null)", 0},    {"list", 0, "0", 0},
     {"quiet", 0, "0", 0},        {"mode", 1, "(null)", 0},
     {"footprint", 1, "4096..4294967296", 1}, {"stride", 1, "128", 1},
-    {"cold", 0, "0", 1},         {"index-bytes", 1, "4", 1},
+    {"cold", 0, "0", 1},         {"chain", 1, "address", 1},
+    {"index-bytes", 1, "4", 1},
     {"waves", 1, "1", 1},        {"help", 0, "0", 0},
     {"version", 0, "0", 0},
 };
@@ -169,6 +171,9 @@ static const Sample valid[] = {
     {F_STRIDE, "4096", "4096"},
     {F_STRIDE, "65536", "65536"},
     {F_COLD, NULL, "1"},
+    {F_CHAIN, "address", "address"},
+    {F_CHAIN, "index", "index"},
+    {F_CHAIN, "index", "index"}, /* twice: --index-bytes needs it */
     {F_INDEX_BYTES, "8", "8"},
     {F_INDEX_BYTES, "4", "4"},
     {F_WAVES, "1", "1"},
@@ -266,6 +271,9 @@ static const Sample bad[] = {
     {F_STRIDE, "16", 0},
     {F_STRIDE, "131072", 0},
     {F_STRIDE, "128B", 0},
+    {F_CHAIN, "Index", 0},
+    {F_CHAIN, "pointer", 0},
+    {F_CHAIN, "address,index", 0},
     {F_INDEX_BYTES, "6", 0},
     {F_INDEX_BYTES, "16", 0},
     {F_WAVES, "0", 0},
@@ -274,8 +282,9 @@ static const Sample bad[] = {
 };
 
 /* The scoped options in table order: the order in which their rules are checked. */
-static const int scoped_order[] = {F_UNROLL, F_VEC,       F_OCC,    F_BLOCK, F_LEVER,      F_SIZE,
-                                   F_WAVES,  F_FOOTPRINT, F_STRIDE, F_COLD,  F_INDEX_BYTES};
+static const int scoped_order[] = {F_UNROLL, F_VEC,  F_OCC,   F_BLOCK,
+                                   F_LEVER,  F_SIZE, F_WAVES, F_FOOTPRINT,
+                                   F_STRIDE, F_COLD, F_CHAIN, F_INDEX_BYTES};
 
 /* Options and words that stop parsing; needle: what the message must quote. */
 static const struct {
@@ -481,6 +490,9 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
         break;
     case F_COLD:
         snprintf(buf, len, "%d", o->cold);
+        break;
+    case F_CHAIN:
+        snprintf(buf, len, "%s", occ_chain_name(o->chain));
         break;
     case F_INDEX_BYTES:
         snprintf(buf, len, "%d", o->index_bytes);
@@ -695,6 +707,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(is01(o->cold), NULL);
     EXPECT(o->waves >= 1 && o->waves <= 64, NULL);
     EXPECT(o->index_bytes == 4 || o->index_bytes == 8, NULL);
+    EXPECT((unsigned)o->chain <= OCC_CHAIN_INDEX, NULL);
     /* Parsing stops at --help/--version, before the rules between options are checked. */
     if (o->help || o->version) return;
     EXPECT(o->arch == NULL || o->dry_run, NULL);
@@ -710,6 +723,9 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->stride_bytes == 128 || (takers(F_STRIDE) & fams), NULL);
     EXPECT(o->cold == 0 || (takers(F_COLD) & fams), NULL);
     EXPECT(o->index_bytes == 4 || (takers(F_INDEX_BYTES) & fams), NULL);
+    EXPECT(o->chain == OCC_CHAIN_ADDRESS || (takers(F_CHAIN) & fams), NULL);
+    /* --index-bytes only with --chain index. */
+    EXPECT(o->index_bytes == 4 || o->chain == OCC_CHAIN_INDEX, NULL);
     EXPECT(o->lever != OCC_LEVER_BOUNDS || bounds_ok(fams), NULL);
     EXPECT(o->resume_path == NULL || o->out_path == NULL, NULL);
 }
@@ -880,6 +896,8 @@ static int predict_rules(Expect *w, const int *given)
     for (int i = 0; i < COUNT(scoped_order); i++)
         if (given[scoped_order[i]] && !(takers(scoped_order[i]) & fams))
             return expect_usage(w, "--%s does not apply to ", flag_info[scoped_order[i]].name);
+    if (given[F_INDEX_BYTES] && strcmp(w->parsed[F_CHAIN], "index") != 0)
+        return expect_usage(w, "--index-bytes applies only with --chain index");
     for (int l = 0; l < COUNT(lists); l++) {
         int vals[OCC_MAX_LIST], n = compiled(fams, lists[l].flag, lists[l].axis, vals);
         if (!given[lists[l].flag]) {

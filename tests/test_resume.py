@@ -4,7 +4,7 @@
 For each axis an earlier run's CSV is written from the schema (harness/csv_columns.h) holding
 some points, and `occsweep --dry-run --arch sm_90 --resume FILE ...` must plan exactly the points
 the file lacks: per-row axes (kernel, mode, variant, lever, block, occupancy, footprint, warm vs
-cold ladder) filter points; run-wide axes (size, waves, stride, index width, cold) recorded as
+cold ladder) filter points; run-wide axes (size, waves, stride, cold, chain, index width) recorded as
 `# axis.<name>` metadata must match or the run is refused with exit 2; fail rows are measured
 again; a file from another compute capability is refused."""
 import os
@@ -119,14 +119,27 @@ check("footprint: held footprints are not measured again", resumed(warm, *lad_ar
 check("cold vs warm (file without axis keys): a cold ladder measures every footprint",
       resumed(warm, *lad_args, "--cold") == ladder)
 warm_axes = write_csv("warm-axes.csv", lad_rows, {"axis.cold": "0", "axis.stride": "128",
-                                                 "axis.index-bytes": "4"})
+                                                 "axis.chain": "address"})
 ok, why = refused(warm_axes, *lad_args, "--cold", says="--cold")
 check("cold vs warm (axis keys): refused", ok, why)
 ok, why = refused(warm_axes, *lad_args, "--stride", "256", says="--stride")
 check("stride: a different stride is refused", ok, why)
-ok, why = refused(warm_axes, *lad_args, "--index-bytes", "8", says="--index-bytes")
-check("index width: different index bytes are refused", ok, why)
 check("same axes: resumed", resumed(warm_axes, *lad_args) == ladder[3:])
+
+# The chain: an index-chain file is refused by a default (address) run and by an index run of
+# another index width; an address-chain file is refused by an index run.
+index_axes = write_csv("index-axes.csv", lad_rows, {"axis.stride": "128", "axis.cold": "0",
+                                                   "axis.chain": "index", "axis.index-bytes": "4"})
+ok, why = refused(index_axes, *lad_args, says="--chain index, this run asks for address")
+check("chain: an index-chain file is refused for a default (address) run", ok, why)
+check("chain: the same index chain resumes",
+      resumed(index_axes, *lad_args, "--chain", "index") == ladder[3:])
+ok, why = refused(index_axes, *lad_args, "--chain", "index", "--index-bytes", "8",
+                  says="--index-bytes")
+check("index width: different index bytes are refused", ok, why)
+ok, why = refused(warm_axes, *lad_args, "--chain", "index",
+                  says="--chain address, this run asks for index")
+check("chain: an address-chain file is refused for an index run", ok, why)
 
 sized = write_csv("sized.csv", rows_for("reduce", "stream", full[:2]),
                   {"axis.size": "1073741824", "axis.waves": "1"})
