@@ -398,18 +398,3 @@ int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max)
     }
     return n;
 }
-
-const char *occ_schedule_name(OccSchedulePolicy s)
-{
-    return (unsigned)s < OCC_OPTION_N_SCHEDULES ? occ_option_schedule_names[s] : "unknown";
-}
-
-const char *occ_lever_name(OccLever l)
-{
-    return (unsigned)l < OCC_OPTION_N_LEVERS ? occ_option_lever_names[l] : "unknown";
-}
-
-const char *occ_chain_name(OccChain c)
-{
-    return (unsigned)c < OCC_OPTION_N_CHAINS ? occ_option_chain_names[c] : "unknown";
-}

@@ -375,3 +375,18 @@ char *occ_option_default(const OccOptSpec *s, char *buf, size_t len)
         occ_option_append(buf, len, &at, "%s", s->unset_text);
     return buf;
 }
+
+const char *occ_schedule_name(OccSchedulePolicy s)
+{
+    return (unsigned)s < OCC_OPTION_N_SCHEDULES ? occ_option_schedule_names[s] : "unknown";
+}
+
+const char *occ_lever_name(OccLever l)
+{
+    return (unsigned)l < OCC_OPTION_N_LEVERS ? occ_option_lever_names[l] : "unknown";
+}
+
+const char *occ_chain_name(OccChain c)
+{
+    return (unsigned)c < OCC_OPTION_N_CHAINS ? occ_option_chain_names[c] : "unknown";
+}
