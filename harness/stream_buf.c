@@ -70,8 +70,8 @@ const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const 
 
 void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
-                     const OccStreamBuffers *b, int dynamic, int passes, int unroll, int vec_bytes,
-                     OccRow *r, long long *touched_bytes)
+                     const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
+                     int unroll, int vec_bytes, OccRow *r, long long *touched_bytes)
 {
     bound->k = occ_stream_kernel_find(table, n, variant_name);
     bound->launch = *launch;
@@ -79,7 +79,7 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
     const long long trip_bytes = (long long)launch->block_threads * unroll * vec_bytes;
     const long long buffer = (long long)(b->n_floats * sizeof(float));
     const long long blocks = launch->grid_blocks > 0 ? launch->grid_blocks : 1;
-    long long trips = buffer / trip_bytes / (blocks * OCC_CHUNKS_PER_BLOCK);
+    long long trips = buffer / trip_bytes / (blocks * chunks_per_block);
     trips = trips < 1 ? 1 : trips > 0x7fffffff ? 0x7fffffff : trips;
     bound->sched = dynamic ? (OccSchedule){b->claim, b->done, (unsigned int)trips}
                            : (OccSchedule){NULL, NULL,

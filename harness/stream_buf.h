@@ -52,12 +52,9 @@ typedef struct OccStreamBound {
     OccSchedule sched;        /* the schedule every launch of the point uses */
 } OccStreamBound;
 
-/* Chunks a dynamic schedule aims to give each block of the grid: the tail, where blocks run out
- * of work one by one, then lasts about 1/OCC_CHUNKS_PER_BLOCK of the launch. */
-enum { OCC_CHUNKS_PER_BLOCK = 64 };
-
 /* Binds the entry of table[0..n) named variant_name with launch and schedule `dynamic` (1:
- * chunks of about buffer / (grid x OCC_CHUNKS_PER_BLOCK), whole trips; 0: static, one equal
+ * chunks of about buffer / (grid x chunks_per_block), whole trips, so that the tail, where blocks
+ * run out of work one by one, lasts about 1/chunks_per_block of the launch; 0: static, one equal
  * contiguous share per block),
  * and fills the columns of a streaming point: schedule, chunk_bytes, buffer_bytes,
  * bytes_per_launch = passes x buffer (copy reads and writes it: 2; reduce reads it: 1),
@@ -65,8 +62,8 @@ enum { OCC_CHUNKS_PER_BLOCK = 64 };
  * bytes_per_launch. */
 void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
-                     const OccStreamBuffers *b, int dynamic, int passes, int unroll, int vec_bytes,
-                     OccRow *r, long long *touched_bytes);
+                     const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
+                     int unroll, int vec_bytes, OccRow *r, long long *touched_bytes);
 
 /* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
  * each, for the GPU tests that exercise every launcher directly. */

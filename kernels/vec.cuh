@@ -36,11 +36,11 @@ __device__ __forceinline__ float vec_sum(float4 a) { return (a.x + a.y) + (a.z +
 template <int U, typename Body>
 __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, Body body)
 {
-    __shared__ unsigned int next_chunk;
+    __shared__ unsigned int next_chunk[2]; // double-buffered: one barrier per chunk
     const unsigned int trip = blockDim.x * U;
     const size_t chunk_vecs = (size_t)trip * s.chunk_trips;
     const unsigned int n_chunks = (unsigned int)((n_vec + chunk_vecs - 1) / chunk_vecs);
-    for (unsigned int c = blockIdx.x; c < n_chunks;) {
+    for (unsigned int c = blockIdx.x, k = 0; c < n_chunks; k ^= 1) {
         unsigned int claimed = 0;
         if (s.claim && threadIdx.x == 0) claimed = (unsigned int)atomicAdd(s.claim, 1ull);
         size_t first = c * chunk_vecs + threadIdx.x;
@@ -54,10 +54,11 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
             if (first < n_vec) body(first, (int)((n_vec - first + blockDim.x - 1) / blockDim.x));
         }
         if (!s.claim) break; // static: one chunk per block
-        if (threadIdx.x == 0) next_chunk = gridDim.x + claimed;
+        // Slot k is written again two chunks later, after the next barrier, which every thread
+        // reaches only after it has read slot k: one barrier per chunk suffices.
+        if (threadIdx.x == 0) next_chunk[k] = gridDim.x + claimed;
         __syncthreads();
-        c = next_chunk;
-        __syncthreads(); // everyone has read it before thread 0 writes the next claim
+        c = next_chunk[k];
     }
 }
 
