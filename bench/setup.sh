@@ -29,6 +29,23 @@ occ_pip_install() {
 
 occ_user_bin() { python3 -c 'import site, os; print(os.path.join(site.USER_BASE, "bin"))' 2>/dev/null; }
 
+# A CUDA binary utility missing from the toolkit: from its PyPI wheel (nvidia-cuda-<tool>, which
+# installs nvidia/cu1*/bin/<tool> under site-packages), pip-installed when run as root.
+occ_ensure_cuda_tool() {
+    local tool=$1 why=$2 package="nvidia-cuda-$1>=13.2"
+    command -v "$tool" >/dev/null 2>&1 && return 0
+    local site; site=$(python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)
+    local found; found=$(ls "$site"/nvidia/cu1*/bin/"$tool" 2>/dev/null | head -n1)
+    if [ -z "$found" ] && occ_is_root; then
+        occ_say "occsweep: installing $tool ($why)"
+        occ_pip_install "$package" || true
+        found=$(ls "$site"/nvidia/cu1*/bin/"$tool" 2>/dev/null | head -n1)
+    fi
+    [ -n "$found" ] && PATH=$PATH:$(dirname "$found")
+    command -v "$tool" >/dev/null 2>&1 ||
+        occ_die "occsweep: $tool not found; run: python3 -m pip install '$package'"
+}
+
 occ_ensure_tools() {
     local want_gnuplot=${1:-0}
     command -v nvcc >/dev/null 2>&1 || PATH=$PATH:/usr/local/cuda/bin
@@ -51,18 +68,8 @@ occ_ensure_tools() {
         command -v ninja >/dev/null 2>&1 ||
             occ_die "occsweep: ninja not found; run: apt-get install ninja-build (or pip install ninja)"
     fi
-    if ! command -v cuobjdump >/dev/null 2>&1; then
-        local site; site=$(python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)
-        local found; found=$(ls "$site"/nvidia/cu1*/bin/cuobjdump 2>/dev/null | head -n1)
-        if [ -z "$found" ]; then
-            occ_say "occsweep: installing cuobjdump (kernel resource table)"
-            occ_pip_install "nvidia-cuda-cuobjdump>=13.2" || true
-            found=$(ls "$site"/nvidia/cu1*/bin/cuobjdump 2>/dev/null | head -n1)
-        fi
-        [ -n "$found" ] && PATH=$PATH:$(dirname "$found")
-        command -v cuobjdump >/dev/null 2>&1 ||
-            occ_die "occsweep: cuobjdump not found; run: python3 -m pip install 'nvidia-cuda-cuobjdump>=13.2'"
-    fi
+    occ_ensure_cuda_tool cuobjdump "kernel resource table"
+    occ_ensure_cuda_tool nvdisasm "SASS audit of the kernels; cuobjdump -sass runs it"
     if [ "$want_gnuplot" = 1 ] && ! command -v gnuplot >/dev/null 2>&1; then
         occ_say "occsweep: installing gnuplot (for plots)"
         occ_apt_install gnuplot-nox ||

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""kernels/audit_sass.py: how many global loads each kernel really keeps in flight, per arch.
+
+Reads `cuobjdump -sass` of the kernel library (or a saved listing, --sass) and prints one CSV
+line per (variant, arch): the global loads (LDG, generic LD) that the steady-state loop issues
+before the first instruction that reads a register one of them writes. That is the ILP/MLP the
+machine code delivers; a variant's name promises U (copy, reduce) or K (chase) of them.
+
+The steady-state loop, per function:
+  1. A loop is a backward branch (target <= branch) whose target reaches the branch again
+     within [target, branch] (fall-through, and branches that stay in the range). This drops
+     the jumps that out-of-line code (warp-divergent shuffle fallbacks) makes back into the
+     body, which are backward but close no cycle.
+  2. Candidates are the innermost loops that hold a global load: no other such loop lies inside
+     their range (an outer segment loop around the timed hop loop is not one).
+  3. Loops that start after the function's first block barrier (BAR) are the epilogue, not the
+     steady state: the reduce family's last block sums the per-block partials after one.
+  4. The hot loop is the candidate with the most global loads per trip: a loop the compiler
+     unrolls leaves the unrolled body and a remainder loop, and the unrolled one runs nearly
+     every trip. Ties go to the first in address order (the grid-stride loop precedes others).
+
+Counting in that loop: walk its body in address order from the head and stop at the first
+instruction that reads a register written by a load seen so far; loads whose results are first
+read across the back edge (a software-pipelined loop) all count, as they are in flight together.
+Wide loads write register tuples (LDG.E.64 R16: R16-R17; LDG.E.128 R8: R8-R11); `R2.64`
+operands, wide stores and .64/.WIDE arithmetic read pairs or quads. A register rewritten without
+being read leaves the tracked set. Branches inside the body are walked
+through in address order (both sides of a forward branch count), which is exact for the
+straight-line bodies of these kernels. 0 means no loop holding a global load was found.
+
+Kernels audited: extern "C" occsweep_<variant>, and the latency ladder's
+chase_latency_kernel<I>, reported as chase_latency_i4 / chase_latency_i8 (index bytes).
+
+Usage: audit_sass.py [--cuobjdump PATH] [--nvdisasm PATH] LIBRARY
+       audit_sass.py --sass LISTING      (a saved `cuobjdump -sass` output; - for stdin)
+Output: variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+INSN = re.compile(r'^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;')
+REG = re.compile(r'(?<![A-Z_])R(\d+)(\.64|\.128)?')
+LATENCY = re.compile(r'^_Z\d+chase_latency_kernelI([jy])E')
+LATENCY_INDEX_BYTES = {'j': 4, 'y': 8}
+STORES = ('ST', 'STG', 'STS', 'STL', 'RED', 'REDG', 'ATOMS')
+UNCONDITIONAL_ENDS = ('EXIT', 'RET', 'BRX', 'JMX', 'KILL')
+
+
+class Insn:
+    """One SASS instruction: address, guard predicate (or ''), opcode base, modifiers, operands."""
+
+    def __init__(self, addr, text):
+        self.addr = addr
+        self.guard = ''
+        if text.startswith('@'):
+            self.guard, text = text.split(None, 1)
+        op, _, rest = text.partition(' ')
+        parts = op.split('.')
+        self.op, self.mods = parts[0], parts[1:]
+        self.operands = [o.strip() for o in rest.split(',')] if rest.strip() else []
+
+    def is_global_load(self):
+        return self.op in ('LDG', 'LD')
+
+    def width(self):
+        """Registers per data operand: 4 for .128, 2 for .64 / .WIDE, else 1."""
+        if '128' in self.mods:
+            return 4
+        return 2 if '64' in self.mods or 'WIDE' in self.mods else 1
+
+    def branch_target(self):
+        """Target address of a BRA, else None."""
+        if self.op != 'BRA' or not self.operands:
+            return None
+        m = re.search(r'0x([0-9a-f]+)', self.operands[-1])
+        return int(m.group(1), 16) if m else None
+
+    def falls_through(self):
+        if self.guard:
+            return True
+        if self.op == 'BRA':
+            return len(self.operands) > 1  # BRA.DIV UR5, 0x..: taken only when divergent
+        return self.op not in UNCONDITIONAL_ENDS
+
+    def _writes_register(self):
+        return (self.operands and self.op not in STORES and self.op != 'BRA'
+                and re.fullmatch(r'R\d+', self.operands[0]) is not None)
+
+    def writes(self):
+        """Registers this instruction writes (its first operand, when that is a register)."""
+        if not self._writes_register():
+            return set()
+        first = int(self.operands[0][1:])
+        return set(range(first, first + self.width()))
+
+    def reads(self):
+        """Registers this instruction reads: `R2.64` in an address is a pair; a plain register
+        operand spans width() registers (.64/.128 stores and arithmetic), except that only the
+        last source (the 64-bit addend) of a .WIDE multiply-add is a pair."""
+        sources = self.operands[1:] if self._writes_register() else self.operands
+        regs = set()
+        for k, operand in enumerate(sources):
+            for m in REG.finditer(operand):
+                if m.group(2) or '[' in operand:
+                    n = {None: 1, '.64': 2, '.128': 4}[m.group(2)]
+                elif 'WIDE' in self.mods:
+                    n = 2 if k == len(sources) - 1 else 1
+                else:
+                    n = self.width()
+                regs.update(range(int(m.group(1)), int(m.group(1)) + n))
+        return regs
+
+
+def parse_listing(lines):
+    """Yields (arch, symbol, [Insn]) for every function of a cuobjdump -sass listing."""
+    arch, symbol, body = None, None, []
+    for line in lines:
+        m = re.match(r'^arch = (sm_\w+)', line)
+        if m:
+            arch = m.group(1)
+            continue
+        m = re.search(r'Function : (\S+)', line)
+        if m:
+            if symbol:
+                yield arch, symbol, body
+            symbol, body = m.group(1), []
+            continue
+        m = INSN.match(line)
+        if m and symbol:
+            body.append(Insn(int(m.group(1), 16), m.group(2)))
+        elif line.startswith('Fatbin') and symbol:
+            yield arch, symbol, body
+            symbol, body = None, []
+    if symbol:
+        yield arch, symbol, body
+
+
+def variant_name(symbol):
+    """The variant an audited kernel symbol stands for, or None for kernels not audited."""
+    if symbol.startswith('occsweep_'):
+        return symbol[len('occsweep_'):]
+    m = LATENCY.match(symbol)
+    return 'chase_latency_i%d' % LATENCY_INDEX_BYTES[m.group(1)] if m else None
+
+
+def closes_cycle(body, lo, hi):
+    """True when body[lo] reaches body[hi] through edges that stay within [lo, hi]."""
+    index = {insn.addr: i for i, insn in enumerate(body)}
+    seen, todo = set(), [lo]
+    while todo:
+        i = todo.pop()
+        if i in seen or not lo <= i <= hi:
+            continue
+        if i == hi:
+            return True
+        seen.add(i)
+        if body[i].falls_through():
+            todo.append(i + 1)
+        target = body[i].branch_target()
+        if target in index:
+            todo.append(index[target])
+    return False
+
+
+def find_loops(body):
+    """(head, tail) index pairs of every loop (see the module docstring, rule 1)."""
+    index = {insn.addr: i for i, insn in enumerate(body)}
+    loops = []
+    for tail, insn in enumerate(body):
+        head = index.get(insn.branch_target())
+        if head is not None and head <= tail and closes_cycle(body, head, tail):
+            loops.append((head, tail))
+    return loops
+
+
+def loads_per_trip(body, loop):
+    """Global loads in the loop's body."""
+    return sum(insn.is_global_load() for insn in body[loop[0]:loop[1] + 1])
+
+
+def hot_loop(body):
+    """The steady-state loop (rules 2-4), or None."""
+    with_loads = [lp for lp in find_loops(body) if loads_per_trip(body, lp)]
+    innermost = [lp for lp in with_loads
+                 if not any(o != lp and lp[0] <= o[0] and o[1] <= lp[1] for o in with_loads)]
+    barrier = next((i for i, insn in enumerate(body) if insn.op == 'BAR'), len(body))
+    steady = sorted(lp for lp in innermost if lp[0] < barrier)
+    return max(steady, key=lambda lp: loads_per_trip(body, lp)) if steady else None
+
+
+def loads_before_first_use(body, loop):
+    """Global loads the loop issues before one of their results is read."""
+    pending, issued = set(), 0
+    for insn in body[loop[0]:loop[1] + 1]:
+        if insn.reads() & pending:
+            break
+        pending -= insn.writes()
+        if insn.is_global_load():
+            pending |= insn.writes()
+            issued += 1
+    return issued
+
+
+def audit(lines):
+    """[(variant, arch, in_flight, loads_per_trip, loop text, symbol)] in listing order."""
+    rows = []
+    for arch, symbol, body in parse_listing(lines):
+        variant = variant_name(symbol)
+        if variant is None:
+            continue
+        loop = hot_loop(body)
+        if loop is None:
+            rows.append((variant, arch, 0, 0, '', symbol))
+            continue
+        span = '0x%04x-0x%04x' % (body[loop[0]].addr, body[loop[1]].addr)
+        rows.append((variant, arch, loads_before_first_use(body, loop),
+                     loads_per_trip(body, loop), span, symbol))
+    return rows
+
+
+def dump(library, cuobjdump, nvdisasm):
+    """cuobjdump -sass of the library; cuobjdump finds nvdisasm through NVDISASM_PATH."""
+    env = dict(os.environ)
+    if nvdisasm:
+        env['NVDISASM_PATH'] = os.path.dirname(os.path.abspath(nvdisasm))
+    done = subprocess.run([cuobjdump, '-sass', library], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit('audit_sass: %s -sass %s failed: %s' % (cuobjdump, library, done.stderr.strip()))
+    return done.stdout.splitlines()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('library', nargs='?', help='kernel library or object (cuobjdump input)')
+    ap.add_argument('--sass', help='read a saved cuobjdump -sass listing instead (- = stdin)')
+    ap.add_argument('--cuobjdump', default='cuobjdump')
+    ap.add_argument('--nvdisasm', help='nvdisasm executable (cuobjdump -sass needs it)')
+    args = ap.parse_args()
+    if (args.sass is None) == (args.library is None):
+        ap.error('give either LIBRARY or --sass LISTING')
+    if args.sass == '-':
+        lines = sys.stdin.read().splitlines()
+    elif args.sass:
+        with open(args.sass) as f:
+            lines = f.read().splitlines()
+    else:
+        lines = dump(args.library, args.cuobjdump, args.nvdisasm)
+    rows = audit(lines)
+    if not rows:
+        sys.exit('audit_sass: no occsweep kernel in the listing')
+    print('variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol')
+    for row in rows:
+        print(','.join(str(x) for x in row))
+
+
+if __name__ == '__main__':
+    main()
