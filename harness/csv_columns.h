@@ -25,6 +25,7 @@
     X(occ_achieved_pct, NUM, "theoretical occupancy that ran: blocks_per_sm x warps/block / max warps") \
     X(limiter, STR, "what bounds blocks_per_sm: warps, blocks, regs or smem")                     \
     X(regs_per_thread, INT, "registers per thread (cudaFuncGetAttributes numRegs)")                \
+    X(loads_in_flight_sass, INT, "loads the variant's steady-state loop issues before the first use, audited in the build's SASS for this arch; 0 n/a") \
     X(local_bytes_per_thread, INT, "local memory per thread: register spills + stack")             \
     X(dyn_smem_pad_bytes, INT, "dynamic shared memory per block used as padding")                  \
     X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \

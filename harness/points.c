@@ -98,6 +98,7 @@ static void fill_common(const OccRun *r, const OccPoint *p, OccRow *row)
     row->occ_target_pct = p->level.asked_pct;
     row->regs_per_thread = p->res.regs_per_thread;
     row->local_bytes_per_thread = p->res.local_bytes_per_thread;
+    row->loads_in_flight_sass = p->res.loads_in_flight_sass;
 }
 
 /* Binds v to shape s and sets l2_resident from the bytes one launch touches. */

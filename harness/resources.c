@@ -9,11 +9,25 @@
 #include "family.h"
 #include "kernel_resources.h"
 
+/* The build-time table's entry of v for arch, or NULL. */
+static const OccKernelResources *table_entry(const OccArchLimits *arch, const OccVariantInfo *v)
+{
+    for (int k = 0; k < occ_kernel_resources_count; k++) {
+        const OccKernelResources *t = &occ_kernel_resources[k];
+        if (strcmp(t->variant, v->name) == 0 && strcmp(t->arch, arch->name) == 0) return t;
+    }
+    return NULL;
+}
+
 static int from_device(const OccArchLimits *arch, const OccVariantInfo *v, OccVariantResources *r,
                        char *err, size_t err_len)
 {
     cudaError_t e;
-    if (occ_device_kernel_resources(occ_family_ops(v->family)->kernel(v), r, &e) == 0) return 0;
+    if (occ_device_kernel_resources(occ_family_ops(v->family)->kernel(v), r, &e) == 0) {
+        const OccKernelResources *t = table_entry(arch, v);
+        r->loads_in_flight_sass = t ? t->loads_in_flight_sass : 0;
+        return 0;
+    }
     if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
         snprintf(err, err_len,
                  "this build has no code for %s (%s): rebuild with meson configure build "
@@ -27,13 +41,13 @@ static int from_device(const OccArchLimits *arch, const OccVariantInfo *v, OccVa
 static int from_table(const OccArchLimits *arch, const OccVariantInfo *v, OccVariantResources *r,
                       char *err, size_t err_len)
 {
-    for (int k = 0; k < occ_kernel_resources_count; k++) {
-        const OccKernelResources *t = &occ_kernel_resources[k];
-        if (strcmp(t->variant, v->name) != 0 || strcmp(t->arch, arch->name) != 0) continue;
+    const OccKernelResources *t = table_entry(arch, v);
+    if (t) {
         int smem = t->static_smem_bytes;
         const int reserved = arch->smem_reserved_per_block_bytes;
         if (reserved && smem >= reserved) smem -= reserved;
-        *r = (OccVariantResources){t->regs_per_thread, t->stack_bytes_per_thread, smem};
+        *r = (OccVariantResources){t->regs_per_thread, t->stack_bytes_per_thread, smem,
+                                   t->loads_in_flight_sass};
         return 0;
     }
     snprintf(err, err_len, "--arch %s: this build has no code for it (rebuild with "

@@ -25,6 +25,9 @@ typedef struct OccVariantResources {
     int regs_per_thread;        /* registers per thread */
     int local_bytes_per_thread; /* local memory per thread (spills, stack) */
     int static_smem_bytes;      /* static shared memory per block, reserved part excluded */
+    int loads_in_flight_sass;   /* global loads the steady-state loop issues before the first use
+                                   of a loaded value, audited in the build's SASS for this arch
+                                   (kernels/audit_sass.py); 0 when not audited */
 } OccVariantResources;
 
 #ifdef __cplusplus

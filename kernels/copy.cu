@@ -26,6 +26,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
+        keep_loads_together();
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) vout[first + (size_t)u * blockDim.x] = v[u];

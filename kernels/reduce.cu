@@ -52,6 +52,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
+        keep_loads_together();
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) acc[u] += vec_sum(v[u]);

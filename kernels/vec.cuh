@@ -62,6 +62,15 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
     }
 }
 
+// Called between a trip's U loads and their first use (add or store). The warp barrier ends the
+// basic block, so ptxas cannot schedule a use between the loads; without it ptxas interleaves
+// them on some archs (copy_u4_v8 on sm_100: load, store, load, store, load, load, store, store;
+// most v8/v16 variants on sm_100 and sm_120). __activemask(): lanes may leave the loop on
+// different trips. The build's SASS audit (kernels/audit_sass.py) checks the result on every
+// arch; the full-chunk loops above are not unrolled for the same reason (an unrolled body lets
+// ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per trip, 1 in flight).
+__device__ __forceinline__ void keep_loads_together() { __syncwarp(__activemask()); }
+
 // The end of a dynamic walk: the last block of the launch to get here resets *s.claim and
 // *s.done. Every block's last claim has returned before it counts itself done (its value ended
 // the walk), so no claim of this launch can come after the reset. Every thread calls it.

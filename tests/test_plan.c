@@ -58,7 +58,7 @@ static void test_range_with_step_and_empty_range(void)
     CHECK_CONTAINS(notes, "asked 26% -> 25%");
 }
 
-/* reduce_u8_v16 of the catalog with 64 registers (at most 50% on sm_90) and its capped twin with
+/* reduce_u8_v8 of the catalog with 64 registers (at most 50% on sm_90) and its capped twin with
  * 32; every other variant gets 40. */
 static OccVariantResources res[256];
 static int nat, cap;
@@ -67,16 +67,16 @@ static int build(OccLever lever, OccPlan *plan)
 {
     OccOptions o;
     occ_options_defaults(&o);
-    nat = occ_variant_find("reduce_u8_v16");
-    cap = occ_variant_find("reduce_u8_v16_lbfull");
+    nat = occ_variant_find("reduce_u8_v8");
+    cap = occ_variant_find("reduce_u8_v8_lbfull");
     CHECK(nat >= 0 && cap >= 0 && occ_variant_at(nat)->capped == cap);
-    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){40, 0, 0};
-    res[nat] = (OccVariantResources){64, 0, 33};
-    res[cap] = (OccVariantResources){32, 176, 33};
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){40, 0, 0, 0};
+    res[nat] = (OccVariantResources){64, 0, 33, 8};
+    res[cap] = (OccVariantResources){32, 176, 33, 8};
     o.families = 1u << occ_family_find("reduce", NULL);
     o.lever = lever;
     o.unroll[0] = 8; o.n_unroll = 1;
-    o.vec_bytes[0] = 16; o.n_vec = 1;
+    o.vec_bytes[0] = 8; o.n_vec = 1;
     OccOccSpec spec = {.is_list = 1, .pct = {25, 50, 75, 100}, .n_pct = 4};
     OccLevel lv[OCC_MAX_LEVELS];
     char notes[128], err[128];
