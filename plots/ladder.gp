@@ -1,6 +1,7 @@
 # plots/ladder.gp: the latency ladder of the pointer chase: footprint (log2 bytes) against SM
 # cycles per dependent load (left axis) and nanoseconds per load (right axis), with the device's
-# L1 and L2 sizes as vertical lines, so the L1, L2 and DRAM steps can be read off.
+# L1 and L2 sizes as vertical lines and the far half of the L2 shaded, so the L1, L2 and DRAM
+# steps can be read off.
 #
 #   gnuplot -c plots/ladder.gp DATA OUT TITLE [L1_BYTES [L2_BYTES [SM_CLOCK_MHZ]]]
 #
@@ -53,6 +54,12 @@ if (L2 > 0) {
     set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
     set label 2 "L2 " . bytes_label(L2) at L2, graph 0.03 offset 0.5, 0 left front
+    # The L2 of A100/H100/H200 is two partitions: past about half of it a chain keeps lines in
+    # the far one too, whose hits cost more (the H200's step at 25-40 MiB). The band says so,
+    # so that no reader takes that step for the L2 size.
+    set object 1 rectangle from L2 / 2.0, graph 0 to L2, graph 1 fillcolor rgb ROOF_RGB \
+        fillstyle transparent solid 0.08 noborder behind
+    set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
 }
 set title ARG3 noenhanced
 set key inside left top vertical Left reverse noenhanced
