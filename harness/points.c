@@ -190,7 +190,8 @@ int occ_run_points(OccRun *r, const OccPoint *points, int n, OccRowFn on_row, vo
             e = measure_footprint(r, p, &b, &out);
         } else if (!p->reachable) {
             /* An empty shape: bind only fills the size columns of the skip row. */
-            const OccShape none = {.sm_count = r->dev->sm_count};
+            const OccShape none = {.launch = {.block_threads = p->block_threads},
+                                   .sm_count = r->dev->sm_count};
             bind(r, &b, occ_variant_at(p->variant_index), &none, &out);
             snprintf(out.status, sizeof out.status, "skip:%s", p->skip_reason);
         } else {

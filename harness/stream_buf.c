@@ -79,7 +79,7 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
     const long long trip_bytes = (long long)launch->block_threads * unroll * vec_bytes;
     const long long buffer = (long long)(b->n_floats * sizeof(float));
     const long long blocks = launch->grid_blocks > 0 ? launch->grid_blocks : 1;
-    long long trips = buffer / trip_bytes / (blocks * chunks_per_block);
+    long long trips = trip_bytes > 0 ? buffer / trip_bytes / (blocks * chunks_per_block) : 1;
     trips = trips < 1 ? 1 : trips > 0x7fffffff ? 0x7fffffff : trips;
     bound->sched = dynamic ? (OccSchedule){b->claim, b->done, (unsigned int)trips}
                            : (OccSchedule){NULL, NULL,

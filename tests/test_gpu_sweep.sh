@@ -28,8 +28,12 @@ check '[ "$rows" -eq 20 ]' "20 rows, got $rows"
 check 'grep -q "^# end_status=complete after 20 of 20 points" "$out"' "end_status complete"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
 check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
-# By column name: every status ok, every gbps a positive number, blocks/SM matches the level.
+# By column name: every status ok, every gbps a positive number, blocks/SM matches the level;
+# the one exception is u8_v16 at 100%, which no variant reaches (its registers allow 50% and it
+# has no capped twin): a skip row saying so.
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    $c["variant"] ~ /_u8_v16$/ && $c["occ_target_pct"] == 100 {
+        if ($c["status"] !~ /^skip:registers/) print; next }
     $c["status"] != "ok" || !($c["gbps_median"] > 0) || $c["samples"] < 1 ||
     ($c["occ_target_pct"] == 100 && $c["blocks_per_sm"] * $c["block_threads"] / 32 != 64) {print}' "$out" | wc -l)
 check '[ "$bad" -eq 0 ]' "$bad rows not ok / without throughput / at the wrong occupancy"
@@ -105,7 +109,8 @@ said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
 
 # Resumed: the rest of the points are measured, none twice, and the file holds all 448
-# (copy and reduce: 24 (U, V) x 16 levels each; chase warp: 4 K x 16 levels).
+# (copy and reduce: 12 (U, V) x 16 levels each; chase warp: 4 K x 16 levels; the auto lever puts
+# a natural variant or its capped twin at each level: one row per (variant pair, level)).
 "$bin" --kernel all --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null 2>"$tmp/res.err"
 check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
 total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
