@@ -120,6 +120,15 @@ check "bounds figure of copy keeps its lever" \
     has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy, mode stream, lever bounds"
 check "inflight has byte tics" has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "4 KiB"
 check "ladder marks L1" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L1 256 KiB"
+check "ladder names the far L2 partition" \
+    has_text "$OUT/chase-latency-synthetic-ladder.svg" "far L2 partition"
+# The schedule figure (drawn by hand for reports): one variant's rows, one curve per schedule.
+PLOT_WHERE="variant=reduce_u4_v16" PLOT_BY=schedule PLOT_X=occ_achieved_pct PLOT_Y=gbps_median \
+    PLOT_KEEP=occ_measured_pct python3 "$SEL" select "$FIX/reduce-synthetic.csv" >"$T/sched.tsv"
+gnuplot -c "$ROOT/plots/schedule.gp" "$T/sched.tsv" "$T/sched" "schedules" 2>"$T/sched.err"
+check "schedule figure renders" is_png "$T/sched.png"
+check "schedule figure names the schedule and the agreement line" \
+    sh -c "grep -q '<title>dynamic<' '$T/sched.svg' && grep -q 'measured = API' '$T/sched.svg'"
 check "ladder marks L2" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L2 50 MiB"
 check "chase legend names chains per warp" \
     has_text "$OUT/chase-warp-synthetic-chase-warp.svg" "K = 8 chains per warp"
