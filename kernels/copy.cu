@@ -23,10 +23,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     T *vout = reinterpret_cast<T *>(out);
     stream_walk<U>(n_vec, sched, [&](size_t first, int count) {
         T v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
-        keep_loads_together();
+        load_trip<U>(vin, first, count, v);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) vout[first + (size_t)u * blockDim.x] = v[u];

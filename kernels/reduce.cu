@@ -49,10 +49,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
     stream_walk<U>(n_vec, a.sched, [&](size_t first, int count) {
         T v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
-        keep_loads_together();
+        load_trip<U>(vin, first, count, v);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) acc[u] += vec_sum(v[u]);

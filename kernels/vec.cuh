@@ -71,6 +71,18 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
 // ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per trip, 1 in flight).
 __device__ __forceinline__ void keep_loads_together() { __syncwarp(__activemask()); }
 
+// One trip's loads: v[u] = vin[first + u x blockDim.x] for the count (<= U) vectors of the
+// trip, all issued before keep_loads_together lets any be used.
+template <int U, typename T>
+__device__ __forceinline__ void load_trip(const T *__restrict__ vin, size_t first, int count,
+                                          T (&v)[U])
+{
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
+    keep_loads_together();
+}
+
 // The end of a dynamic walk: the last block of the launch to get here resets *s.claim and
 // *s.done. Every block's last claim has returned before it counts itself done (its value ended
 // the walk), so no claim of this launch can come after the reset. Every thread calls it.
