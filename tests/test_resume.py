@@ -150,6 +150,11 @@ check("size: the default size differs from 1 GiB and is refused", ok, why)
 ok, why = refused(sized, *base, "--size", "1G", "--waves", "2", says="--waves")
 check("waves: a different --waves is refused", ok, why)
 check("same size and waves: resumed", resumed(sized, *base, "--size", "1G") == full[2:])
+scheduled = write_csv("dynamic.csv", rows_for("reduce", "stream", full[:2]),
+                      {"axis.schedule": "dynamic"})
+ok, why = refused(scheduled, *base, "--schedule", "static", says="--schedule")
+check("schedule: a static run does not resume a dynamic file", ok, why)
+check("same schedule: resumed", resumed(scheduled, *base) == full[2:])
 
 other = write_csv("a100.csv", rows_for("reduce", "stream", full[:2]), {"cc": "8.0"})
 ok, why = refused(other, *base, says="compute capability")
