@@ -87,7 +87,9 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s, %d SMs, %d points; measuring roof\n", dev->name,
                 dev->sm_count, todo->n);
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
-    occ_report_metadata(&meta, argc, argv, &run, opt);
+    char pci[32] = "";
+    cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
+    occ_report_metadata(&meta, argc, argv, &run, opt, pci);
     if (measure_model(&run, plan, &model, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
         return fail(err);
@@ -106,8 +108,6 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     cudaError_t e = cudaSuccess;
-    char pci[32] = "";
-    cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
     const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
                                     sizeof err);
     occ_sink_close(&sink, pci, done, todo->n, e != cudaSuccess);

@@ -59,7 +59,7 @@ static void utc_stamp(char *buf, size_t len, const char *fmt)
 }
 
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
-                         const OccOptions *opt)
+                         const OccOptions *opt, const char *pci_bus_id)
 {
     const OccDevice *d = s->dev;
     char cmd[2048] = "./run_sweep";
@@ -105,9 +105,8 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
         snprintf(key, sizeof key, "axis.%s", axes[i].name);
         occ_meta_add(m, key, "%s", axes[i].value);
     }
-    char pci[32] = "", nvml[160];
-    cudaDeviceGetPCIBusId(pci, sizeof pci, d->index);
-    occ_nvml_reading(pci, nvml, sizeof nvml);
+    char nvml[160];
+    occ_nvml_reading(pci_bus_id, nvml, sizeof nvml);
     occ_meta_add(m, "nvml_at_start", "%s", nvml);
 }
 
