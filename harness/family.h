@@ -55,7 +55,9 @@ typedef struct OccFamilyOps {
     /* Binds v to shape s for the launches that follow and fills the columns known before
      * timing: buffer_bytes, bytes_per_launch (work per launch, the generic GB/s), and
      * bytes_in_flight_per_sm; *touched_bytes = bytes one launch touches (for l2_resident).
-     * Returns 0, or 1 when the point cannot run on this run's buffers (skip text in skip). */
+     * Returns 0, or 1 when the point cannot run on this run's buffers (skip text in skip). For
+     * the skip row of a level the plan cannot reach, the loop binds an empty grid (grid_blocks
+     * and blocks_per_sm 0, the point's block size): only the size columns are wanted then. */
     int (*bind)(void *state, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                 long long *touched_bytes, char *skip, size_t skip_len);
     /* Enqueues one launch of the bound point on st; probe: NULL for a timed launch, else the

@@ -162,9 +162,7 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
 /* A footprint point: the family measures it by itself. */
 static cudaError_t measure_footprint(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
 {
-    const OccRunEnv env = {.dev = r->dev, .timer = &r->timer, .policy = &r->policy,
-                           .opt = r->opt, .stream = &r->stream, .meta = r->meta,
-                           .meta_user = r->meta_user};
+    const OccRunEnv env = occ_run_env(r);
     char range[96];
     snprintf(range, sizeof range, "%s %lld B", out->row.variant, p->footprint_bytes);
     nvtxRangePushA(range);

@@ -6,7 +6,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-static OccRunEnv env_of(OccRun *r)
+OccRunEnv occ_run_env(OccRun *r)
 {
     return (OccRunEnv){.dev = r->dev, .timer = &r->timer, .policy = &r->policy, .opt = r->opt,
                        .stream = &r->stream, .max_grid_blocks = r->max_grid_blocks,
@@ -41,7 +41,7 @@ int occ_run_init(OccRun *r, long long buffer_bytes, const OccPoint *points, int 
 
 int occ_run_setup_families(OccRun *r, const OccPoint *points, int n, char *err, size_t err_len)
 {
-    const OccRunEnv env = env_of(r);
+    const OccRunEnv env = occ_run_env(r);
     for (int i = 0; i < n; i++) {
         const int f = points[i].family;
         if (r->set_up & (1u << f)) continue;

@@ -65,6 +65,9 @@ int occ_run_measure_roof(OccRun *r, char *err, size_t err_len);
 int occ_run_points(OccRun *r, const OccPoint *points, int n, OccRowFn on_row, void *user,
                    cudaError_t *fatal, char *err, size_t err_len);
 
+/* What a family's set-up and an experiment's measure see of run r. */
+OccRunEnv occ_run_env(OccRun *r);
+
 /* occ_row_init plus the columns every row of the run shares (GPU name, cc, SMs). */
 void occ_run_row_init(const OccRun *r, OccRow *row);
 
