@@ -118,14 +118,15 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     return occ_sink_exit_status(&sink, done, todo->n, path);
 }
 
-/* --resume: the earlier rows, the run axes checked, the plan reduced to what is missing. */
+/* --resume, once the device (or --arch) is known: the earlier rows' GPU and run axes checked,
+ * the plan reduced to what is missing. The file itself was read before the GPU was opened. */
 static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, OccCsvTable *t,
                   OccPlan *todo, char *err, size_t err_len)
 {
     OccRunAxis axes[16];
     const int n_axes = occ_options_run_axes(opt, axes, 16);
-    if (occ_resume_load(opt->resume_path, gpu_name, cc, t, err, err_len) != 0) return -1;
-    if (occ_resume_check_axes(t, axes, n_axes, err, err_len) != 0) {
+    if (occ_resume_check_device(t, opt->resume_path, gpu_name, cc, err, err_len) != 0 ||
+        occ_resume_check_axes(t, axes, n_axes, err, err_len) != 0) {
         occ_csv_table_free(t);
         return -1;
     }
@@ -147,9 +148,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
     }
-    /* A bad --out is refused before any GPU time is spent on it. */
+    /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
+     * --resume run rewrites its file, as --force would). */
     if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
         snprintf(err, sizeof err, "--out %s", msg);
+        return usage_error(err);
+    }
+    if (opt.resume_path &&
+        (occ_resume_read(opt.resume_path, &resumed, msg, sizeof msg) != 0 ||
+         (!opt.dry_run && occ_csv_check_target(opt.resume_path, 1, msg, sizeof msg) != 0))) {
+        snprintf(err, sizeof err, "%s%s", strncmp(msg, "--resume", 8) ? "--resume " : "", msg);
         return usage_error(err);
     }
     const OccArchLimits *arch = NULL;

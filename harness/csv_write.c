@@ -140,29 +140,70 @@ static void explain_create_error(const char *partial, int e, char *err, size_t e
         occ_csv_set_err(err, err_len, "cannot create %s: %s", partial, strerror(e));
 }
 
-int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
+/* What a non-regular file is, for the message that refuses it. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* At most the first 200 bytes of path, "..." after them when it is longer: a message quoting a
+ * 100 KB path must still reach its reason. */
+enum { SHOWN_LEN = 200 + 4 };
+static const char *shown(const char *path, char buf[SHOWN_LEN])
+{
+    snprintf(buf, SHOWN_LEN, "%.200s%s", path, strlen(path) > 200 ? "..." : "");
+    return buf;
+}
+
+/* A path that exists must be a regular file: the final rename would replace a device node, FIFO
+ * or socket with a regular file (as root, /dev/null), and the .partial beside it is opened with
+ * O_TRUNC under --force, which would write through a link to a device. */
+static int check_existing(const char *path, int force, char *err, size_t err_len)
 {
     struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            occ_csv_set_err(err, err_len, "%s: is a directory", path);
-            return -1;
-        }
-        if (!force) {
-            occ_csv_set_err(err, err_len, "%s: exists; use --force", path);
-            return -1;
-        }
+    char q[SHOWN_LEN];
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) return 0;
+        occ_csv_set_err(err, err_len, "%s: %s (the output must be a regular file or a new path)",
+                        shown(path, q),
+                        errno == ENOTDIR ? "a parent of it is not a directory" : strerror(errno));
+        return -1;
     }
+    if (!S_ISREG(st.st_mode)) {
+        occ_csv_set_err(err, err_len, "%s: is %s (the output must be a regular file or a new path)",
+                        shown(path, q), file_kind(st.st_mode));
+        return -1;
+    }
+    if (!force) {
+        occ_csv_set_err(err, err_len, "%s: exists; use --force", shown(path, q));
+        return -1;
+    }
+    return 0;
+}
+
+int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
+{
+    char partial[4096 + 9], q[SHOWN_LEN];
+    if (check_existing(path, force, err, err_len) != 0) return -1;
+    snprintf(partial, sizeof partial, "%.4096s.partial", path);
+    /* Without force a leftover .partial is occ_csv_open's to explain (O_EXCL). */
+    if (check_existing(partial, 1, err, err_len) != 0) return -1;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == dir) dir[1] = '\0';
     else *slash = '\0';
-    /* Walk up to the nearest existing directory: that is where the file or its parents go. */
+    /* Walk up to the nearest existing directory: that is where the file or its parents go (a
+     * file on the way made the stat above fail with ENOTDIR). */
     while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
     if (access(dir[0] ? dir : "/", W_OK) != 0) {
-        occ_csv_set_err(err, err_len, "%.300s: directory %.150s is not writable", path,
+        occ_csv_set_err(err, err_len, "%s: directory %.150s is not writable", shown(path, q),
                         dir[0] ? dir : "/");
         return -1;
     }

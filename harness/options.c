@@ -28,6 +28,9 @@ typedef struct OccParseCtx {
     unsigned long long given; /* bit i: table option i was on the command line */
 } OccParseCtx;
 
+/* A value quoted in a message: its prefix (occ_value_quote), valid to the end of the statement. */
+#define Q(value) (occ_value_quote((value), strlen(value)).s)
+
 /* The field of OccOptions *o at offset off, as a type *. */
 #define FIELD(o, off, type) ((type *)(void *)((char *)(o) + (off)))
 
@@ -46,15 +49,13 @@ static int usage(const OccParseCtx *c, const char *fmt, ...)
     return OCC_EXIT_USAGE;
 }
 
-/* "--NAME: 'VALUE' reason (accepted: ...)"; at NULL quotes the whole value, else at[0..len). */
+/* "--NAME: 'VALUE' reason (accepted: ...)"; at NULL quotes the value, else at[0..len), each cut
+ * to a prefix so that the reason and what is accepted always fit. */
 static int bad_value(const OccParseCtx *c, const char *at, size_t len, const char *reason)
 {
     char accepted[512];
-    if (at == NULL) {
-        at = c->arg;
-        len = strlen(at);
-    }
-    return usage(c, "--%s: '%.*s' %s (accepted: %s)", c->spec->name, (int)len, at, reason,
+    return usage(c, "--%s: '%s' %s (accepted: %s)", c->spec->name,
+                 occ_value_quote(at ? at : c->arg, at ? len : strlen(c->arg)).s, reason,
                  occ_option_accepted(c->spec, accepted, sizeof accepted));
 }
 
@@ -75,25 +76,6 @@ static int parse_int(const OccParseCtx *c, int *out)
     return OCC_EXIT_OK;
 }
 
-/* The --kernel word for every kernel. */
-static const char kernel_all[] = "all";
-
-static int is_all(const char *b, size_t len)
-{
-    return len == sizeof kernel_all - 1 && memcmp(b, kernel_all, len) == 0;
-}
-
-/* 1 when b[0..len) is a catalog kernel name or "all". */
-static int is_kernel(const char *b, size_t len)
-{
-    if (is_all(b, len)) return 1;
-    for (int f = 0; f < occ_family_count(); f++)
-        if (strlen(occ_family_at(f)->kernel) == len &&
-            memcmp(occ_family_at(f)->kernel, b, len) == 0)
-            return 1;
-    return 0;
-}
-
 static int parse_kernels(const OccParseCtx *c)
 {
     char why[32];
@@ -101,7 +83,7 @@ static int parse_kernels(const OccParseCtx *c)
     for (const char *b = c->arg;; b++) {
         size_t len = strcspn(b, ",");
         if (len == 0) return bad_value(c, NULL, 0, "has an empty element");
-        if (!is_kernel(b, len)) return bad_value(c, b, len, why);
+        if (!occ_value_kernel_word(b, len)) return bad_value(c, b, len, why);
         b += len;
         if (*b == '\0') return OCC_EXIT_OK;
     }
@@ -188,7 +170,7 @@ static int select_families(const OccParseCtx *c, OccOptions *o)
     unsigned set = 0;
     for (const char *b = list;; b++) {
         size_t len = strcspn(b, ",");
-        int all = is_all(b, len);
+        int all = occ_value_kernel_word(b, len) == 2;
         for (int f = 0; f < occ_family_count(); f++) {
             const char *kernel = occ_family_at(f)->kernel;
             int g = occ_family_find(kernel, o->mode_arg);
@@ -199,7 +181,7 @@ static int select_families(const OccParseCtx *c, OccOptions *o)
             }
             occ_option_kernel_modes(kernel, modes, sizeof modes);
             if (o->mode_arg != NULL)
-                return usage(c, "--mode: '%s' does not apply to %s (its modes: %s)", o->mode_arg,
+                return usage(c, "--mode: '%s' does not apply to %s (its modes: %s)", Q(o->mode_arg),
                              kernel, modes);
             /* Only a family table without a default mode for this kernel gets here. */
             return usage(c, "--kernel: '%s' has no default mode (give --mode: %s)", kernel, modes);
@@ -304,13 +286,21 @@ static int check_requires(const OccParseCtx *c, const OccOptions *o)
 static int finish(const OccParseCtx *c, OccOptions *o)
 {
     if (o->arch != NULL && !o->dry_run)
-        return usage(c, "--arch: '%s' needs --dry-run (a real run measures its device)", o->arch);
+        return usage(c, "--arch: '%s' needs --dry-run (a real run measures its device)",
+                     Q(o->arch));
     if (select_families(c, o) != OCC_EXIT_OK || check_scoped(c, o) != OCC_EXIT_OK ||
         check_requires(c, o) != OCC_EXIT_OK || check_lists(c, o) != OCC_EXIT_OK ||
         check_lever(c, o) != OCC_EXIT_OK)
         return OCC_EXIT_USAGE;
     if (o->resume_path != NULL && o->out_path != NULL)
-        return usage(c, "--resume '%s' writes to that file; drop --out", o->resume_path);
+        return usage(c, "--resume '%s' writes to that file; drop --out", Q(o->resume_path));
+    if (o->footprint_hi_bytes < (long long)OCC_FOOTPRINT_MIN_LINES * o->stride_bytes)
+        return usage(c,
+                     "--footprint: %lld..%lld B is too small to measure (accepted: HI of at "
+                     "least %d B, %d lines of --stride %d B)",
+                     o->footprint_lo_bytes, o->footprint_hi_bytes,
+                     OCC_FOOTPRINT_MIN_LINES * o->stride_bytes, OCC_FOOTPRINT_MIN_LINES,
+                     o->stride_bytes);
     return OCC_EXIT_OK;
 }
 
@@ -367,18 +357,21 @@ int occ_options_parse(int argc, char **argv, OccOptions *o, char *err, size_t er
             return usage(&c, "--%s: missing value (accepted: %s)", c.spec->name,
                          occ_option_accepted(c.spec, accepted, sizeof accepted));
         if (id == '?' && c.spec != NULL)
-            return usage(&c, "--%s takes no value (got '%s')", c.spec->name, given);
+            return usage(&c, "--%s takes no value (got '%s')", c.spec->name, Q(given));
         if (id == '?' && optopt != 0) return usage(&c, "unknown option '-%c' (see --help)", optopt);
-        if (id == '?') return usage(&c, "unknown or ambiguous option '%s' (see --help)", given);
+        if (id == '?') return usage(&c, "unknown or ambiguous option '%s' (see --help)", Q(given));
         c.arg = optarg;
         if (c.arg != NULL && c.arg[0] == '\0') return bad_value(&c, NULL, 0, "is empty");
+        /* "--out --force" would write a file named --force: no value may look like an option. */
+        if (c.arg != NULL && occ_value_looks_like_option(c.arg, shorts + 2))
+            return bad_value(&c, NULL, 0, "looks like an option, not a value");
         if (apply(&c, o) != OCC_EXIT_OK) return OCC_EXIT_USAGE;
         c.given |= 1ull << i;
         if (c.spec->stops) return OCC_EXIT_OK;
     }
     if (optind < argc)
         return usage(&c, "unexpected argument '%s' (options start with --; see --help)",
-                     argv[optind]);
+                     Q(argv[optind]));
     return finish(&c, o);
 }
 

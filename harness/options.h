@@ -21,6 +21,12 @@
 /* Capacity of every list option (--unroll, --vec, --occ list), in values. */
 enum { OCC_MAX_LIST = 16 };
 
+/* The footprints a pointer chase can measure: at least OCC_FOOTPRINT_MIN_LINES lines of
+ * --stride bytes (a cycle through one line measures nothing), at most OCC_FOOTPRINT_MAX_BYTES
+ * (1 TiB, beyond any GPU's memory). */
+enum { OCC_FOOTPRINT_MIN_LINES = 2 };
+#define OCC_FOOTPRINT_MAX_BYTES (1LL << 40)
+
 /* How a sweep point reaches its occupancy level (--lever). */
 typedef enum OccLever {
     OCC_LEVER_AUTO,   /* natural variant + smem padding where its registers allow the level,
@@ -115,8 +121,9 @@ typedef struct OccOptions {
     int version;                  /* --version/-V: 1 = print the version and exit 0 */
     long long footprint_lo_bytes; /* --footprint LO..HI (scoped): smallest footprint in bytes;
                                      default 4 KiB */
-    long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes; default
-                                     4 GiB */
+    long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes, at most
+                                     OCC_FOOTPRINT_MAX_BYTES and at least
+                                     OCC_FOOTPRINT_MIN_LINES x stride_bytes; default 4 GiB */
     int stride_bytes;             /* --stride (scoped): bytes between the lines of the chain, a
                                      power of two in 32..65536; default 128 */
     int cold;                     /* --cold (scoped): 1 = flush L2 before each of a few single

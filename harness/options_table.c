@@ -55,7 +55,8 @@ static const OccOptSpec table[] = {
              "resident throughout)"},
     {.name = "footprint", .kind = OCC_OPT_FOOTPRINT, .scoped = 1, .field = AT(footprint_lo_bytes),
      .field2 = AT(footprint_hi_bytes), .default_text = "4K..4G", .metavar = "LO..HI",
-     .help = "footprints to sweep, smallest to largest"},
+     .help = "footprints to sweep, smallest to largest (whole lines of --stride, at "
+             "least 2, at most 1 TiB)"},
     {.name = "stride", .kind = OCC_OPT_INT, .scoped = 1, .run_axis = 1, .field = AT(stride_bytes),
      .lo = 32, .hi = 65536, .pow2 = 1, .default_text = "128", .metavar = "BYTES",
      .help = "bytes between the lines of the chain"},

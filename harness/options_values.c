@@ -2,6 +2,8 @@
  * strtoll's leniency (spaces, '+', "nan", hex). */
 #include "options_values.h"
 
+#include "catalog.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -206,8 +208,35 @@ int occ_value_footprint(const char *s, long long *lo, long long *hi, OccValueErr
     if ((why = occ_value_size(s, n_lo, &l)) != NULL) return fail(e, s, n_lo, why);
     if ((why = occ_value_size(dots + 2, n_hi, &h)) != NULL) return fail(e, dots + 2, n_hi, why);
     if (l > h) return fail(e, NULL, 0, "is a reversed range");
+    if (h > OCC_FOOTPRINT_MAX_BYTES) return fail(e, dots + 2, n_hi, "is above 1 TiB");
     *lo = l;
     *hi = h;
+    return 0;
+}
+
+int occ_value_looks_like_option(const char *s, const char *shorts)
+{
+    if (s[0] != '-') return 0;
+    if (s[1] == '-') return 1;
+    return s[1] != '\0' && s[2] == '\0' && strchr(shorts, s[1]) != NULL;
+}
+
+OccQuote occ_value_quote(const char *s, size_t len)
+{
+    OccQuote q;
+    const int cut = len > OCC_VALUE_QUOTE_MAX;
+    snprintf(q.s, sizeof q.s, "%.*s%s", (int)(cut ? OCC_VALUE_QUOTE_MAX : len), s,
+             cut ? "..." : "");
+    return q;
+}
+
+int occ_value_kernel_word(const char *b, size_t len)
+{
+    if (len == 3 && memcmp(b, "all", 3) == 0) return 2;
+    for (int f = 0; f < occ_family_count(); f++)
+        if (strlen(occ_family_at(f)->kernel) == len &&
+            memcmp(occ_family_at(f)->kernel, b, len) == 0)
+            return 1;
     return 0;
 }
 

@@ -1,7 +1,7 @@
 /* harness/options_values.h: the value syntaxes of the command line (numbers, byte sizes, int
- * lists, occupancy specs, footprint ranges, arch names), shared by options.c and its table.
- * Private to the options module: only harness/options*.c include it. Pure lexical checks: ranges
- * and compiled values are the table's business. */
+ * lists, occupancy specs, footprint ranges, kernel and arch names), shared by options.c and its
+ * table. Private to the options module: only harness/options*.c include it. Pure lexical checks:
+ * ranges and compiled values are the table's business. */
 #ifndef OCC_OPTIONS_VALUES_H
 #define OCC_OPTIONS_VALUES_H
 
@@ -36,7 +36,28 @@ const char *occ_value_int_list(const char *s, int *out, int max, int *n, int pow
  * most OCC_MAX_LIST distinct levels and 10000 steps. Returns 0 with *spec set, or -1 with *e. */
 int occ_value_occ(const char *s, OccOccSpec *spec, OccValueError *e);
 
-/* A footprint range LO..HI of byte sizes, LO <= HI. Returns 0, or -1 with *e. */
+/* What b[0..len) is as an element of --kernel: 2 for "all" (every kernel), 1 for a catalog
+ * kernel name, 0 for neither. */
+int occ_value_kernel_word(const char *b, size_t len);
+
+/* 1 when s looks like an option rather than a value: it starts with "--", or it is "-c" for a
+ * char c of shorts (the short options). "-5" and "-" are values. */
+int occ_value_looks_like_option(const char *s, const char *shorts);
+
+/* Maximum bytes of a value a message quotes (occ_value_quote). */
+enum { OCC_VALUE_QUOTE_MAX = 60 };
+
+/* A quote of a value for a message: at most its first OCC_VALUE_QUOTE_MAX bytes, then "..."
+ * when it is longer, so that a message about a 100 KB value still ends with its reason. */
+typedef struct OccQuote {
+    char s[OCC_VALUE_QUOTE_MAX + 4]; /* NUL-terminated */
+} OccQuote;
+
+/* The quote of s[0..len). */
+OccQuote occ_value_quote(const char *s, size_t len);
+
+/* A footprint range LO..HI of byte sizes, LO <= HI <= OCC_FOOTPRINT_MAX_BYTES (the lower bound,
+ * lines of --stride, is checked once every option is known). Returns 0, or -1 with *e. */
 int occ_value_footprint(const char *s, long long *lo, long long *hi, OccValueError *e);
 
 /* 1 when s has the shape of an arch name, sm_<2-3 digits>[a|f]; the arch table lives elsewhere. */

@@ -182,11 +182,19 @@ static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const
                             OccPoint base, OccPlan *plan, char *err, size_t err_len)
 {
     long long bytes[512];
-    const int n = occ_plan_footprints(opt->footprint_lo_bytes, opt->footprint_hi_bytes,
-                                      arch->l1_smem_sram_bytes, l2_bytes, bytes, 512);
+    const int n =
+        occ_plan_footprints(opt->footprint_lo_bytes, opt->footprint_hi_bytes, opt->stride_bytes,
+                            arch->l1_smem_sram_bytes, l2_bytes, bytes, 512);
     base.variant_index = -1;
     base.block_threads = 32;
     base.reachable = 1;
+    if (n == 0) {
+        snprintf(err, err_len,
+                 "--footprint: %lld..%lld B holds no footprint of %d lines of --stride %d B",
+                 opt->footprint_lo_bytes, opt->footprint_hi_bytes, OCC_FOOTPRINT_MIN_LINES,
+                 opt->stride_bytes);
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
         base.footprint_bytes = bytes[i];
         base.ordinal = i;
@@ -244,19 +252,25 @@ void occ_plan_format_point(const OccPoint *p, char *buf, size_t len)
                  p->level.asked_pct, p->skip_reason);
 }
 
-int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long long l2_bytes,
-                        long long *out, int max)
+int occ_plan_footprints(long long lo, long long hi, long long line_bytes, long long l1_bytes,
+                        long long l2_bytes, long long *out, int max)
 {
     int n = 0;
-    double f = (double)(lo < 128 ? 128 : lo);
-    while (n < max) {
-        long long bytes = (long long)(f / 128.0 + 0.5) * 128;
+    if (line_bytes <= 0 || max <= 0) return 0;
+    /* Bounded first: near 2^63 the rounding below overflows, and a loop that adds no footprint
+     * never ends. */
+    hi = (hi < OCC_FOOTPRINT_MAX_BYTES ? hi : OCC_FOOTPRINT_MAX_BYTES) / line_bytes * line_bytes;
+    lo = lo > OCC_FOOTPRINT_MIN_LINES * line_bytes ? lo : OCC_FOOTPRINT_MIN_LINES * line_bytes;
+    if (hi < OCC_FOOTPRINT_MIN_LINES * line_bytes) return 0;
+    double f = (double)lo;
+    while (n < max && f < (double)hi) {
+        long long bytes = (long long)(f / (double)line_bytes + 0.5) * line_bytes;
         if (bytes >= hi) break;
         if (n == 0 || bytes > out[n - 1]) out[n++] = bytes;
         int near = (f >= l1_bytes / 4.0 && f <= l1_bytes * 4.0) ||
                    (f >= l2_bytes / 4.0 && f <= l2_bytes * 4.0);
         f *= pow(2.0, near ? 1.0 / 8 : 1.0 / 2);
     }
-    if (n < max) out[n++] = hi / 128 * 128;
+    if (n < max) out[n++] = hi;
     return n;
 }

@@ -62,9 +62,10 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
  * occupancy-shaped family each natural variant selected by --unroll (and --vec where the family
  * takes it) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
  * register-capped twin standing in where the lever says so; for a footprint-shaped family one
- * point per footprint of --footprint (occ_plan_footprints with the arch's
- * L1 and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
- * number of points, or -1 with err (no point selected, out of memory). */
+ * point per footprint of --footprint (occ_plan_footprints with lines of --stride, the arch's L1
+ * and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
+ * number of points, or -1 with err (no point selected, a footprint range too small for its
+ * stride, out of memory). */
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
                    const OccVariantResources *res, const OccLevel *levels, int n_levels,
                    OccPlan *plan, char *err, size_t err_len);
@@ -74,11 +75,14 @@ void occ_plan_free(OccPlan *plan);
 /* The CSV variant name of p ("<kernel>_<mode>" for a footprint point). */
 const char *occ_point_variant(const OccPoint *p);
 
-/* Footprints of the latency ladder: geometric from lo to hi bytes, multiples of 128 B, 8 steps
- * per octave within a factor 4 of l1_bytes or l2_bytes (to resolve the cache edges), 2 per
- * octave elsewhere, ending exactly at hi. Returns the count (<= max). */
-int occ_plan_footprints(long long lo, long long hi, long long l1_bytes, long long l2_bytes,
-                        long long *out, int max);
+/* Footprints of the latency ladder: geometric from lo to hi bytes, whole lines of line_bytes
+ * (--stride; each rounded to the nearest line, hi down to a line), 8 steps per octave within a
+ * factor 4 of l1_bytes or l2_bytes (to resolve the cache edges), 2 per octave elsewhere, strictly
+ * ascending (no footprint twice), ending at hi. lo is raised to OCC_FOOTPRINT_MIN_LINES lines and
+ * hi lowered to OCC_FOOTPRINT_MAX_BYTES. Returns the count (<= max), 0 when hi holds fewer than
+ * OCC_FOOTPRINT_MIN_LINES lines (or line_bytes or max is not positive). */
+int occ_plan_footprints(long long lo, long long hi, long long line_bytes, long long l1_bytes,
+                        long long l2_bytes, long long *out, int max);
 
 /* One line describing a point for --dry-run (no newline). */
 void occ_plan_format_point(const OccPoint *p, char *buf, size_t len);

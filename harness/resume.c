@@ -1,31 +1,79 @@
 /* harness/resume.c: matching planned points against the rows of an earlier run. */
 #include "resume.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "catalog.h"
 
-int occ_resume_load(const char *path, const char *gpu_name, const char *cc, OccCsvTable *t,
-                    char *err, size_t err_len)
+static int same(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+static int same_num(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* 1 when rows a and b measure the same point: every key of any point shape is equal (a key that
+ * does not apply to the shape is the same on all its rows). */
+static int same_point(const OccRow *a, const OccRow *b)
+{
+    return same(a->kernel, b->kernel) && same(a->mode, b->mode) && same(a->variant, b->variant) &&
+           same(a->lever, b->lever) && a->block_threads == b->block_threads &&
+           same_num(a->occ_target_pct, b->occ_target_pct) && a->buffer_bytes == b->buffer_bytes;
+}
+
+int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
 {
     char why[400];
+    struct stat st;
+    /* Before the read: a FIFO would block it, a device would feed it without end. */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_len, "--resume %.200s: %s (accepted: a CSV file of an earlier run)", path,
+                 errno == ENOENT ? "does not exist" : "is not a regular file");
+        return -1;
+    }
     if (occ_csv_read(path, t, why, sizeof why) != 0) {
         snprintf(err, err_len, "--resume: %s", why);
         return -1;
     }
-    const char *key = gpu_name ? "gpu_name" : "cc";
-    const char *want = gpu_name ? gpu_name : cc;
-    const char *got = occ_csv_meta_get(t, key);
-    if (!got || strcmp(got, want) != 0) {
-        snprintf(err, err_len, "--resume %.200s: measured on %s '%.60s', this %s is '%.60s'", path,
-                 gpu_name ? "GPU" : "compute capability", got ? got : "(none recorded)",
-                 gpu_name ? "GPU" : "plan", want);
-        occ_csv_table_free(t);
-        return -1;
-    }
+    for (int i = 0; i < t->n_rows; i++)
+        for (int j = i + 1; j < t->n_rows; j++) {
+            if (!same_point(&t->rows[i], &t->rows[j])) continue;
+            snprintf(err, err_len,
+                     "--resume %.200s: data rows %d and %d are the same point (%.40s, %.60s); a "
+                     "resumable file holds each point once (remove one, or write a new file)",
+                     path, i + 1, j + 1, t->rows[i].variant ? t->rows[i].variant : "-",
+                     t->rows[i].lever ? t->rows[i].lever : "-");
+            occ_csv_table_free(t);
+            return -1;
+        }
     return 0;
+}
+
+/* The file's metadata key against this run's value: 0, or -1 with err. */
+static int check_meta(const OccCsvTable *t, const char *path, const char *key, const char *what,
+                      const char *want, char *err, size_t err_len)
+{
+    const char *got = occ_csv_meta_get(t, key);
+    if (got && strcmp(got, want) == 0) return 0;
+    snprintf(err, err_len,
+             "--resume %.200s: measured on %s '%.60s', this run's is '%.60s'; resume on the same "
+             "%s or write a new file",
+             path, what, got ? got : "(none recorded)", want, what);
+    return -1;
+}
+
+int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *gpu_name,
+                            const char *cc, char *err, size_t err_len)
+{
+    if (check_meta(t, path, "cc", "compute capability", cc, err, err_len) != 0) return -1;
+    return gpu_name ? check_meta(t, path, "gpu_name", "GPU", gpu_name, err, err_len) : 0;
 }
 
 int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,
@@ -45,8 +93,6 @@ int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_ax
     }
     return 0;
 }
-
-static int same(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
 int occ_resume_row_is_point(const OccRow *r, const OccPoint *p)
 {

@@ -13,11 +13,18 @@
 #include "options.h"
 #include "plan.h"
 
-/* Reads FILE into t and checks it was measured on gpu_name (a real run) or, when gpu_name is
- * NULL (a dry run for an arch), on compute capability cc ("9.0"). 0, or -1 with a one-line err
- * (t is then freed). */
-int occ_resume_load(const char *path, const char *gpu_name, const char *cc, OccCsvTable *t,
-                    char *err, size_t err_len);
+/* Reads FILE into t: it must be a regular file, parse with this schema's header (occ_csv_read) and
+ * hold each point once (two rows with the same kernel, mode, variant, lever, block_threads,
+ * occ_target_pct and buffer_bytes are refused). Needs no GPU: run before the device is opened. 0,
+ * or -1 with a one-line err (t is then freed). */
+int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len);
+
+/* Checks that t (read from path) was measured on compute capability cc ("9.0", the arch's or the
+ * device's) and, when gpu_name is not NULL (a real run, once the device is open), on that GPU:
+ * the `# cc=` and `# gpu_name=` metadata. 0, or -1 with a one-line err naming both values (t is
+ * left to the caller). */
+int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *gpu_name,
+                            const char *cc, char *err, size_t err_len);
 
 /* Checks every axes[i] against t's `axis.<name>` metadata: a key the file lacks (older files)
  * is not compared. 0, or -1 with a one-line err naming the first axis that differs, both values

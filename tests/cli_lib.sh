@@ -1,4 +1,4 @@
-# tests/cli_lib.sh: sourced by the CLI test scripts (test_cli.sh, test_cli_options.sh) with the
+# tests/cli_lib.sh: sourced by the CLI test scripts (test_cli*.sh) with the
 # script's arguments: checks that $1 is the occsweep binary, makes an empty working directory
 # (every run starts there, so a stray default CSV shows up) and defines the shared helpers.
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -29,3 +29,16 @@ check() {
 }
 
 lines() { awk 'END { print NR }' "$1"; }
+
+# refusal_problem WANT: after a run ($rc, $out, $err), empty when it was a refusal: exit 2,
+# nothing on stdout, one stderr line holding WANT, no file made in $cwd; else what was wrong.
+refusal_problem() {
+    local first
+    first=$(head -n 1 "$err")
+    if [ "$rc" -ne 2 ]; then echo "exit $rc, expected 2: $first"
+    elif [ -s "$out" ]; then echo "wrote to stdout: $(head -c 120 "$out")"
+    elif [ "$(lines "$err")" -ne 1 ]; then echo "$(lines "$err") stderr lines, expected 1"
+    elif [[ $first != "occsweep: "*"$1"* ]]; then echo "message lacks '$1': $first"
+    elif [ -n "$(ls -A "$cwd")" ]; then echo "created $(ls -A "$cwd" | head -n 1)"
+    fi
+}

@@ -1,14 +1,16 @@
 /* tests/test_csv.c: CSV round trip, the writer's exact bytes, .partial and --force handling,
  * malformed input, and the column dictionary in results/README.md (found under $OCC_SOURCE_ROOT,
  * default "."). */
-#define _XOPEN_SOURCE 700 /* mkdtemp, mkdir, access, nftw */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkdir, access, nftw, mkfifo, symlink */
 
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -287,6 +289,67 @@ static void test_writer_bytes(void)
     CHECK_CONTAINS(err, "empty path");
     CHECK(occ_csv_column_doc(-1) == NULL && occ_csv_column_doc(occ_csv_column_count()) == NULL);
 }
+/* The output must be a regular file or a new path: a device node, FIFO, socket or directory is
+ * refused, --force or not (the final rename would replace it with a regular file), as is a
+ * .partial that is a link to a device and a path under a file. occ_csv_open makes the same checks
+ * and leaves the node alone. */
+static void test_target_kinds(void)
+{
+    char err[512];
+    const char *fifo = path_in("fifo.csv"), *sock = path_in("sock.csv");
+    const char *devs[] = {"/dev/null", "/dev/full", "/dev/zero"};
+    for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++) {
+        for (int force = 0; force <= 1; force++) {
+            err[0] = '\0';
+            CHECK_INT_EQ(occ_csv_check_target(devs[i], force, err, sizeof err), -1);
+            CHECK_CONTAINS(err, "is a character device (the output must be a regular file");
+        }
+        CHECK(occ_csv_open(devs[i], 1, NULL, NULL, 0, err, sizeof err) == NULL);
+        CHECK_CONTAINS(err, "is a character device");
+    }
+    struct stat st;
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK_INT_EQ(mkfifo(fifo, 0644), 0);
+    CHECK_INT_EQ(occ_csv_check_target(fifo, 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "fifo.csv: is a FIFO");
+    CHECK(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock);
+    CHECK(s >= 0 && bind(s, (struct sockaddr *)&addr, sizeof addr) == 0);
+    CHECK_INT_EQ(occ_csv_check_target(sock, 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "sock.csv: is a socket");
+    if (s >= 0) close(s);
+    mkdir(path_in("dir.csv"), 0755);
+    CHECK_INT_EQ(occ_csv_check_target(path_in("dir.csv"), 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "dir.csv: is a directory");
+    /* a link to a device is judged by what it points to */
+    CHECK_INT_EQ(symlink("/dev/null", path_in("link.csv")), 0);
+    CHECK_INT_EQ(occ_csv_check_target(path_in("link.csv"), 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "link.csv: is a character device");
+    /* --force truncates the .partial: one linked to a device is refused */
+    CHECK_INT_EQ(symlink("/dev/null", path_in("lp.csv.partial")), 0);
+    CHECK_INT_EQ(occ_csv_check_target(path_in("lp.csv"), 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "lp.csv.partial: is a character device");
+    /* a parent that is a file, directly or further up */
+    write_text(path_in("plain"), "x");
+    CHECK_INT_EQ(occ_csv_check_target(path_in("plain/out.csv"), 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "a parent of it is not a directory");
+    CHECK_INT_EQ(occ_csv_check_target(path_in("plain/a/b/out.csv"), 0, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "a parent of it is not a directory");
+    /* a regular file with force, and a new path under new directories, pass */
+    CHECK_INT_EQ(occ_csv_check_target(path_in("plain"), 1, err, sizeof err), 0);
+    CHECK_INT_EQ(occ_csv_check_target(path_in("new/sub/out.csv"), 0, err, sizeof err), 0);
+    /* a 100 KB path: the message keeps a prefix and still ends with its reason */
+    static char huge[100 * 1024];
+    memset(huge, 'a', sizeof huge - 1);
+    memcpy(huge, "/dev/null/", 10);
+    CHECK_INT_EQ(occ_csv_check_target(huge, 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "...: ");
+    CHECK_CONTAINS(err, "(the output must be a regular file or a new path)");
+    CHECK(strlen(err) < 300);
+}
+
 #define GOOD_STR "x"
 #define GOOD_INT "1"
 #define GOOD_NUM "1.5"
@@ -417,6 +480,7 @@ int main(void)
     test_round_trip();
     test_force_and_partial();
     test_writer_bytes();
+    test_target_kinds();
     test_malformed();
     test_readme_dictionary();
     int rc = check_done();

@@ -7,9 +7,11 @@
  * (garbage options and values: huge numbers, separators, 10 KB strings, non-UTF-8 bytes, '%n')
  * are held to the invariants options.h documents. The rules between options (selection by
  * --kernel/--mode, scoped options, --index-bytes only with --chain index, compiled unroll/vec
- * values, --lever bounds) are predicted from the catalog (harness/catalog.h). Each vector is parsed again with err NULL and
- * err_len 0, 1 and 8. Every argv string is its own heap block, so ASan sees a read past one. The
- * seed is printed; OCC_FUZZ_SEED=N replays a run. */
+ * values, --lever bounds) are predicted from the catalog (harness/catalog.h). Each vector is parsed
+ * again with err NULL and err_len 0, 1 and 8. Every argv string is its own heap block, so ASan sees
+ * a read past one. The seed is printed; OCC_FUZZ_SEED=N replays a run. Fixed vectors first: every
+ * valued option given a value that looks like an option (--out --force), a 10,000-entry list and a
+ * 100 KB value (the message quotes a prefix and ends with the reason), and footprint extremes. */
 #include "catalog.h"
 #include "check.h"
 #include "exitcodes.h"
@@ -152,11 +154,9 @@ static const Sample valid[] = {
     {F_DEVICE, "-0", "0"},
     {F_OUT, "x.csv", "x.csv"},
     {F_OUT, "-", "-"},
-    {F_OUT, "--help", "--help"},
     {F_OUT, "%n%s", "%n%s"},
     {F_OUT, "a b,c..d=e", "a b,c..d=e"},
     {F_RESUME, "old.csv", "old.csv"},
-    {F_RESUME, "--out", "--out"},
     {F_ARCH, "sm_90", "sm_90"},
     {F_ARCH, "sm_90a", "sm_90a"},
     {F_ARCH, "sm_100f", "sm_100f"},
@@ -167,6 +167,10 @@ static const Sample valid[] = {
     {F_FOOTPRINT, "4K..64K", "4096..65536"},
     {F_FOOTPRINT, "1..1", "1..1"},
     {F_FOOTPRINT, "1G..1GiB", "1073741824..1073741824"},
+    /* Well-formed, but refused once --stride is known: fewer than 2 lines (predict_rules). */
+    {F_FOOTPRINT, "100..200", "100..200"},
+    {F_FOOTPRINT, "64K..64K", "65536..65536"},
+    {F_FOOTPRINT, "1..1024G", "1..1099511627776"},
     {F_STRIDE, "32", "32"},
     {F_STRIDE, "4096", "4096"},
     {F_STRIDE, "65536", "65536"},
@@ -262,6 +266,15 @@ static const Sample bad[] = {
     {F_FOOTPRINT, "0..4K", 0},
     {F_FOOTPRINT, "4K...8K", 0},
     {F_FOOTPRINT, "4K..1T", 0},
+    {F_FOOTPRINT, "17..9223372036854775807", 0},
+    {F_FOOTPRINT, "1..1025G", 0},
+    /* values that look like options: "--out --force" must not write a file named --force */
+    {F_OUT, "--help", 0},
+    {F_OUT, "--force", 0},
+    {F_OUT, "-h", 0},
+    {F_RESUME, "--out", 0},
+    {F_KERNEL, "-V", 0},
+    {F_FOOTPRINT, "--4K..8K", 0},
     {F_ARCH, "sm_9", 0},
     {F_ARCH, "sm_1000", 0},
     {F_ARCH, "sm_90b", 0},
@@ -917,6 +930,8 @@ static int predict_rules(Expect *w, const int *given)
     if (strcmp(w->parsed[F_LEVER], "bounds") == 0 && !bounds_ok(fams))
         return expect_usage(w, "--lever bounds: ");
     if (given[F_RESUME] && given[F_OUT]) return expect_usage(w, "writes to that file; drop --out");
+    if (atoll(strstr(w->parsed[F_FOOTPRINT], "..") + 2) < 2 * atoll(w->parsed[F_STRIDE]))
+        return expect_usage(w, "--footprint: %s B is too small to measure", w->parsed[F_FOOTPRINT]);
     w->families = fams;
     return OCC_EXIT_OK;
 }
@@ -1193,6 +1208,132 @@ static void push_chaos_token(Vec *v)
     }
 }
 
+/* Parses the NULL-terminated argv (after "occsweep") into o and err; returns the exit code. */
+static int parse_args(OccOptions *o, char *err, const char *const *args)
+{
+    static Vec v;
+    vec_reset(&v, "targeted", 0);
+    while (*args)
+        push(&v, *args++);
+    return parse_checked(&v, o, err);
+}
+
+/* 1 when err ends with the reason and what is accepted, and quotes at most a prefix of a value:
+ * no quote longer than OCC_VALUE_QUOTE_MAX (60) + "...". */
+static int ends_with_reason(const char *err, const char *tail)
+{
+    const char *q = strchr(err, '\''), *end = q ? strchr(q + 1, '\'') : NULL;
+    size_t n = strlen(err), lt = strlen(tail);
+    return q && end && end - q - 1 <= 63 && n < ERR_LEN - 1 && n >= lt &&
+           strcmp(err + n - lt, tail) == 0;
+}
+
+/* Each valued option refuses a value that looks like an option (--NAME --force, -h, -V): the
+ * value would otherwise be taken as, e.g., a file named --force. "-" and "-1" are values. */
+static void test_option_looking_values(void)
+{
+    static OccOptions o;
+    static char err[ERR_LEN + GUARD], needle[128];
+    static const char *const looks[] = {"--force", "--help", "-h", "-V", "--", "--x=1"};
+    for (int f = 0; f < N_FLAG; f++) {
+        if (!flag_info[f].takes_value) continue;
+        char name[40], eq[48];
+        snprintf(name, sizeof name, "--%s", flag_info[f].name);
+        for (int i = 0; i < COUNT(looks); i++) {
+            snprintf(needle, sizeof needle,
+                     "--%s: '%s' looks like an option, not a value (accepted: ", flag_info[f].name,
+                     looks[i]);
+            CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){name, looks[i], NULL}),
+                         OCC_EXIT_USAGE);
+            CHECK_CONTAINS(err, needle);
+            snprintf(eq, sizeof eq, "%s=%s", name, looks[i]);
+            CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){eq, NULL}), OCC_EXIT_USAGE);
+            CHECK_CONTAINS(err, needle);
+        }
+    }
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){"--out", "--force", "--force", NULL}),
+                 OCC_EXIT_USAGE);
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){"--force", "--out", "-", NULL}),
+                 OCC_EXIT_OK);
+    CHECK_STR_EQ(o.out_path, "-");
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){"--device", "-1", NULL}),
+                 OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "--device: '-1' is out of range (accepted: ");
+}
+
+/* A 10,000-entry list and a 100 KB argument, for every valued option but the two paths (any
+ * text is a path): the message quotes a prefix and still ends with the reason and what is
+ * accepted. */
+static void test_long_values(void)
+{
+    static OccOptions o;
+    static char err[ERR_LEN + GUARD], list[10000 * 6], huge[100 * 1024], opt[100 * 1024 + 4];
+    size_t at = 0;
+    for (int i = 1; i <= 10000; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", i > 1 ? "," : "", i);
+    memset(huge, 'x', sizeof huge - 1);
+    const char *const values[] = {list, huge};
+    for (int f = 0; f < N_FLAG; f++) {
+        if (!flag_info[f].takes_value || f == F_OUT || f == F_RESUME) continue;
+        char name[40];
+        snprintf(name, sizeof name, "--%s", flag_info[f].name);
+        for (int i = 0; i < COUNT(values); i++) {
+            CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){name, values[i], NULL}),
+                         OCC_EXIT_USAGE);
+            if (!ends_with_reason(err, ")") || !strstr(err, "(accepted: "))
+                printf("  --%s with a %zu-byte value: '%s'\n", flag_info[f].name, strlen(values[i]),
+                       err);
+            CHECK(ends_with_reason(err, ")") && strstr(err, "(accepted: ") != NULL);
+        }
+    }
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){"--unroll", list, NULL}),
+                 OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err,
+                   "--unroll: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,...' "
+                   "has too many values (accepted: ");
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){"--kernel", huge, NULL}),
+                 OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "xxx...' is not a kernel (accepted: ");
+    snprintf(opt, sizeof opt, "--%s", huge);
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){opt, NULL}), OCC_EXIT_USAGE);
+    CHECK(ends_with_reason(err, "' (see --help)"));
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){huge, NULL}), OCC_EXIT_USAGE);
+    CHECK(ends_with_reason(err, "' (options start with --; see --help)"));
+    CHECK_INT_EQ(
+        parse_args(&o, err,
+                   (const char *const[]){"--dry-run", "--resume", huge, "--out", "x", NULL}),
+        OCC_EXIT_USAGE);
+    CHECK(ends_with_reason(err, "' writes to that file; drop --out"));
+}
+
+/* Footprint extremes: beyond 1 TiB (2^63 - 1 once looped forever in the planner) and below two
+ * lines of --stride (1..1 planned a 0-byte footprint) are usage errors; 1 TiB itself is not. */
+static void test_footprint_extremes(void)
+{
+    static OccOptions o;
+    static char err[ERR_LEN + GUARD];
+#define LADDER "--kernel", "chase", "--mode", "latency", "--footprint"
+    CHECK_INT_EQ(
+        parse_args(&o, err, (const char *const[]){LADDER, "17..9223372036854775807", NULL}),
+        OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "--footprint: '9223372036854775807' is above 1 TiB (accepted: ");
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){LADDER, "1..1", NULL}), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err,
+                   "--footprint: 1..1 B is too small to measure (accepted: HI of at least 256 B, "
+                   "2 lines of --stride 128 B)");
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){LADDER, "100..200", NULL}),
+                 OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "too small to measure");
+    CHECK_INT_EQ(
+        parse_args(&o, err, (const char *const[]){LADDER, "4K..64K", "--stride", "65536", NULL}),
+        OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "HI of at least 131072 B, 2 lines of --stride 65536 B");
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){LADDER, "1..1024G", NULL}), OCC_EXIT_OK);
+    CHECK(o.footprint_lo_bytes == 1 && o.footprint_hi_bytes == OCC_FOOTPRINT_MAX_BYTES);
+    CHECK_INT_EQ(parse_args(&o, err, (const char *const[]){LADDER, "100..256", NULL}), OCC_EXIT_OK);
+#undef LADDER
+}
+
 int main(void)
 {
     static Vec v;
@@ -1221,6 +1362,9 @@ int main(void)
         CHECK_STR_EQ(got, want);
     }
 
+    test_option_looking_values();
+    test_long_values();
+    test_footprint_extremes();
     for (int i = 0; i < N_STRUCTURED; i++) {
         if (run_structured(&v, i) == OCC_EXIT_OK)
             want_ok++;

@@ -145,6 +145,45 @@ static void test_footprint_family(void)
     CHECK_STR_EQ(plan.points[0].mode, "latency-cold");
     CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "chase_latency");
     occ_plan_free(&plan);
+    /* 100..200 holds no footprint of 2 lines of 128 B: refused, not a duplicated 128 B */
+    o.footprint_lo_bytes = 100;
+    o.footprint_hi_bytes = 200;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, NULL, 0, &plan, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "--footprint: 100..200 B holds no footprint of 2 lines of --stride 128 B");
+    occ_plan_free(&plan);
+}
+
+/* Footprints are whole lines of the stride, strictly ascending, at least two lines and at most
+ * 1 TiB: 17..2^63-1 once looped forever, 1..1 planned 0 B and 100..200 planned 128 B twice. */
+static void test_footprint_bounds(void)
+{
+    static long long out[512];
+    const long long l1 = 256 << 10, l2 = 60LL << 20;
+    int n = occ_plan_footprints(17, 9223372036854775807LL, 128, l1, l2, out, 512);
+    CHECK(n > 10 && n < 512);
+    CHECK_INT_EQ(out[0], 256);
+    CHECK_INT_EQ(out[n - 1], OCC_FOOTPRINT_MAX_BYTES);
+    int ascending = 1, whole = 1;
+    for (int i = 0; i < n; i++) {
+        ascending &= i == 0 || out[i] > out[i - 1];
+        whole &= out[i] % 128 == 0;
+    }
+    CHECK(ascending && whole);
+    CHECK_INT_EQ(occ_plan_footprints(1, 1, 128, l1, l2, out, 512), 0);
+    CHECK_INT_EQ(occ_plan_footprints(100, 200, 128, l1, l2, out, 512), 0);
+    n = occ_plan_footprints(100, 300, 128, l1, l2, out, 512);
+    CHECK_INT_EQ(n, 1);
+    CHECK_INT_EQ(out[0], 256);
+    /* 4 KiB and its neighbours in lines of 4 KiB: 8 KiB (2 lines) .. 64 KiB, no repeats */
+    n = occ_plan_footprints(4096, 65536, 4096, l1, l2, out, 512);
+    CHECK(n >= 4 && out[0] == 8192 && out[n - 1] == 65536);
+    for (int i = 0; i < n; i++)
+        CHECK(out[i] % 4096 == 0 && (i == 0 || out[i] > out[i - 1]));
+    /* hi rounds down to a line; a full out[] stops at max */
+    n = occ_plan_footprints(4096, 1000000, 128, l1, l2, out, 512);
+    CHECK_INT_EQ(out[n - 1], 1000000 / 128 * 128);
+    CHECK_INT_EQ(occ_plan_footprints(4096, 1LL << 40, 128, l1, l2, out, 3), 3);
+    CHECK_INT_EQ(occ_plan_footprints(4096, 65536, 0, l1, l2, out, 512), 0);
 }
 
 /* The default size: 8 x L2, raised to 4 GiB for the streaming families where a quarter of the
@@ -167,6 +206,7 @@ int main(void)
     test_range_with_step_and_empty_range();
     test_levers();
     test_footprint_family();
+    test_footprint_bounds();
     test_default_size();
     return check_done();
 }

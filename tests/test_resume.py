@@ -6,7 +6,9 @@ some points, and `occsweep --dry-run --arch sm_90 --resume FILE ...` must plan e
 the file lacks: per-row axes (kernel, mode, variant, lever, block, occupancy, footprint, warm vs
 cold ladder) filter points; run-wide axes (size, waves, stride, cold, chain, index width) recorded as
 `# axis.<name>` metadata must match or the run is refused with exit 2; fail rows are measured
-again; a file from another compute capability is refused."""
+again; a file from another compute capability is refused; a file that is missing, not a regular
+file, not of this schema or holding a point twice is refused before any GPU is opened, and a dry
+run lists the points still to measure."""
 import os
 import re
 import subprocess
@@ -159,6 +161,54 @@ check("same schedule: resumed", resumed(scheduled, *base) == full[2:])
 other = write_csv("a100.csv", rows_for("reduce", "stream", full[:2]), {"cc": "8.0"})
 ok, why = refused(other, *base, says="compute capability")
 check("another GPU generation is refused", ok, why)
+
+# The file itself is checked before any GPU work: it exists, is a regular file (a FIFO would
+# block the read), parses with this schema's header and holds each point once.
+def real(*args):
+    """A run without --dry-run: a bad --resume file is refused (exit 2) before the device is
+    opened, so no GPU (exit 3) is reported and none is used."""
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stderr
+
+
+fifo = os.path.join(TMP, "fifo.csv")
+os.mkfifo(fifo)
+garbage = os.path.join(TMP, "garbage.csv")
+with open(garbage, "w") as f:
+    f.write("this is not a sweep\n1,2,3\n")
+old_schema = os.path.join(TMP, "old-schema.csv")
+with open(old_schema, "w") as f:
+    f.write("# cc=9.0\ngpu_name,cc,kernel\nNVIDIA H200,9.0,reduce\n")
+dup = write_csv("dup.csv", rows_for("reduce", "stream", full[:2] + full[1:2]))
+dup_lad = write_csv("dup-ladder.csv", lad_rows + lad_rows[:1])
+no_cc = os.path.join(TMP, "no-cc.csv")
+with open(held) as f, open(no_cc, "w") as g:
+    g.write("".join(line for line in f if not line.startswith("# cc=")))
+bad_files = [(os.path.join(TMP, "missing.csv"), "does not exist"),
+             ("/dev/null", "not a regular file"), (fifo, "not a regular file"),
+             (garbage, "wrong header"), (old_schema, "wrong header"),
+             (dup, "data rows 2 and 3 are the same point"),
+             (dup_lad, "data rows 1 and 4 are the same point"),
+             (no_cc, "compute capability '(none recorded)'")]
+for path, says in bad_files:
+    args = lad_args if path == dup_lad else base
+    ok, why = refused(path, *args, says=says)
+    check(f"dry run refuses {os.path.basename(path)}: {says}", ok, why)
+    if "compute capability" in says:
+        continue  # the device's identity is checked once it is open
+    rc, err = real(*args, "--resume", path)
+    check(f"real run refuses {os.path.basename(path)} before the GPU (exit 2, not 3)",
+          rc == 2 and says in err, f"exit {rc}: {err.strip()}")
+check("a resumable file with the same point once (a distinct fail row kept) resumes",
+      resumed(failed, *base) == full[1:])
+
+# --dry-run --resume says how many rows are kept and prints exactly the points still to measure.
+rc, out, err = run(*base, "--resume", held)
+check("dry run reports the rows kept and the points to measure",
+      rc == 0 and f"resuming {held}: 2 rows kept, 2 points to measure" in err, err.strip())
+check("dry run prints the points still to measure, in plan order",
+      [p[:3] for p in plan(*base, "--resume", held)] == full[2:] and
+      sum(1 for line in out.splitlines() if " target " in line) == 2, out)
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
