@@ -1,5 +1,7 @@
 # bench/setup.sh: sourced by run_sweep and run_tests. Finds or installs the build tools, then
-# configures and builds occsweep in build/ (first use) or brings it up to date (quietly).
+# configures and builds occsweep in build/ (first use; again when build/ was configured for another
+# source tree) or brings it up to date (quietly, one invocation at a time, each with its own log).
+# A build/ this user cannot write is used as it is.
 # Exit status 2 with the exact command to run when a tool is missing and cannot be installed.
 
 OCC_ROOT=${OCC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -46,19 +48,34 @@ occ_ensure_cuda_tool() {
         occ_die "occsweep: $tool not found; run: python3 -m pip install '$package'"
 }
 
+occ_meson_ok() { occ_version_ge "$("$@" --version 2>/dev/null || echo 0)" "$OCC_MESON_MIN"; }
+
+# Meson >= OCC_MESON_MIN on PATH; else pip's scripts directories (the interpreter's and the user
+# scheme's: pip installs meson there, and neither need be on PATH, e.g. pyenv before a rehash) go
+# first on PATH; else its module, run as `python3 -m mesonbuild.mesonmain` by a shell function.
+occ_find_meson() {
+    hash -r
+    occ_meson_ok meson && return 0
+    local d
+    for d in $(python3 -c 'import os, sysconfig
+print(sysconfig.get_path("scripts"))
+print(sysconfig.get_path("scripts", os.name + "_user"))' 2>/dev/null); do
+        if occ_meson_ok "$d/meson"; then PATH=$d:$PATH; hash -r; return 0; fi
+    done
+    occ_meson_ok python3 -m mesonbuild.mesonmain || return 1
+    meson() { python3 -m mesonbuild.mesonmain "$@"; }
+}
+
 occ_ensure_tools() {
     local want_gnuplot=${1:-0}
     command -v nvcc >/dev/null 2>&1 || PATH=$PATH:/usr/local/cuda/bin
     command -v nvcc >/dev/null 2>&1 ||
         occ_die "occsweep: nvcc not found: install the CUDA Toolkit (12.8 or newer) and put its bin/ on PATH"
     local ub; ub=$(occ_user_bin); [ -n "$ub" ] && PATH=$PATH:$ub
-    local mv; mv=$(meson --version 2>/dev/null || echo 0)
-    if ! occ_version_ge "$mv" "$OCC_MESON_MIN"; then
-        occ_say "occsweep: installing meson >= $OCC_MESON_MIN (found ${mv/#0/none})"
+    if ! occ_find_meson; then
+        occ_say "occsweep: installing meson >= $OCC_MESON_MIN (found $(meson --version 2>/dev/null || echo none))"
         occ_pip_install "meson>=$OCC_MESON_MIN" || true
-        hash -r
-        mv=$(meson --version 2>/dev/null || echo 0)
-        occ_version_ge "$mv" "$OCC_MESON_MIN" ||
+        occ_find_meson ||
             occ_die "occsweep: meson >= $OCC_MESON_MIN needed; run: python3 -m pip install 'meson>=$OCC_MESON_MIN'"
     fi
     if ! command -v ninja >/dev/null 2>&1; then
@@ -78,16 +95,88 @@ occ_ensure_tools() {
     export PATH
 }
 
+# One configure+build at a time per build directory: concurrent ninjas in one tree clobber each
+# other's archives and binaries. flock on .occ-lock inside the build directory (a wipe keeps it: a
+# new file would let a newcomer lock another inode than the waiters); without flock, a directory
+# made by mkdir, taken over when the process named in it has died.
+occ_lock() {
+    local lock=$OCC_BUILD/.occ-lock pid
+    if command -v flock >/dev/null 2>&1; then
+        exec 9>>"$lock" && flock 9 && OCC_LOCKED=flock
+        return
+    fi
+    until mkdir "$lock.d" 2>/dev/null; do
+        pid=$(cat "$lock.d/pid" 2>/dev/null) || pid=
+        if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then rm -rf "$lock.d"; continue; fi
+        sleep 0.2
+    done
+    echo $$ >"$lock.d/pid"
+    trap 'rm -rf "$OCC_BUILD/.occ-lock.d"' EXIT
+    OCC_LOCKED=mkdir
+}
+
+occ_unlock() {
+    case ${OCC_LOCKED:-} in
+    flock) flock -u 9; exec 9>&- ;;
+    mkdir) rm -rf "$OCC_BUILD/.occ-lock.d"; trap - EXIT ;;
+    esac
+    OCC_LOCKED=
+}
+
+# Empties the build directory but for its lock.
+occ_wipe_build() {
+    find "$OCC_BUILD" -mindepth 1 -maxdepth 1 ! -name .occ-lock ! -name .occ-lock.d \
+        -exec rm -rf {} +
+}
+
+occ_fail_build() {
+    cat "$2" >&2; rm -f "$2"
+    [ "$1" = setup ] && occ_wipe_build
+    occ_unlock
+    occ_die "occsweep: $1 failed (log above)" 1
+}
+
+# The source tree the build directory was configured for (empty when not configured).
+occ_build_source() {
+    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["directories"]["source"])' \
+        "$OCC_BUILD/meson-info/meson-info.json" 2>/dev/null
+}
+
+occ_same_dir() { [ "$(cd "$1" 2>/dev/null && pwd -P)" = "$(cd "$2" 2>/dev/null && pwd -P)" ]; }
+
+# A build directory this user cannot write (a read-only checkout): ninja cannot run there, so the
+# binary built last runs, with a line saying so when ninja finds sources newer than their outputs
+# (build_info.h always counts as stale in a dry run, and is left out).
+occ_use_readonly_build() {
+    [ -x "$OCC_BUILD/bench/occsweep" ] ||
+        occ_die "occsweep: $OCC_BUILD is not writable and holds no build; set OCC_BUILD to a writable directory" 1
+    if ninja -C "$OCC_BUILD" -n -d explain 2>&1 | grep -v PHONY |
+        grep -q "older than most recent input\|command line changed\|doesn't exist"; then
+        occ_say "occsweep: $OCC_BUILD is read-only and older than the sources; running the binary built last"
+    fi
+}
+
 occ_ensure_build() {
-    local log=$OCC_ROOT/build-log.txt
-    if [ ! -f "$OCC_BUILD/build.ninja" ]; then
+    mkdir -p "$OCC_BUILD" 2>/dev/null || true
+    if [ ! -w "$OCC_BUILD" ]; then occ_use_readonly_build; return; fi
+    occ_lock || occ_die "occsweep: cannot lock $OCC_BUILD/.occ-lock" 1
+    # Each invocation its own log, outside the checkout (which may be read-only).
+    local log; log=$(mktemp "${TMPDIR:-/tmp}/occsweep-build.XXXXXX" 2>/dev/null ||
+        mktemp "$OCC_BUILD/.build-log.XXXXXX")
+    local src; src=$(occ_build_source) || src=
+    if [ -n "$src" ] && ! occ_same_dir "$src" "$OCC_ROOT"; then
+        # A copied checkout: its build/ still compiles the original's sources.
+        occ_say "occsweep: ${OCC_BUILD#$OCC_ROOT/} was configured for $src; setting it up again" \
+            "for $OCC_ROOT (a few minutes)"
+        occ_wipe_build
+    elif [ ! -f "$OCC_BUILD/build.ninja" ]; then
         occ_say "occsweep: first use: building in ${OCC_BUILD#$OCC_ROOT/} (a few minutes; log on failure only)"
-        if ! meson setup "$OCC_BUILD" "$OCC_ROOT" ${OCC_MESON_ARGS:-} >"$log" 2>&1; then
-            cat "$log" >&2; rm -rf "$OCC_BUILD"; occ_die "occsweep: meson setup failed (log above)" 1
-        fi
     fi
-    if ! ninja -C "$OCC_BUILD" >"$log" 2>&1; then
-        cat "$log" >&2; occ_die "occsweep: build failed (log above)" 1
+    if [ ! -f "$OCC_BUILD/build.ninja" ]; then
+        meson setup "$OCC_BUILD" "$OCC_ROOT" ${OCC_MESON_ARGS:-} >"$log" 2>&1 ||
+            occ_fail_build setup "$log"
     fi
+    ninja -C "$OCC_BUILD" >"$log" 2>&1 || occ_fail_build build "$log"
     rm -f "$log"
+    occ_unlock
 }

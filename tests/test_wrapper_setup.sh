@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The set-up wrapper (bench/setup.sh through run_sweep) on a scratch copy built for sm_90:
+#  (b) meson installed by pip into a directory not on PATH: found there, not installed again;
+#  (a) a read-only checkout with a complete build: the built binary runs (a line says so when the
+#      sources are newer), no shell error from writing a log into the checkout;
+#  (c) a copied checkout (cp -r, build/ included): build/ is set up again for the copy, with one
+#      line saying so, and then compiles the copy's sources.
+set -u
+. "$(dirname "$0")/wrapper_lib.sh"
+tree=$occ_test_tmp/a
+scratch_copy "$tree"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# sweep NAME [ENV...]: run_sweep's dry run with the given environment; NAME.out and NAME.err.
+sweep() {
+    local name=$1; shift
+    local out=$occ_test_tmp/$name.out err=$occ_test_tmp/$name.err
+    env "$@" "$tree/run_sweep" "${sweep_args[@]}" >"$out" 2>"$err"
+    local rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q '^plan for sm_90: ' "$out"; then
+        fail "$name: run_sweep exited $rc without its plan:"; tail -n 6 "$err"
+        return 1
+    fi
+}
+
+sweep first-use || { echo "failures: $failures"; exit 1; }
+
+# (b) PATH with every directory that holds meson replaced by links to all its other entries.
+nomeson_path=
+n=0
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+    if [ -e "$d/meson" ]; then
+        n=$((n + 1)); farm=$occ_test_tmp/path$n; mkdir "$farm"
+        for e in "$d"/*; do [ "${e##*/}" = meson ] || ln -s "$e" "$farm/"; done
+        d=$farm
+    fi
+    nomeson_path=${nomeson_path:+$nomeson_path:}$d
+done
+if PATH=$nomeson_path command -v meson >/dev/null; then
+    fail "(b): meson still on the test's PATH"
+elif sweep meson-off-path PATH="$nomeson_path" PIP_NO_INDEX=1; then
+    if grep -q 'installing meson\|meson >= .* needed' "$occ_test_tmp/meson-off-path.err"; then
+        fail "(b): meson installed again:"; cat "$occ_test_tmp/meson-off-path.err"
+    else
+        echo "(b) meson off PATH: found"
+    fi
+fi
+
+# (a) The checkout read-only: a read-only bind mount in a user namespace (root can write anywhere
+# else), or the permission bits for other users.
+readonly_sweep() {
+    local name=$1
+    if [ "$(id -u)" = 0 ]; then
+        unshare -rm true 2>/dev/null || { echo "(a) skipped: no user namespaces"; return 2; }
+        # sweep appends "$tree/run_sweep" ARGS: the command run once the tree is read-only.
+        sweep "$name" unshare -rm bash -c \
+            'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"' "$tree"
+    else
+        chmod -R a-w "$tree"
+        sweep "$name"
+        local rc=$?
+        chmod -R u+w "$tree"
+        return $rc
+    fi
+}
+if readonly_sweep read-only; then
+    if [ -s "$occ_test_tmp/read-only.err" ] || [ -e "$tree/build-log.txt" ]; then
+        fail "(a) read-only, up to date: said something or left a log:"
+        cat "$occ_test_tmp/read-only.err"
+    else
+        echo "(a) read-only, up to date: the binary ran"
+    fi
+    touch "$tree/harness/csv_write.c"
+    if readonly_sweep read-only-stale; then
+        if grep -q 'read-only and older than the sources' "$occ_test_tmp/read-only-stale.err"; then
+            echo "(a) read-only, sources newer: the binary ran, with a line saying so"
+        else
+            fail "(a) read-only, sources newer: no line saying so:"
+            cat "$occ_test_tmp/read-only-stale.err"
+        fi
+    fi
+fi
+
+# (c) cp -r of the checkout and its build/.
+copy=$occ_test_tmp/b
+cp -r "$tree" "$copy"
+tree=$copy
+if sweep copied; then
+    err=$occ_test_tmp/copied.err
+    said=$(grep -c "was configured for $occ_test_tmp/a; setting it up again" "$err")
+    lines=$(wc -l <"$err")
+    configured=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["directories"]["source"])' \
+        "$copy/build/meson-info/meson-info.json")
+    if [ "$said" != 1 ] || [ "$lines" != 1 ] || [ "$configured" != "$copy" ]; then
+        fail "(c) copied checkout: build/ configured for $configured; said:"; cat "$err"
+    else
+        echo "(c) copied checkout: set up again for the copy, one line"
+    fi
+fi
+
+echo "failures: $failures"
+[ "$failures" -eq 0 ]
