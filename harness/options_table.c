@@ -34,7 +34,8 @@ static const OccOptSpec table[] = {
      .axis = 'v', .metavar = "LIST", .help = "bytes per load"},
     {.name = "occ", .kind = OCC_OPT_OCC, .scoped = 1, .field = AT(occ), .default_text = "6.25..100",
      .metavar = "SPEC",
-     .help = "occupancy levels; LO..HI visits every level the block size can reach"},
+     .help = "occupancy levels; LO..HI visits every level the block size can reach (a decimal "
+             "point: 12,5 is refused)"},
     {.name = "block", .kind = OCC_OPT_INT, .scoped = 1, .field = AT(block_threads), .lo = 32,
      .hi = OCC_LB_MAX_THREADS, .multiple = 32, .default_text = "128", .metavar = "N",
      .help = "threads per block"},

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +30,23 @@ int occ_value_ll(const char *b, size_t len, long long *v)
     return errno == ERANGE ? -2 : 0;
 }
 
+/* strtod reads the decimal point of LC_NUMERIC; a library user may have set one that is not '.'
+ * (de_DE: ','), so the number is read under the C locale, switched for this thread only. */
 int occ_value_double(const char *b, size_t len, double *v)
 {
+    static locale_t c_numeric;
+    locale_t prev = (locale_t)0;
     char buf[64];
     char *end;
     if (len == 0 || len >= sizeof buf) return -1;
     memcpy(buf, b, len);
     buf[len] = '\0';
     if (strspn(buf, "0123456789.eE+-") != len) return -1;
+    if (c_numeric == (locale_t)0) c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (c_numeric != (locale_t)0) prev = uselocale(c_numeric);
     errno = 0;
     *v = strtod(buf, &end);
+    if (prev != (locale_t)0) uselocale(prev);
     return (*end != '\0' || errno == ERANGE) ? -1 : 0;
 }
 
@@ -172,10 +180,27 @@ static int occ_list(const char *s, OccOccSpec *spec, OccValueError *e)
     }
 }
 
+/* "12,5" is two levels by the syntax but most likely 12.5 written with a decimal comma: a list of
+ * exactly two integers, the first of 1-3 digits and the second of one digit, is refused with the
+ * hint; "5,12" or "12,5.0" still give the two levels. */
+static int decimal_comma(const char *s, OccValueError *e)
+{
+    size_t n_int = strspn(s, "0123456789");
+    if (n_int < 1 || n_int > 3 || s[n_int] != ',' || s[n_int + 1] < '0' || s[n_int + 1] > '9' ||
+        s[n_int + 2] != '\0')
+        return 0;
+    fail(e, NULL, 0, "");
+    snprintf(e->reason, sizeof e->reason,
+             "looks like a decimal comma (for %.*s.%c%% write %.*s.%c)", (int)n_int, s,
+             s[n_int + 1], (int)n_int, s, s[n_int + 1]);
+    return 1;
+}
+
 int occ_value_occ(const char *s, OccOccSpec *spec, OccValueError *e)
 {
     OccOccSpec r = {0};
     const char *end = s + strlen(s), *dots = strstr(s, "..");
+    if (decimal_comma(s, e)) return -1;
     if (strchr(s, ',') != NULL || dots == NULL) {
         if (strchr(s, ':') != NULL) return fail(e, NULL, 0, "has a step but no range");
         if (occ_list(s, &r, e) != 0) return -1;

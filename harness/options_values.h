@@ -22,7 +22,8 @@ typedef struct OccValueError {
 int occ_value_ll(const char *b, size_t len, long long *v);
 
 /* A number in plain decimal notation in b[0..len) (digits, '.', exponent; no "nan", "inf", hex
- * or spaces). Returns 0, or -1 (not such a number, or beyond double). */
+ * or spaces), '.' as the decimal point whatever LC_NUMERIC says. Returns 0, or -1 (not such a
+ * number, or beyond double). */
 int occ_value_double(const char *b, size_t len, double *v);
 
 /* A byte size in b[0..len), as occ_parse_size_bytes. Returns NULL, or why not (e.g. "has an
@@ -33,7 +34,8 @@ const char *occ_value_size(const char *b, size_t len, long long *out);
 const char *occ_value_int_list(const char *s, int *out, int max, int *n, int powers_of_two);
 
 /* An occupancy spec: LO..HI, LO..HI:STEP or a comma list of levels, percent in (0, 100], at
- * most OCC_MAX_LIST distinct levels and 10000 steps. Returns 0 with *spec set, or -1 with *e. */
+ * most OCC_MAX_LIST distinct levels and 10000 steps; "N,D" (N of 1-3 digits, D one digit) is
+ * refused as a decimal comma. Returns 0 with *spec set, or -1 with *e. */
 int occ_value_occ(const char *s, OccOccSpec *spec, OccValueError *e);
 
 /* What b[0..len) is as an element of --kernel: 2 for "all" (every kernel), 1 for a catalog

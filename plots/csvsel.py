@@ -1,6 +1,10 @@
 """plots/csvsel.py: the plots' pre-filter: reads occsweep CSVs with plots/occcsv.py (what
 occ_csv_read accepts, nothing else), says which figures a file's rows call for, and selects the
-rows of one figure for gnuplot. Only rows with status "ok" are used.
+rows of one figure for gnuplot. Only rows with status "ok" are used, and of those not a row that
+holds a finite value beyond 1e15 in a column a figure draws (ABSURD, DRAWN below): check names
+each such row on stderr ("plots: FILE:LINE: COLUMN 'TEXT' is beyond 1e+15: row left out of the
+figures"), select leaves it out silently. Files are read as a stream: memory does not grow with
+their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges them).
 
     python3 plots/csvsel.py check FILE
         Prints, tab-separated:
@@ -37,9 +41,11 @@ axes); PLOT_NORM a metadata key that must hold a positive number; PLOT_WHAT name
 messages. Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
 """
 import collections
+import heapq
 import math
 import os
 import sys
+import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -53,11 +59,30 @@ def fail(msg):
     sys.exit(2)
 
 
-def load(path):
-    try:
-        return occcsv.read(path)
-    except occcsv.CsvError as err:
-        fail(err)
+class Scan:
+    """One pass over a CSV: meta (last value of each key, in first-seen order) fills as rows
+    are taken from rows(), which yields (line, fields) of the ok rows and counts all rows."""
+
+    def __init__(self, path):
+        self.path, self.columns = path, occcsv.schema()
+        self.index = {name: i for i, (name, _) in enumerate(self.columns)}
+        self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
+
+    def rows(self):
+        try:
+            for kind, *rest in occcsv.records(self.path, self.columns):
+                if kind == "meta":
+                    self.meta[rest[0][0]] = rest[0][1]
+                    continue
+                self.n_rows += 1
+                if rest[0][self.index["status"]] == "ok":
+                    self.n_ok += 1
+                    yield rest[1], rest[0]
+        except occcsv.CsvError as err:
+            fail(err)
+
+    def field(self, row, name):
+        return row[self.index[name]]
 
 
 def clean(s):
@@ -68,8 +93,23 @@ def finite(text):
     return occcsv.is_num(text) and math.isfinite(occcsv.number(text))
 
 
-def ok_rows(table):
-    return [r for r in table.rows if table.field(r, "status") == "ok"]
+# No measurement comes near 1e15 in a column a figure draws (GB/s, %, bytes, cycles, ns, loads/s);
+# a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+ABSURD = 1e15
+DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
+         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median")
+
+
+def absurd(scan, row):
+    """The first drawn column of row holding a finite value beyond ABSURD, or None. The reader
+    has checked that these INT and NUM fields are numbers; plain text beyond 1e15 has more than
+    15 characters, so only such text, or text with an exponent or in hex, is converted."""
+    for name in DRAWN:
+        text = scan.field(row, name)
+        if (len(text) > 15 or "e" in text or "E" in text or "x" in text or "X" in text) and \
+                ABSURD < abs(occcsv.number(text)) < math.inf:
+            return name
+    return None
 
 
 class Group:
@@ -78,7 +118,8 @@ class Group:
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.per_lever = False
-        self.levers, self.lever_of_point, self.factors = [], {}, []
+        self.levers, self.lever_of_point = [], {}
+        self.factors = collections.OrderedDict()  # (lever, text): the distinct ones, in order
 
     def add(self, t, row):
         self.cycles |= finite(t.field(row, "cycles_per_hop_median"))
@@ -88,7 +129,7 @@ class Group:
             self.levers.append(lever)
         point = tuple(t.field(row, c) for c in ("unroll", "vec_bytes", "blocks_per_sm"))
         self.per_lever |= self.lever_of_point.setdefault(point, lever) != lever
-        self.factors.append((lever, t.field(row, "dram_bytes_per_load_byte")))
+        self.factors[(lever, t.field(row, "dram_bytes_per_load_byte"))] = None
 
     def type(self):
         return "ladder" if self.cycles else "chase" if self.hops else "stream"
@@ -113,12 +154,8 @@ def lever_words(levers):
     return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
 
 
-def figures(t):
+def figures(groups):
     """[(type, group, lever or None, suffix)] in the order the groups first appear."""
-    groups = collections.OrderedDict()
-    for row in ok_rows(t):
-        key = (t.field(row, "kernel"), t.field(row, "mode"))
-        groups.setdefault(key, Group(*key)).add(t, row)
     kinds = collections.Counter((g.kernel, g.type()) for g in groups.values())
     figs = []
     for g in groups.values():
@@ -143,18 +180,26 @@ def figures(t):
 
 
 def check(path):
-    t = load(path)
-    if not t.rows:
+    t = Scan(path)
+    groups = collections.OrderedDict()
+    for line, row in t.rows():
+        name = absurd(t, row)
+        if name is not None:
+            print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the figures"
+                  % (path, line, name, t.field(row, name), ABSURD), file=sys.stderr)
+            continue
+        key = (t.field(row, "kernel"), t.field(row, "mode"))
+        groups.setdefault(key, Group(*key)).add(t, row)
+    if not t.n_rows:
         fail("%s: no data rows after the header" % path)
-    if not ok_rows(t):
-        fail("%s: no ok rows to plot: all %d rows are skip or fail" % (path, len(t.rows)))
+    if not t.n_ok:
+        fail("%s: no ok rows to plot: all %d rows are skip or fail" % (path, t.n_rows))
+    if not groups:
+        fail("%s: no ok rows to plot: every one holds an absurd value" % path)
     out = []
-    last = collections.OrderedDict()
-    for key, value in t.meta:
-        last[key] = value
-    for key, value in last.items():
+    for key, value in t.meta.items():
         out.append("meta\t%s\t%s" % (clean(key), clean(value)))
-    for ty, g, lever, suffix in figures(t):
+    for ty, g, lever, suffix in figures(groups):
         where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode))
         if lever is not None:
             where += "\037lever=" + clean(lever)
@@ -176,52 +221,96 @@ def env_list(name):
     return [c for c in os.environ.get(name, "").split(",") if c]
 
 
+# Rows select keeps in memory at once; beyond that, sorted runs go to temporary files and are
+# merged, so that memory does not grow with the file.
+CHUNK_ROWS = 200000
+
+
+def record_key(rec):
+    """Sort key of a selected row's record "set_idx TAB by... TAB x TAB ...": file, the PLOT_BY
+    values (numbers by value), then x by value."""
+    parts = rec.split("\t")
+    return (int(parts[0]), [sort_key(v) for v in parts[1:record_key.n_by + 1]],
+            occcsv.number(parts[record_key.n_by + 1]))
+
+
+def sorted_records(chunks, last):
+    """The records of the spilled runs and of the last (in-memory) run, merged in key order;
+    equal keys keep file order (runs are in file order, heapq.merge and sort are stable)."""
+    last.sort(key=record_key)
+    if not chunks:
+        return iter(last)
+    runs = []
+    for f in chunks:
+        f.seek(0)
+        runs.append(line.rstrip("\n") for line in f)
+    return heapq.merge(*runs, iter(last), key=record_key)
+
+
+def spill(run):
+    f = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape")
+    run.sort(key=record_key)
+    f.write("".join(r + "\n" for r in run))
+    return f
+
+
 def select(paths):
     env = os.environ
     where = [c.partition("=")[::2] for c in env.get("PLOT_WHERE", "").split("\037") if c]
     by, keep = env_list("PLOT_BY"), env_list("PLOT_KEEP")
     xcol, ycol, norm = env.get("PLOT_X", ""), env.get("PLOT_Y", ""), env.get("PLOT_NORM", "")
     positive_x, what = env.get("PLOT_POSITIVE_X") == "1", env.get("PLOT_WHAT", "selection")
-    tables = [load(p) for p in paths]
+    scans = [Scan(p) for p in paths]
     for name in [c for c, _ in where] + by + keep + [xcol, ycol]:
-        if name not in tables[0].index:
+        if name not in scans[0].index:
             fail("%s: %s names unknown column '%s'" % (paths[0], what, name))
-    rows = []  # (set_idx, by texts, x text, y text, norm text, keep texts)
-    for set_idx, t in enumerate(tables, 1):
-        norm_text = t.meta_get(norm) if norm else ""
+    record_key.n_by = len(by)
+    chunks, run = [], []  # records "set_idx TAB by... TAB x TAB y TAB keep..."
+    distinct = [set() for _ in by]
+    norms = {}
+    for set_idx, t in enumerate(scans, 1):
+        n = 0
+        for _, r in t.rows():
+            x, y = t.field(r, xcol).lstrip(BLANKS), t.field(r, ycol).lstrip(BLANKS)
+            if any(clean(t.field(r, c)) != v for c, v in where) or not finite(x) or \
+                    not finite(y) or (positive_x and occcsv.number(x) <= 0) or absurd(t, r):
+                continue
+            by_vals = [clean(t.field(r, c)) for c in by]
+            for k, v in enumerate(by_vals):
+                distinct[k].add(v)
+            run.append("\t".join([str(set_idx)] + by_vals + [x, y] +
+                                 [clean(t.field(r, c)) for c in keep]))
+            n += 1
+            if len(run) >= CHUNK_ROWS:
+                chunks.append(spill(run))
+                run = []
+        norm_text = t.meta.get(norm) if norm else ""
         if norm and not (finite(norm_text or "") and occcsv.number(norm_text) > 0):
             fail("%s: metadata %s is missing or not a positive number; cannot normalise"
                  % (t.path, norm))
-        n = len(rows)
-        for r in ok_rows(t):
-            x, y = t.field(r, xcol).lstrip(BLANKS), t.field(r, ycol).lstrip(BLANKS)
-            if any(clean(t.field(r, c)) != v for c, v in where) or not finite(x) or \
-                    not finite(y) or (positive_x and occcsv.number(x) <= 0):
-                continue
-            rows.append((set_idx, [clean(t.field(r, c)) for c in by], x, y,
-                         norm_text.lstrip(BLANKS), [clean(t.field(r, c)) for c in keep]))
-        if len(rows) == n:
+        norms[set_idx] = norm_text.lstrip(BLANKS)
+        if n == 0:
             fail("%s: %s: no ok rows with finite %s and %s" % (t.path, what, xcol, ycol))
-    labels = [clean(t.meta_get("gpu_name") or t.path) for t in tables]
+    labels = [clean(t.meta.get("gpu_name") or t.path) for t in scans]
     count = collections.Counter(labels)
-    for i, t in enumerate(tables):
+    for i, t in enumerate(scans):
         if count[labels[i]] > 1:
             base = os.path.basename(t.path)
             labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
-    rows.sort(key=lambda r: (r[0], [sort_key(v) for v in r[1]], occcsv.number(r[2])))
-    ranks = [{v: i + 1 for i, v in enumerate(sorted({r[1][k] for r in rows}, key=sort_key))}
-             for k in range(len(by))]
+    ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
     head = "\t".join(["set_idx", "label"] + by + [c + "_rank" for c in by] + [xcol, ycol] +
                      ([norm] if norm else []) + keep)
-    out, prev = [], None
-    for set_idx, by_vals, x, y, norm_text, keep_vals in rows:
+    out, prev, nb = sys.stdout, None, len(by)
+    for rec in sorted_records(chunks, run):
+        parts = rec.split("\t")
+        set_idx, by_vals = int(parts[0]), parts[1:nb + 1]
         if (set_idx, by_vals) != prev:
-            out.extend(["", "", head] if prev is not None else [head])
+            out.write("\n\n" + head + "\n" if prev is not None else head + "\n")
             prev = (set_idx, by_vals)
-        ranked = [str(ranks[k][v]) for k, v in enumerate(by_vals)]
-        out.append("\t".join([str(set_idx), labels[set_idx - 1]] + by_vals + ranked + [x, y] +
-                             ([norm_text] if norm else []) + keep_vals))
-    print("\n".join(out))
+        ranked = [ranks[k][v] for k, v in enumerate(by_vals)]
+        out.write("\t".join([parts[0], labels[set_idx - 1]] + by_vals + ranked +
+                             parts[nb + 1:nb + 3] + ([norms[set_idx]] if norm else []) +
+                             parts[nb + 3:]) + "\n")
 
 
 def main(argv):

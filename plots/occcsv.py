@@ -107,21 +107,31 @@ class Table:
 
 
 class _Lines:
-    """The file's lines, split at LF only, for csv.reader; i is the index of the next line."""
+    """The file's lines, split at LF only and read one at a time, for csv.reader; i counts the
+    lines taken, lf those that ended in LF, next is the line after them (None at the end)."""
 
-    def __init__(self, text):
-        parts = text.split("\n")
-        self.lines = [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
-        self.i = 0
+    def __init__(self, f):
+        self.f, self.i, self.lf, self.last = f, 0, 0, ""
+        self.next = self._read()
+
+    def _read(self):
+        b = self.f.readline()
+        return b.decode("utf-8", "surrogateescape") if b else None
+
+    def take(self):
+        line, self.next = self.next, self._read()
+        self.i += 1
+        self.lf += line.endswith("\n")
+        self.last = line
+        return line
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self.i >= len(self.lines):
+        if self.next is None:
             raise StopIteration
-        line = self.lines[self.i]
-        self.i += 1
+        line = self.take()
         end = "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
         return line[:len(line) - len(end)].replace("\r", _CR).replace("\0", _NUL) + end
 
@@ -158,6 +168,13 @@ def _check_row(path, line, fields, columns):
             raise CsvError("%s:%d: column %s: '%.40s' is not a number" % (path, line, name, text))
 
 
+def _row_pattern(columns):
+    """One regular expression for a whole record without quotes, CR or NUL: what _check_row
+    accepts, except INT fields of 19 significant digits, which it leaves to _check_row."""
+    part = {"STR": "[^,]*", "INT": _WS + "[+-]?0*[0-9]{1,18}", "NUM": _NUM.pattern}
+    return re.compile(",".join("(?:%s)" % part[kind] for _, kind in columns))
+
+
 def _record(path, src, reader):
     """The next record's fields, as occ_csv_read's split_record makes them."""
     start = src.i + 1
@@ -168,42 +185,63 @@ def _record(path, src, reader):
             raise CsvError("%s:%d: unterminated quoted field" % (path, start)) from None
         raise CsvError("%s:%d: text after a closing quote (%s)" % (path, src.i, e)) from None
     # A CR just before the end of a file without a final LF ends the record in C, too.
-    if src.i == len(src.lines) and src.lines[-1].endswith("\r") and fields[-1].endswith(_CR):
+    if src.next is None and src.last.endswith("\r") and fields[-1].endswith(_CR):
         fields[-1] = fields[-1][:-1]
     # C's fields are NUL-terminated strings: a NUL byte ends the value there.
     return [f.split(_NUL, 1)[0].replace(_CR, "\r") for f in fields]
 
 
+def records(path, columns=None):
+    """The file at path read one record at a time: yields ("meta", (key, value)) for each
+    metadata line and ("row", fields, line) for each data row, in file order, in memory that does
+    not grow with the file; raises CsvError where occ_csv_read rejects the file."""
+    columns = schema() if columns is None else columns
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise CsvError("%s: %s" % (path, e.strerror)) from None
+    with f:
+        src = _Lines(f)
+        reader = csv.reader(src, strict=True)
+        fast = _row_pattern(columns)
+        have_header = False
+        while src.next is not None:
+            line, lineno = src.next, src.i + 1
+            if line in ("\n", "\r\n"):
+                src.take()
+            elif line.startswith("#"):
+                kv = _meta_line(src.take())
+                if kv is not None:
+                    yield "meta", kv
+            elif not have_header:
+                _check_header(path, lineno, _record(path, src, reader), columns)
+                have_header = True
+            else:
+                body = line[:-1] if line.endswith("\n") else line
+                body = body[:-1] if body.endswith("\r") else body
+                if '"' in body or "\r" in body or "\0" in body:
+                    fields = _record(path, src, reader)
+                    _check_row(path, lineno, fields, columns)
+                else:  # what csv.reader would make of it, without its per-field cost
+                    src.take()
+                    fields = body.split(",")
+                    if fast.fullmatch(body) is None:
+                        _check_row(path, lineno, fields, columns)
+                yield "row", fields, lineno
+        if not have_header:
+            raise CsvError("%s:%d: no header line" % (path, src.lf + 1))
+
+
 def read(path, columns=None):
     """The Table of the file at path, or CsvError; columns defaults to schema()."""
     columns = schema() if columns is None else columns
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "surrogateescape")
-    except OSError as e:
-        raise CsvError("%s: %s" % (path, e.strerror)) from None
-    table, src = Table(path, columns), _Lines(text)
-    reader = csv.reader(src, strict=True)
-    have_header = False
-    while src.i < len(src.lines):
-        line, lineno = src.lines[src.i], src.i + 1
-        if line in ("\n", "\r\n"):
-            src.i += 1
-        elif line.startswith("#"):
-            src.i += 1
-            kv = _meta_line(line)
-            if kv is not None:
-                table.meta.append(kv)
-        elif not have_header:
-            _check_header(path, lineno, _record(path, src, reader), columns)
-            have_header = True
+    table = Table(path, columns)
+    for kind, *rest in records(path, columns):
+        if kind == "meta":
+            table.meta.append(rest[0])
         else:
-            fields = _record(path, src, reader)
-            _check_row(path, lineno, fields, columns)
-            table.rows.append(fields)
-            table.row_lines.append(lineno)
-    if not have_header:
-        raise CsvError("%s:%d: no header line" % (path, text.count("\n") + 1))
+            table.rows.append(rest[0])
+            table.row_lines.append(rest[1])
     return table
 
 

@@ -107,6 +107,14 @@ planned --kernel copy,reduce --lever bounds --occ 100
 planned --kernel all --lever both --occ 100
 planned --kernel chase --mode thread --unroll 1,8 --occ 25,100
 
+# ---- a decimal comma: N,D (1-3 digits, one digit) is refused with the hint; other lists stay ----
+refused "--occ: '12,5' looks like a decimal comma (for 12.5% write 12.5)" --kernel copy --occ 12,5
+refused "--occ: '50,0' looks like a decimal comma (for 50.0% write 50.0)" --kernel copy --occ 50,0
+planned --kernel copy --occ 5,12
+planned --kernel copy --occ 12,5.0
+# Under a decimal-comma locale, 12.5 is still 12.5 (the program reads numbers in the C locale).
+LC_ALL=de_DE.UTF-8 planned --kernel copy --occ 12.5,50
+
 # ---- --help says which kernels take each scoped option ----
 { (cd "$cwd" && exec "$BIN" --help) >"$out" 2>"$err"; } 2>/dev/null
 rc=$?

@@ -7,6 +7,8 @@
 #include "options.h"
 
 #include <limits.h>
+#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -321,6 +323,14 @@ static void test_bad_occ(void)
     BAD("'25,50:5'", "step but no range", "--occ", "25,50:5");
     BAD("'1e999'", "not a number", "--occ", "1e999");
     BAD("more than 16", "", "--occ", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
+    /* N,D reads as a decimal comma; other lists of two levels stay lists. */
+    BAD("'12,5'", "(for 12.5% write 12.5)", "--occ", "12,5");
+    BAD("'100,0'", "(for 100.0% write 100.0)", "--occ", "100,0");
+    CHECK_INT_EQ(PARSE("--occ", "5,12"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.occ.n_pct, 2);
+    CHECK_INT_EQ(PARSE("--occ", "12,5.0"), OCC_EXIT_OK);
+    CHECK_INT_EQ(PARSE("--occ", "12,5,50"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.occ.n_pct, 3);
     CHECK_INT_EQ(PARSE("--occ", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,16"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.occ.n_pct, 16);
 }
@@ -1002,6 +1012,24 @@ static void test_enum_names(void)
 }
 
 /* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
+/* The values read the same when the caller has set a locale whose decimal point is ','. */
+static void test_locale_independent(void)
+{
+    if (setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL &&
+        setlocale(LC_NUMERIC, "de_DE.utf8") == NULL) {
+        printf("note: no de_DE locale; numbers under LC_NUMERIC=de_DE not checked\n");
+        return;
+    }
+    CHECK(strcmp(localeconv()->decimal_point, ",") == 0);
+    CHECK_INT_EQ(PARSE("--occ", "12.5,50"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.occ.n_pct, 2);
+    CHECK(opt.occ.pct[0] == 12.5);
+    CHECK_INT_EQ(PARSE("--occ", "6.25..100:6.25"), OCC_EXIT_OK);
+    CHECK(opt.occ.lo_pct == 6.25 && opt.occ.step_pct == 6.25);
+    BAD("'12,5'", "decimal comma", "--occ", "12,5");
+    setlocale(LC_NUMERIC, "C");
+}
+
 static void test_hardening(void)
 {
     BAD("--occ", "step too small", "--occ", "1..100:0.001");
@@ -1036,5 +1064,6 @@ int main(void)
     test_applicability();
     test_run_axes();
     test_enum_names();
+    test_locale_independent();
     return check_done();
 }

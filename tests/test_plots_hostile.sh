@@ -1,0 +1,203 @@
+#!/bin/bash
+# tests/test_plots_hostile.sh: plots/plot where the environment and the input are unkind: the same
+# plot data (the pre-filter's output, as gnuplot gets it) and the same SVG bytes under LC_ALL=C,
+# C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped with a note where
+# that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can pass (occ=50.csv,
+# task=select, -x.csv after --, spaces, quotes, a newline) give figures named after them;
+# --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with one line
+# naming file:line and the rest drawn; the pre-filter's memory does not grow with the file and
+# its time stays about linear; its spilled sort gives the in-memory sort's bytes.
+# Exit 0 passed, 1 failed, 77 no gnuplot.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PLOT="$ROOT/plots/plot"
+FIX="$ROOT/tests/fixtures"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "SKIP: gnuplot not found"
+    exit 77
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_hostile.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+
+checks=0
+failed=0
+check() { # check DESCRIPTION COMMAND...: counts, and reports a failing command
+    local desc=$1
+    shift
+    checks=$((checks + 1))
+    if ! "$@"; then
+        failed=$((failed + 1))
+        echo "FAIL: $desc"
+    fi
+}
+lines_of() { awk 'END { print NR }' "$1"; }
+
+# --- every locale gives the same bytes ---------------------------------------------------------
+# A gnuplot that keeps a copy of each DATA file it is given (argument 3 of gnuplot -c SCRIPT DATA).
+cat >"$T/keep-gnuplot" <<'EOF'
+#!/bin/sh
+n=$(ls "$KEEP_DIR" | wc -l)
+cp "$3" "$KEEP_DIR/data$n.tsv"
+exec gnuplot "$@"
+EOF
+chmod +x "$T/keep-gnuplot"
+
+locales="C C.UTF-8"
+mkdir -p "$T/loc"
+if command -v localedef >/dev/null 2>&1 &&
+    localedef -i de_DE -f UTF-8 "$T/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+    locales="$locales de_DE.UTF-8"
+    check "de_DE.UTF-8 has a decimal comma" \
+        [ "$(LOCPATH=$T/loc LC_ALL=de_DE.UTF-8 locale decimal_point)" = "," ]
+else
+    echo "note: localedef could not build de_DE.UTF-8; the decimal-comma locale is not checked"
+fi
+plot_in() { # plots/plot ARGS under locale $loc with PATH $path, keeping the data in $d/keep
+    PATH=$path LOCPATH=$T/loc LC_ALL=$loc KEEP_DIR="$d/keep" GNUPLOT="$T/keep-gnuplot" "$PLOT" "$@"
+}
+# in_locales TAG PATH: draws the fixtures under each locale with PATH and compares the bytes.
+in_locales() {
+    local loc d path=$2
+    for loc in $locales; do
+        d="$T/$1-$loc"
+        mkdir -p "$d/keep" "$d/out" "$d/cmp"
+        plot_in --outdir "$d/out" --latency-ns 350.9 "$FIX/reduce-synthetic.csv" \
+            "$FIX/copy-synthetic.csv" >/dev/null 2>"$d/err"
+        check "$1 LC_ALL=$loc: plot exits 0" [ $? -eq 0 ]
+        check "$1 LC_ALL=$loc: plot is silent on stderr" [ ! -s "$d/err" ]
+        check "$1 LC_ALL=$loc: --latency-ns 350.9 is 351 ns on the figure" grep -qF \
+            "Little: 132 SMs, 351 ns" "$d/out/reduce-synthetic-inflight-reduce.svg"
+        plot_in --compare --x inflight --out "$d/cmp/both" "$FIX/reduce-synthetic.csv" \
+            "$FIX/reduce-gpu-b-synthetic.csv" >/dev/null 2>>"$d/err"
+        check "$1 LC_ALL=$loc: --compare exits 0" [ $? -eq 0 ]
+        check "$1 LC_ALL=$loc: figures were drawn" [ "$(ls "$d/keep" | wc -l)" -ge 5 ]
+    done
+    for loc in $locales; do
+        [ "$loc" = C ] && continue
+        check "$1: plot data under $loc is byte-identical to C's" \
+            diff -r "$T/$1-C/keep" "$T/$1-$loc/keep"
+        check "$1: SVGs under $loc are byte-identical to C's" \
+            diff -r -x '*.png' "$T/$1-C/out" "$T/$1-$loc/out"
+        check "$1: --compare SVG under $loc is byte-identical to C's" \
+            cmp -s "$T/$1-C/cmp/both.svg" "$T/$1-$loc/cmp/both.svg"
+    done
+}
+in_locales listed "$PATH"
+# Where locale -a does not list C.UTF-8 (glibc 2.35 builds it in), gnuplot still gets UTF-8 text.
+mkdir -p "$T/bin"
+cat >"$T/bin/locale" <<EOF
+#!/bin/sh
+if [ "\$1" = -a ]; then $(command -v locale) -a | grep -vix 'c\.utf-\{0,1\}8'
+else exec $(command -v locale) "\$@"; fi
+EOF
+chmod +x "$T/bin/locale"
+in_locales unlisted "$T/bin:$PATH"
+
+# --- file names a shell can pass ---------------------------------------------------------------
+nl='
+'
+names=("occ=50.csv" "task=select" "-x.csv" "two words.csv" "it's \"q\".csv" "new${nl}line.csv")
+mkdir -p "$T/names" "$T/beside"
+for name in "${names[@]}"; do
+    shown=$(printf '%q' "$name")
+    cp "$FIX/reduce-synthetic.csv" "$T/beside/$name"
+    base=${name%.csv}
+    "$PLOT" --outdir "$T/names" -- "$T/beside/$name" >"$T/names.out" 2>"$T/names.err"
+    check "$shown: plot exits 0" [ $? -eq 0 ]
+    check "$shown: no stderr" [ ! -s "$T/names.err" ]
+    check "$shown: figure named after the CSV" [ -s "$T/names/$base-occupancy-reduce.svg" ]
+    check "$shown: PNG too" [ -s "$T/names/$base-inflight-reduce.png" ]
+done
+# Beside the CSV, with a relative name that starts with '-'.
+(cd "$T/beside" && "$PLOT" -- -x.csv >/dev/null 2>"$T/beside.err")
+check "-x.csv beside itself exits 0" [ $? -eq 0 ]
+check "-x.csv beside itself: figure in its directory" [ -s "$T/beside/-x-occupancy-reduce.svg" ]
+"$PLOT" -x.csv >/dev/null 2>"$T/dash.err"
+check "-x.csv without -- is an unknown option (exit 2, one line)" \
+    sh -c '[ $0 -eq 2 ] && [ "$(wc -l <"$1")" -eq 1 ]' $? "$T/dash.err"
+
+# --compare --out DIR/ writes DIR/compare.*, and an existing DIR the same; never DIR's parent.
+mkdir -p "$T/cmpdir/sub" "$T/cmpdir/there"
+"$PLOT" --compare --out "$T/cmpdir/sub/" "$FIX/reduce-synthetic.csv" \
+    "$FIX/reduce-gpu-b-synthetic.csv" >/dev/null 2>&1
+check "--out DIR/ exits 0" [ $? -eq 0 ]
+check "--out DIR/ writes DIR/compare.svg" [ -s "$T/cmpdir/sub/compare.svg" ]
+check "--out DIR/ writes DIR/compare.png" [ -s "$T/cmpdir/sub/compare.png" ]
+check "--out DIR/ writes nothing beside DIR" [ ! -e "$T/cmpdir/sub.svg" ]
+"$PLOT" --compare --out "$T/cmpdir/there" "$FIX/reduce-synthetic.csv" \
+    "$FIX/reduce-gpu-b-synthetic.csv" >/dev/null 2>&1
+check "--out of an existing directory writes into it" [ -s "$T/cmpdir/there/compare.svg" ]
+# A prefix with odd characters is taken as it is.
+"$PLOT" --compare --out "$T/cmpdir/-a b'c" "$FIX/reduce-synthetic.csv" \
+    "$FIX/reduce-gpu-b-synthetic.csv" >/dev/null 2>&1
+check "--out with a dash, space and quote" [ -s "$T/cmpdir/-a b'c.svg" ]
+
+# --- one absurd value: that row is left out, with one line; the rest is drawn -------------------
+awk -F ',' -v OFS=',' '/^#/ { print; next }
+    !head { for (i = 1; i <= NF; i++) if ($i == "gbps_median") c = i; head = 1; print; next }
+    !done { $c = "1e308"; done = 1; line = NR } { print } END { print line >"/dev/stderr" }' \
+    "$FIX/reduce-synthetic.csv" >"$T/absurd.csv" 2>"$T/absurd.line"
+"$PLOT" --outdir "$T/absurd" "$T/absurd.csv" >/dev/null 2>"$T/absurd.err"
+check "absurd value: exit 0" [ $? -eq 0 ]
+check "absurd value: one stderr line, naming file:line and the column" sh -c \
+    '[ "$(wc -l <"$1")" -eq 1 ] && grep -qF "$2:$3: gbps_median '"'1e308'"'" "$1"' - \
+    "$T/absurd.err" "$T/absurd.csv" "$(cat "$T/absurd.line")"
+svg="$T/absurd/absurd-occupancy-reduce.svg"
+check "absurd value: figure drawn" [ -s "$svg" ]
+drawn() { grep "<use xlink:href='#gpPt[0-9]*' transform=" "$1" | grep -v "rgb(255, 255, 255)" |
+    grep -vc "rgb(  0,   0,   0)"; }
+"$PLOT" --outdir "$T/sane" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
+check "absurd value: one point fewer than the sane file" \
+    [ "$(($(drawn "$T/sane/reduce-synthetic-occupancy-reduce.svg") - 1))" -eq "$(drawn "$svg")" ]
+
+# --- large files: memory flat, time about linear, spilled sort identical ------------------------
+grow() { # grow N OUT: reduce-synthetic's rows repeated N times, each copy its own occupancy
+    python3 - "$FIX/reduce-synthetic.csv" "$2" "$1" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+meta = [l for l in lines if l.startswith("#")]
+rest = [l for l in lines if l and not l.startswith("#")]
+cols = rest[0].split(",")
+io, iv = cols.index("occ_achieved_pct"), cols.index("variant")
+with open(sys.argv[2], "w") as f:
+    f.write("\n".join(meta + rest[:1]) + "\n")
+    for k in range(int(sys.argv[3])):
+        for r in rest[1:]:
+            p = r.split(",")
+            p[io], p[iv] = "%.9g" % (float(p[io]) * (1 - k * 1e-7)), p[iv] + "_r%d" % k
+            f.write(",".join(p) + "\n")
+EOF
+}
+cost() { # cost ARGS...: "SECONDS MAX_RSS_KB" of python3 plots/csvsel.py ARGS
+    python3 - "$@" <<'EOF'
+import resource, subprocess, sys, time
+t = time.time()
+subprocess.run([sys.executable, sys.argv[1] + "/plots/csvsel.py"] + sys.argv[2:],
+               stdout=subprocess.DEVNULL, check=True)
+print("%.3f %d" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+EOF
+}
+grow 30 "$T/small.csv"
+grow 300 "$T/big.csv" # about 20 MB
+read -r t_small rss_small <<<"$(cost "$ROOT" check "$T/small.csv")"
+read -r t_big rss_big <<<"$(cost "$ROOT" check "$T/big.csv")"
+echo "note: check: 2 MB in ${t_small} s, ${rss_small} KB; 20 MB in ${t_big} s, ${rss_big} KB"
+check "check's memory does not grow with the file" [ "$rss_big" -lt $((rss_small + 10000)) ]
+check "check's time is about linear (10x the rows within 20x the time)" \
+    awk -v a="$t_small" -v b="$t_big" 'BEGIN { exit !(b < 20 * a + 1) }'
+export PLOT_WHERE=kernel=reduce PLOT_BY=unroll,vec_bytes PLOT_X=occ_achieved_pct \
+    PLOT_Y=gbps_median PLOT_KEEP=lever
+python3 "$ROOT/plots/csvsel.py" select "$T/big.csv" "$T/small.csv" >"$T/inmem.tsv"
+python3 -c 'import sys; sys.path.insert(0, sys.argv[1] + "/plots"); import csvsel
+csvsel.CHUNK_ROWS = 1000; csvsel.main(["csvsel.py", "select"] + sys.argv[2:])' \
+    "$ROOT" "$T/big.csv" "$T/small.csv" >"$T/spilled.tsv"
+check "spilled sort gives the in-memory bytes" cmp -s "$T/inmem.tsv" "$T/spilled.tsv"
+python3 "$ROOT/plots/csvsel.py" select "$FIX/reduce-synthetic.csv" >"$T/one.tsv"
+check "selection holds every copy's rows" [ "$(grep -c '^[12]	' "$T/inmem.tsv")" -eq \
+    "$((330 * $(grep -c '^1	' "$T/one.tsv")))" ]
+
+echo "$checks checks, $failed failed"
+[ "$failed" -eq 0 ]
