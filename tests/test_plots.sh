@@ -10,32 +10,10 @@
 # writes nothing, nor does a gnuplot that fails half way. Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PLOT="$ROOT/plots/plot"
+TEST_NAME=test_plots
+. "$(dirname "$0")/plots_lib.sh"
 SEL="$ROOT/plots/csvsel.py"
-FIX="$ROOT/tests/fixtures"
 SEP=$(printf '\037')
-
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "SKIP: gnuplot not found"
-    exit 77
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_plots.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-
-checks=0
-failed=0
-
-check() { # check DESCRIPTION COMMAND...: counts, and reports a failing command
-    desc=$1
-    shift
-    checks=$((checks + 1))
-    if ! "$@"; then
-        failed=$((failed + 1))
-        echo "FAIL: $desc"
-    fi
-}
 
 is_png() { # 8-byte PNG signature, IHDR of 1200 x 800 as the style sets, more than 20 KB of image
     [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ] &&

@@ -10,29 +10,8 @@
 # Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PLOT="$ROOT/plots/plot"
-FIX="$ROOT/tests/fixtures"
-
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "SKIP: gnuplot not found"
-    exit 77
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_hostile.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-
-checks=0
-failed=0
-check() { # check DESCRIPTION COMMAND...: counts, and reports a failing command
-    local desc=$1
-    shift
-    checks=$((checks + 1))
-    if ! "$@"; then
-        failed=$((failed + 1))
-        echo "FAIL: $desc"
-    fi
-}
+TEST_NAME=test_plots_hostile
+. "$(dirname "$0")/plots_lib.sh"
 lines_of() { awk 'END { print NR }' "$1"; }
 
 # --- every locale gives the same bytes ---------------------------------------------------------
