@@ -27,13 +27,15 @@ void occ_report_print_plan(const OccPlan *plan, const char *target, const char *
     printf("%d points\n", plan->n);
 }
 
-/* The latency table: footprint, cycles and ns per dependent load of every row that has them. */
+/* The latency table: footprint, cycles and ns per dependent load of every row that has them, and
+ * the skip rows of footprint points (no occupancy target), so a skipped footprint shows. */
 static void print_latency(const OccRunRow *rows, int n)
 {
     int any = 0;
     for (int i = 0; i < n; i++) {
         const OccRow *r = &rows[i].row;
-        if (isnan(r->cycles_per_hop_median) && strncmp(r->status, "skip", 4) != 0) continue;
+        const int footprint_skip = strncmp(r->status, "skip", 4) == 0 && isnan(r->occ_target_pct);
+        if (isnan(r->cycles_per_hop_median) && !footprint_skip) continue;
         if (!any++) printf("%16s %10s %10s %10s\n", "footprint B", "cycles", "ns", "status");
         printf("%16lld %10.1f %10.1f %10s\n", r->buffer_bytes, r->cycles_per_hop_median,
                r->ns_per_hop_median, r->status);
