@@ -119,7 +119,8 @@ const OccOptSpec *occ_option_at(int i)
     return i >= 0 && i < N_OPTIONS ? &table[i] : NULL;
 }
 
-const OccOptSpec *occ_option_named(const char *name, size_t len)
+/* The option named name[0..len), or NULL. */
+static const OccOptSpec *option_named(const char *name, size_t len)
 {
     for (int i = 0; i < N_OPTIONS; i++)
         if (strlen(table[i].name) == len && strncmp(table[i].name, name, len) == 0)
@@ -151,7 +152,7 @@ int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpe
                        char *want, size_t len)
 {
     const size_t name_len = s->requires ? strcspn(s->requires, "=") : 0;
-    const OccOptSpec *req = name_len ? occ_option_named(s->requires, name_len) : NULL;
+    const OccOptSpec *req = name_len ? option_named(s->requires, name_len) : NULL;
     const char *value = req ? s->requires + name_len + 1 : "";
     char got[32];
     if (req == NULL || strcmp(occ_option_value(o, req, got, sizeof got), value) == 0) return 1;

@@ -72,9 +72,6 @@ enum { OCC_OPTION_N_SCHEDULES = 2 };
 extern const char *const occ_option_chain_names[];
 enum { OCC_OPTION_N_CHAINS = 2 };
 
-/* The option named name[0..len), or NULL. */
-const OccOptSpec *occ_option_named(const char *name, size_t len);
-
 /* The canonical text of s's value in o, as the run axes and the requires rules spell it: "auto"
  * or the byte count (SIZE), the name (ENUM), decimal (INT, FLAG). Returns buf. */
 char *occ_option_value(const OccOptions *o, const OccOptSpec *s, char *buf, size_t len);

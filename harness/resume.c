@@ -94,7 +94,8 @@ int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_ax
     return 0;
 }
 
-int occ_resume_row_is_point(const OccRow *r, const OccPoint *p)
+/* 1 when row r is the row of point p (the keys in resume.h, status not considered). */
+static int row_is_point(const OccRow *r, const OccPoint *p)
 {
     const OccFamilyInfo *f = occ_family_at(p->family);
     if (!same(r->kernel, f->kernel) || !same(r->mode, p->mode) ||
@@ -113,7 +114,7 @@ int occ_resume_filter_points(const OccCsvTable *t, OccPoint *points, int n)
     for (int i = 0; i < n; i++) {
         int held = 0;
         for (int j = 0; j < t->n_rows && !held; j++)
-            held = !is_fail(&t->rows[j]) && occ_resume_row_is_point(&t->rows[j], &points[i]);
+            held = !is_fail(&t->rows[j]) && row_is_point(&t->rows[j], &points[i]);
         if (!held) points[kept++] = points[i];
     }
     return kept;
@@ -123,6 +124,6 @@ int occ_resume_keep_row(const OccCsvTable *t, int i, const OccPoint *points, int
 {
     if (!is_fail(&t->rows[i])) return 1;
     for (int p = 0; p < n; p++)
-        if (occ_resume_row_is_point(&t->rows[i], &points[p])) return 0;
+        if (row_is_point(&t->rows[i], &points[p])) return 0;
     return 1;
 }

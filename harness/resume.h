@@ -32,9 +32,6 @@ int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *
 int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,
                           size_t err_len);
 
-/* 1 when row r is the row of point p (the keys above, status not considered). */
-int occ_resume_row_is_point(const OccRow *r, const OccPoint *p);
-
 /* Removes from points[0..n) those an ok or skip row of t holds, keeping the order. Returns the
  * new count. */
 int occ_resume_filter_points(const OccCsvTable *t, OccPoint *points, int n);
