@@ -89,7 +89,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
     char pci[32] = "";
     cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
-    occ_report_metadata(&meta, argc, argv, &run, opt, pci);
+    occ_report_metadata(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
     if (measure_model(&run, plan, &model, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
         return fail(err);

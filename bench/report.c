@@ -59,7 +59,7 @@ static void utc_stamp(char *buf, size_t len, const char *fmt)
 }
 
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
-                         const OccOptions *opt, const char *pci_bus_id)
+                         const OccOptions *opt, const char *pci_bus_id, int carveout_bytes)
 {
     const OccDevice *d = s->dev;
     char cmd[2048] = "./run_sweep";
@@ -86,7 +86,11 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
     occ_meta_add(m, "runtime_version", "%d", d->runtime_version);
     occ_meta_add(m, "nvcc_version", "%s", OCC_NVCC_VERSION);
     occ_meta_add(m, "gencode", "%s", OCC_GENCODE);
-    occ_meta_add(m, "carveout_pct", "100 (max shared memory; L1 gets the rest of the SRAM)");
+    occ_meta_add(m, "smem_carveout_kib", "%d (--carveout %s; every occupancy point)",
+                 carveout_bytes / 1024, occ_carveout_name(opt->carveout));
+    occ_meta_add(m, "l1_kib", "%d (the rest of the %d KiB L1/shared SRAM)",
+                 (d->limits.l1_smem_sram_bytes - carveout_bytes) / 1024,
+                 d->limits.l1_smem_sram_bytes / 1024);
     occ_meta_add(m, "roof_memcpy_gbps", "%.2f", s->roof.memcpy_gbps);
     occ_meta_add(m, "roof_memcpy_noise_pct", "%.3f", s->roof.memcpy_noise_pct);
     occ_meta_add(m, "roof_cub_reduce_gbps", "%.2f", s->roof.cub_reduce_gbps);

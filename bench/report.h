@@ -30,9 +30,9 @@ void occ_meta_vadd(OccMeta *m, const char *key, const char *fmt, va_list ap);
 
 /* The run's metadata: build, command line, GPU, roof, measurement policy, the run axes
  * (`axis.<name>`, options.h occ_options_run_axes) and the NVML reading at the start of the GPU
- * at pci_bus_id. */
+ * at pci_bus_id; carveout_bytes is the plan's carveout (smem_carveout_kib, l1_kib). */
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
-                         const OccOptions *opt, const char *pci_bus_id);
+                         const OccOptions *opt, const char *pci_bus_id, int carveout_bytes);
 
 /* resumed_from_command and resumed_rows of an earlier run (nothing when resumed is NULL). */
 void occ_report_resumed_meta(OccMeta *m, const OccCsvTable *resumed);

@@ -16,6 +16,12 @@ void occ_report_print_plan(const OccPlan *plan, const char *target, const char *
     int footprints = 0;
     printf("plan for %s: %d points\n", target, plan->n);
     if (notes[0]) printf("levels: %s\n", notes);
+    for (int i = 0; i < plan->n; i++)
+        if (plan->points[i].carveout_bytes > 0) {
+            printf("carveout: %d KiB shared memory per SM for every occupancy point\n",
+                   plan->carveout_bytes / 1024);
+            break;
+        }
     for (int i = 0; i < plan->n; i++) {
         occ_plan_format_point(&plan->points[i], line, sizeof line);
         printf("%s\n", line);

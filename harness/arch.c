@@ -4,7 +4,8 @@
  * cuda_occupancy.h (cudaOccMaxBlocksPerMultiprocessor, cudaOccRegAllocationGranularity,
  * cudaOccSMemAllocationGranularity); the shared memory sizes are the largest carveout steps of
  * cudaOccAlignUpShmemSizeVoltaPlus and the programming guide's table (per block opt-in = per SM
- * minus the 1 KB the driver reserves for each block). cuda_occupancy.h allows 256 registers per
+ * minus the 1 KB the driver reserves for each block); the carveout steps are the cases of
+ * cudaOccAlignUpShmemSizeVoltaPlus. cuda_occupancy.h allows 256 registers per
  * thread on sm_7x+, but ptxas never assigns more than 255, which is what a kernel can report. */
 #include "arch.h"
 
@@ -17,55 +18,64 @@ static const OccArchLimits arch_table[] = {
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 64 * 1024,
      .smem_per_block_optin_bytes = 64 * 1024, .smem_reserved_per_block_bytes = 0,
-     .smem_alloc_unit_bytes = 256, .l1_smem_sram_bytes = 96 * 1024},
+     .smem_alloc_unit_bytes = 256, .l1_smem_sram_bytes = 96 * 1024,
+     .n_smem_carveouts = 2, .smem_carveouts_kib = {32, 64}},
     {.name = "sm_80", .cc_major = 8, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
+     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164}},
     {.name = "sm_86", .cc_major = 8, .cc_minor = 6, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
     {.name = "sm_87", .cc_major = 8, .cc_minor = 7, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
+     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164}},
     {.name = "sm_89", .cc_major = 8, .cc_minor = 9, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
     {.name = "sm_90", .cc_major = 9, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
     {.name = "sm_100", .cc_major = 10, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
     {.name = "sm_103", .cc_major = 10, .cc_minor = 3, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
     {.name = "sm_120", .cc_major = 12, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
-     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024},
+     .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
 };
 
 enum { ARCH_COUNT = sizeof arch_table / sizeof arch_table[0] };
@@ -134,4 +144,16 @@ void occ_arch_list_names(char *buf, size_t buf_len)
         if (n < 0) return;
         used += (size_t)n;
     }
+}
+
+int occ_arch_carveout_at_least(const OccArchLimits *a, int need_bytes)
+{
+    for (int i = 0; i < a->n_smem_carveouts; i++)
+        if (a->smem_carveouts_kib[i] * 1024 >= need_bytes) return a->smem_carveouts_kib[i] * 1024;
+    return -1;
+}
+
+int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes)
+{
+    return (int)((long long)carveout_bytes * 100 / a->smem_per_sm_bytes);
 }

@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/* Most carveout steps of any arch in the table. */
+#define OCC_MAX_CARVEOUTS 12
+
 /* The limits of one compute capability. Counts are per SM unless the name says otherwise. */
 typedef struct OccArchLimits {
     const char *name;                  /* "sm_90" */
@@ -36,6 +39,11 @@ typedef struct OccArchLimits {
     int l1_smem_sram_bytes;            /* combined L1 + shared memory SRAM per SM (sm_90: 262144);
                                           what the carveout leaves to L1 is this minus the shared
                                           part */
+    int n_smem_carveouts;              /* entries used in smem_carveouts_kib */
+    int smem_carveouts_kib[OCC_MAX_CARVEOUTS]; /* the shared memory sizes per SM the carveout
+                                          can select, KiB, ascending; the last is
+                                          smem_per_sm_bytes / 1024 (sm_90: 0, 8, 16, 32, 64,
+                                          100, 132, 164, 196, 228) */
 } OccArchLimits;
 
 /* The entry for `name`, given as "sm_90", "90" or "9.0"; NULL if `name` is NULL, malformed or
@@ -51,6 +59,16 @@ size_t occ_arch_count(void);
 /* Entry i (0 <= i < occ_arch_count(), ordered by compute capability); NULL if i is out of
  * range. */
 const OccArchLimits *occ_arch_at(size_t i);
+
+/* The smallest carveout step of `a` offering at least need_bytes of shared memory per SM, in
+ * bytes; -1 if none does. */
+int occ_arch_carveout_at_least(const OccArchLimits *a, int need_bytes);
+
+/* The cudaFuncAttributePreferredSharedMemoryCarveout percentage that selects the step of
+ * carveout_bytes (one of a's steps): the runtime takes pct x smem_per_sm_bytes / 100 and rounds
+ * up to the next step (cuda_occupancy.h, cudaOccSMemPreferenceVoltaPlus), so this is the
+ * largest pct that does not pass the step. */
+int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes);
 
 /* Writes the table's names as "sm_75, sm_80, ..." into buf (NUL-terminated, truncated to
  * buf_len - 1 characters), for usage messages. Does nothing if buf is NULL or buf_len is 0. */

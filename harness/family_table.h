@@ -24,13 +24,13 @@
 #define OCC_FAMILY_TABLE_H
 
 #define OCC_FAMILY_TABLE(X)                                                                        \
-    X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,schedule,size,waves",     \
+    X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout,schedule,size,waves",     \
       2.0, 8, 4, NULL)                                                                                \
     X(reduce, "reduce", "stream", 1, OCC_SHAPE_OCCUPANCY,                                          \
-      "unroll,vec,occ,block,lever,schedule,size,waves", 1.0, 8, 4, NULL)                                       \
-    X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, 8,  \
+      "unroll,vec,occ,block,lever,carveout,schedule,size,waves", 1.0, 8, 4, NULL)                                       \
+    X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, 8,  \
       0, NULL)                                                                                        \
-    X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,size", 1.0, \
+    X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, \
       16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
     X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT,                                          \
       "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, NULL)

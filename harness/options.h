@@ -43,6 +43,14 @@ typedef enum OccSchedulePolicy {
     OCC_SCHEDULE_STATIC,  /* a fixed grid-stride share per block: blocks finish at staggered
                              times and the tail runs at lower occupancy */
 } OccSchedulePolicy;
+/* How much of the L1/shared SRAM the occupancy sweeps give to shared memory (--carveout). One
+ * carveout holds for every point of a run: the padding pins each level inside it. */
+typedef enum OccCarveout {
+    OCC_CARVEOUT_MIN, /* the smallest step that still holds the most blocks of the block size (the
+                         rest is L1, which stages every load in flight; default) */
+    OCC_CARVEOUT_MAX, /* maximum shared memory: L1 keeps only what is left (sm_90: 28 KiB) */
+} OccCarveout;
+
 /* What the latency ladder's chain stores (--chain). */
 typedef enum OccChain {
     OCC_CHAIN_ADDRESS, /* the next line's device address: one load per hop, nothing between
@@ -95,6 +103,7 @@ typedef struct OccOptions {
                                      bounds is refused when a selected sweep family has no
                                      register-capped variants */
     OccSchedulePolicy schedule;   /* --schedule (scoped) dynamic|static; default dynamic */
+    OccCarveout carveout;         /* --carveout (scoped) min|max; default min */
     long long size_bytes;         /* --size (scoped): buffer size in bytes, > 0; 0 (default) =
                                      auto: the family's size_l2_multiple x the L2 size */
     double max_noise_pct;         /* --max-noise: stop sampling once the relative stdev is at
@@ -176,6 +185,9 @@ int occ_options_run_axes(const OccOptions *o, OccRunAxis *out, int max);
 
 /* The command-line spelling of a lever ("auto", "pad", "bounds", "both"); "unknown" if invalid. */
 const char *occ_lever_name(OccLever l);
+
+/* The command-line spelling of a carveout ("min", "max"); "unknown" if invalid. */
+const char *occ_carveout_name(OccCarveout c);
 
 /* The command-line spelling of a schedule ("dynamic", "static"); "unknown" if invalid. */
 const char *occ_schedule_name(OccSchedulePolicy s);

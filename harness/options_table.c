@@ -14,6 +14,7 @@
 
 const char *const occ_option_lever_names[OCC_OPTION_N_LEVERS] = {"auto", "pad", "bounds", "both"};
 const char *const occ_option_schedule_names[OCC_OPTION_N_SCHEDULES] = {"dynamic", "static"};
+const char *const occ_option_carveout_names[OCC_OPTION_N_CARVEOUTS] = {"min", "max"};
 const char *const occ_option_chain_names[OCC_OPTION_N_CHAINS] = {"address", "index"};
 
 #define AT(member) offsetof(OccOptions, member)
@@ -42,6 +43,12 @@ static const OccOptSpec table[] = {
     {.name = "lever", .kind = OCC_OPT_ENUM, .scoped = 1, .field = AT(lever),
      .names = occ_option_lever_names, .n_names = OCC_OPTION_N_LEVERS, .noun = "lever",
      .default_text = "auto", .metavar = "L", .help = "how a level is reached; see Levers"},
+    {.name = "carveout", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(carveout),
+     .names = occ_option_carveout_names, .n_names = OCC_OPTION_N_CARVEOUTS, .noun = "carveout",
+     .default_text = "min", .metavar = "C",
+     .help = "shared memory per SM for the whole run: min (the smallest carveout holding the "
+             "block size's most blocks; the rest is L1, which stages the loads in flight) or max "
+             "(maximum shared memory, the least L1)"},
     {.name = "schedule", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(schedule),
      .names = occ_option_schedule_names, .n_names = OCC_OPTION_N_SCHEDULES, .noun = "schedule",
      .default_text = "dynamic", .metavar = "S",
@@ -382,6 +389,11 @@ char *occ_option_default(const OccOptSpec *s, char *buf, size_t len)
 const char *occ_schedule_name(OccSchedulePolicy s)
 {
     return (unsigned)s < OCC_OPTION_N_SCHEDULES ? occ_option_schedule_names[s] : "unknown";
+}
+
+const char *occ_carveout_name(OccCarveout c)
+{
+    return (unsigned)c < OCC_OPTION_N_CARVEOUTS ? occ_option_carveout_names[c] : "unknown";
 }
 
 const char *occ_lever_name(OccLever l)

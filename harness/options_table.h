@@ -68,6 +68,8 @@ enum { OCC_OPTION_N_LEVERS = 4 };
 /* The names of the enum --schedule: occ_schedule_name spells them. */
 extern const char *const occ_option_schedule_names[];
 enum { OCC_OPTION_N_SCHEDULES = 2 };
+extern const char *const occ_option_carveout_names[];
+enum { OCC_OPTION_N_CARVEOUTS = 2 };
 /* The names of the enum --chain: occ_chain_name spells them. */
 extern const char *const occ_option_chain_names[];
 enum { OCC_OPTION_N_CHAINS = 2 };

@@ -203,10 +203,34 @@ static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const
     return 0;
 }
 
+int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
+                            const OccVariantResources *res)
+{
+    if (policy == OCC_CARVEOUT_MAX) return arch->smem_per_sm_bytes;
+    const int warps = (block_threads + arch->warp_size - 1) / arch->warp_size;
+    int most_blocks = arch->max_warps_per_sm / warps;
+    if (most_blocks > arch->max_blocks_per_sm) most_blocks = arch->max_blocks_per_sm;
+    int static_bytes = 0;
+    for (int i = 0; i < occ_variant_count(); i++)
+        if (res[i].static_smem_bytes > static_bytes) static_bytes = res[i].static_smem_bytes;
+    const int unit = arch->smem_alloc_unit_bytes;
+    const int per_block =
+        (static_bytes + arch->smem_reserved_per_block_bytes + unit - 1) / unit * unit;
+    const int c = occ_arch_carveout_at_least(arch, most_blocks * per_block);
+    return c < 0 ? arch->smem_per_sm_bytes : c;
+}
+
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
                    const OccVariantResources *res, const OccLevel *levels, int n_levels,
                    OccPlan *plan, char *err, size_t err_len)
 {
+    /* Every occupancy point models, pads and launches within the run's one carveout. */
+    OccArchLimits in_carveout = *arch;
+    plan->carveout_bytes = occ_plan_carveout_bytes(arch, opt->carveout, opt->block_threads, res);
+    in_carveout.smem_per_sm_bytes = plan->carveout_bytes;
+    const int optin_left = plan->carveout_bytes - arch->smem_reserved_per_block_bytes;
+    if (in_carveout.smem_per_block_optin_bytes > optin_left)
+        in_carveout.smem_per_block_optin_bytes = optin_left;
     for (int f = 0; f < occ_family_count(); f++) {
         if (!(opt->families & (1u << f))) continue;
         const OccFamilyInfo *fi = occ_family_at(f);
@@ -214,10 +238,11 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
         snprintf(base.mode, sizeof base.mode, "%s%s", fi->mode,
                  occ_family_takes(fi, "cold") && opt->cold ? "-cold" : "");
         if (occ_family_takes(fi, "waves")) base.waves = opt->waves;
+        if (fi->shape == OCC_SHAPE_OCCUPANCY) base.carveout_bytes = plan->carveout_bytes;
         int rc = fi->shape == OCC_SHAPE_FOOTPRINT
                      ? build_footprints(arch, l2_bytes, opt, base, plan, err, err_len)
-                     : build_occupancy(arch, opt, f, res, levels, n_levels, base, plan, err,
-                                       err_len);
+                     : build_occupancy(&in_carveout, opt, f, res, levels, n_levels, base, plan,
+                                       err, err_len);
         if (rc != 0) return -1;
     }
     if (plan->n == 0) snprintf(err, err_len, "no compiled variant matches the selected kernels/unroll/vec");

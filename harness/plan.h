@@ -42,15 +42,27 @@ typedef struct OccPoint {
     int reachable;          /* 1 when the model puts exactly level.blocks_per_sm blocks per SM
                                (always 1 for footprint points) */
     int pad_bytes;          /* dynamic shared memory padding per block (when reachable) */
+    int carveout_bytes;     /* shared memory per SM the launch configures (the plan's
+                               carveout_bytes; 0 for footprint points, which set their own) */
     OccResult model;        /* the model's occupancy with that padding (when reachable) */
     char skip_reason[96];   /* why not reachable, e.g. "registers allow only 8 blocks/SM" */
 } OccPoint;
 
 /* A growable list of points. */
 typedef struct OccPlan {
-    OccPoint *points; /* n points (heap) */
+    OccPoint *points;   /* n points (heap) */
     int n, cap;
+    int carveout_bytes; /* shared memory per SM of every occupancy point (the run's carveout,
+                           occ_plan_carveout_bytes); L1 gets the rest of the SRAM */
 } OccPlan;
+
+/* The run's carveout, bytes of shared memory per SM: for OCC_CARVEOUT_MIN the smallest step of
+ * arch that holds the most blocks of block_threads (warp slots and block limit) with the
+ * largest static shared memory of any variant in res[] (so it depends on neither --occ nor the
+ * selected kernels, and every level can be pinned inside it); for OCC_CARVEOUT_MAX
+ * arch->smem_per_sm_bytes. */
+int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
+                            const OccVariantResources *res);
 
 /* Maps spec to distinct achievable levels for blocks of block_threads on arch, ascending.
  * Returns the number of levels (>= 1), or -1 with a one-line message in err (e.g. a block size

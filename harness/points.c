@@ -66,11 +66,13 @@ static void fill_timing(const OccRun *r, const OccTiming *t, OccRow *row)
     row->pct_of_dram_peak = 100.0 * row->gbps_median / r->roof.dram_peak_gbps;
 }
 
-/* Sets the point's attributes and asks the runtime how many blocks fit. */
-static cudaError_t configure(const void *k, const OccPoint *p, int *blocks_per_sm)
+/* Sets the point's attributes (its carveout and padding) and asks the runtime how many blocks
+ * fit. */
+static cudaError_t configure(const OccArchLimits *l, const void *k, const OccPoint *p,
+                             int *blocks_per_sm)
 {
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                         cudaSharedmemCarveoutMaxShared);
+                                         occ_arch_carveout_pct(l, p->carveout_bytes));
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, p->pad_bytes);
     if (e == cudaSuccess)
@@ -119,7 +121,7 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     const OccVariantInfo *v = occ_variant_at(p->variant_index);
     const OccArchLimits *l = &r->dev->limits;
     int blocks = 0;
-    cudaError_t e = configure(b->ops->kernel(v), p, &blocks);
+    cudaError_t e = configure(l, b->ops->kernel(v), p, &blocks);
     if (e != cudaSuccess) return e;
     const int warps_per_block = (p->block_threads + 31) / 32;
     row->blocks_per_sm = blocks;

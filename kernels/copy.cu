@@ -1,8 +1,8 @@
 // kernels/copy.cu: the copy family, out[i] = in[i] over the whole buffer.
 //
 // Bytes moved per element: 4 read + 4 written (bytes per launch = 2 x buffer). Each thread issues
-// U independent V-byte loads (spaced blockDim.x vectors apart, coalesced per warp) before its U
-// stores, so U x V bytes per thread are in flight. Work cannot be removed: every value loaded is
+// U independent V-byte loads (its warp's U adjacent runs of 32 vectors, see stream_walk) before
+// its U stores, so U x V bytes per thread are in flight. Work cannot be removed: every value loaded is
 // stored. Preconditions: in/out 16-byte aligned (cudaMalloc gives 256); any n_floats (the
 // n_floats % (V/4) tail is copied as scalars by the first threads).
 #include "api.h"
@@ -26,7 +26,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
         load_trip<U>(vin, first, count, v);
 #pragma unroll
         for (int u = 0; u < U; u++)
-            if (u < count) vout[first + (size_t)u * blockDim.x] = v[u];
+            if (u < count) vout[trip_vec(first, u)] = v[u];
     });
     const size_t tail = n_vec * kF + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tail < n_floats) out[tail] = in[tail];

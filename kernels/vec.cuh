@@ -16,10 +16,14 @@ __device__ __forceinline__ float vec_sum(float a) { return a; }
 __device__ __forceinline__ float vec_sum(float2 a) { return a.x + a.y; }
 __device__ __forceinline__ float vec_sum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
 
-// The walk both streaming families share. The buffer is seen as n_vec vectors; one trip of a
-// thread covers U vectors spaced blockDim.x apart, so each of the U loads is coalesced across the
-// warp and all U are independent (they are issued before any is used). `body(first, count)`
-// handles vectors first, first + blockDim.x, ..., count of them (count == U except in the tail).
+// The walk both streaming families share. The buffer is seen as n_vec vectors; one trip of the
+// block covers blockDim.x x U consecutive vectors, warp w taking the 32 x U of them at
+// w x 32 x U: its U loads are 32 consecutive vectors each (coalesced across the warp), adjacent
+// to one another, and independent (all issued before any is used). `body(first, count)` handles
+// vectors first, first + 32, ..., count of them (count == U except in the tail; trip_vec(first,
+// u) names them). Measured on an H200 (4 GiB, 50% occupancy, 192 KiB of L1): copy_u4_v16 at
+// 0.969x cudaMemcpy with warp-contiguous trips against 0.958x with a warp's loads spread
+// blockDim.x vectors apart (copy_u2_v16: 0.988x); reduce within 0.5% either way.
 //
 // The buffer is cut into chunks of s.chunk_trips trips of the block (blockDim.x x U vectors
 // each); block b starts with chunk b.
@@ -40,18 +44,19 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
     const unsigned int trip = blockDim.x * U;
     const size_t chunk_vecs = (size_t)trip * s.chunk_trips;
     const unsigned int n_chunks = (unsigned int)((n_vec + chunk_vecs - 1) / chunk_vecs);
+    const unsigned int lane = threadIdx.x & 31u, warp_first = (threadIdx.x >> 5) * 32u * U + lane;
     for (unsigned int c = blockIdx.x, k = 0; c < n_chunks; k ^= 1) {
         unsigned int claimed = 0;
         if (s.claim && threadIdx.x == 0) claimed = (unsigned int)atomicAdd(s.claim, 1ull);
-        size_t first = c * chunk_vecs + threadIdx.x;
+        size_t first = c * chunk_vecs + warp_first;
         if (c + 1 < n_chunks) {
             // A whole chunk: no bounds checks inside, so the compiler keeps the U loads together.
 #pragma unroll 1
             for (unsigned int t = 0; t < s.chunk_trips; t++, first += trip) body(first, U);
         } else {
 #pragma unroll 1
-            for (; first + (size_t)(U - 1) * blockDim.x < n_vec; first += trip) body(first, U);
-            if (first < n_vec) body(first, (int)((n_vec - first + blockDim.x - 1) / blockDim.x));
+            for (; first + (size_t)(U - 1) * 32u < n_vec; first += trip) body(first, U);
+            if (first < n_vec) body(first, (int)((n_vec - first + 31u) / 32u));
         }
         if (!s.claim) break; // static: one chunk per block
         // Slot k is written again two chunks later, after the next barrier, which every thread
@@ -71,15 +76,18 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
 // ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per trip, 1 in flight).
 __device__ __forceinline__ void keep_loads_together() { __syncwarp(__activemask()); }
 
-// One trip's loads: v[u] = vin[first + u x blockDim.x] for the count (<= U) vectors of the
-// trip, all issued before keep_loads_together lets any be used.
+// Vector u of the trip whose first vector is `first` (see stream_walk).
+__device__ __forceinline__ size_t trip_vec(size_t first, int u) { return first + (size_t)u * 32u; }
+
+// One trip's loads: v[u] = vin[trip_vec(first, u)] for the count (<= U) vectors of the trip, all
+// issued before keep_loads_together lets any be used.
 template <int U, typename T>
 __device__ __forceinline__ void load_trip(const T *__restrict__ vin, size_t first, int count,
                                           T (&v)[U])
 {
 #pragma unroll
     for (int u = 0; u < U; u++)
-        if (u < count) v[u] = vin[first + (size_t)u * blockDim.x];
+        if (u < count) v[u] = vin[trip_vec(first, u)];
     keep_loads_together();
 }
 

@@ -175,14 +175,21 @@ check "$plan: target = achieved" "$([ "$n" -eq 0 ] || echo "$n lines differ")"
 n=$(awk '/^reduce_/ { print $5 }' "$out" | sort -u | tr '\n' ' ')
 want="100.00% 25.00% 31.25% 37.50% 43.75% 50.00% 56.25% 62.50% 68.75% 75.00% 81.25% 87.50% 93.75% "
 check "$plan: levels" "$([ "$n" = "$want" ] || echo "got '$n'")"
-line=$(grep -E '^reduce_u4_v16_lbfull +block +128 +target +81\.25%' "$out")
-check "$plan: lbfull at 81.25%" "$(echo "$line" | grep -qE \
-    'achieved +81\.25% +13 blocks/SM +pad +[0-9]+ B +regs +[0-9]+ +limiter' || echo "'$line'")"
-# The natural u4_v16 has too many registers above 75%; the lever switches to lbfull there.
-n=$(awk '$1 == "reduce_u4_v16" && $5 + 0 > 75 || $1 == "reduce_u4_v16_lbfull" && $5 + 0 < 81' "$out")
-check "$plan: lever switch at 81.25%" "$([ -z "$n" ] || echo "unexpected: $n")"
-n=$(grep -c '^reduce_u4_v16_lbfull ' "$out")
-check "$plan: lbfull levels" "$([ "$n" -eq 4 ] || echo "$n lbfull lines, expected 4 (81.25..100%)")"
+# --lever auto: the natural variant wherever its registers allow the level, its _lbfull twin
+# only above that (reduce_u8_v8 has more registers than 100% allows on sm_90).
+args=(--dry-run --arch sm_90 --kernel reduce --unroll 8 --vec 8 --occ 25..100)
+run "${args[@]}"
+plan=$(cmdline "${args[@]}")
+n=$(grep -c '^reduce_u8_v8_lbfull ' "$out")
+check "$plan: lbfull levels" "$([ "$n" -gt 0 ] || echo "no lbfull line")"
+top=$(awk '$1 == "reduce_u8_v8" { if ($5 + 0 > m) m = $5 + 0 } END { print m + 0 }' "$out")
+n=$(awk -v top="$top" '$1 == "reduce_u8_v8_lbfull" && $5 + 0 <= top' "$out")
+check "$plan: lever switch above the natural's top level ($top%)" "$([ -z "$n" ] || echo "unexpected: $n")"
+n=$(grep -cE '^reduce_u8_v8(_lbfull)? ' "$out")
+check "$plan: one line per level" "$([ "$n" -eq 13 ] || echo "$n lines, expected 13")"
+line=$(grep -E '^reduce_u8_v8_lbfull +block +128 +target +100\.00%' "$out")
+check "$plan: lbfull at 100%" "$(echo "$line" | grep -qE \
+    'achieved +100\.00% +16 blocks/SM +pad +[0-9]+ B +regs +[0-9]+ +limiter' || echo "'$line'")"
 
 args=(--dry-run --arch sm_90 --kernel copy --unroll 1 --vec 4 --occ 30)
 run "${args[@]}"

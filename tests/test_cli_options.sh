@@ -35,9 +35,9 @@ planned() {
     check "$(cmdline --dry-run --arch sm_90 "$@")" "$why"
 }
 
-warp_takes="(it takes: unroll, occ, block, lever, size)"
+warp_takes="(it takes: unroll, occ, block, lever, carveout, size)"
 ladder_takes="(it takes: footprint, stride, cold, chain, index-bytes)"
-stream_takes="(they take: unroll, vec, occ, block, lever, schedule, size, waves)"
+stream_takes="(they take: unroll, vec, occ, block, lever, carveout, schedule, size, waves)"
 
 # ---- options of the stream kernels, given for the pointer chase ----
 refused "--vec does not apply to chase warp $warp_takes" --kernel chase --vec 8

@@ -1,7 +1,8 @@
 /* tests/test_gpu_model_vs_api.c: on the real GPU, the offline model must agree with the runtime.
  * (1) For every variant, block size 128 and 256, and every level of a full sweep, the padding the
  *     model picks gives exactly the target blocks/SM per cudaOccupancyMaxActiveBlocksPerMultiprocessor
- *     (with the carveout the sweep sets), and the model's "unreachable" agrees with the runtime.
+ *     in every carveout step a sweep can set (--carveout min up to max), and the model's
+ *     "unreachable" agrees with the runtime.
  * (2) The build-time resource table (what --dry-run --arch uses) matches cudaFuncGetAttributes. */
 #include "gpu_test.h"
 #include "kernel_resources.h"
@@ -9,37 +10,63 @@
 #include "catalog.h"
 #include "family.h"
 #include "device.h"
+#include "plan.h"
 
+/* The model's padding against the runtime for one variant, block size and carveout step. */
+static void compare_in_carveout(const OccDevice *d, const OccVariantInfo *v, const void *k,
+                                const OccVariantResources *r, int block, int carveout_bytes,
+                                int *points, int *mismatches)
+{
+    OccArchLimits in_c = d->limits;
+    in_c.smem_per_sm_bytes = carveout_bytes;
+    if (in_c.smem_per_block_optin_bytes > carveout_bytes - in_c.smem_reserved_per_block_bytes)
+        in_c.smem_per_block_optin_bytes = carveout_bytes - in_c.smem_reserved_per_block_bytes;
+    GPU_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                occ_arch_carveout_pct(&d->limits, carveout_bytes)));
+    const int kmax = d->limits.max_warps_per_sm / (block / 32);
+    for (int target = 1; target <= kmax; target++) {
+        OccKernelUsage use = {block, r->regs_per_thread, r->static_smem_bytes, 0};
+        int pad = 0, got = -1;
+        const char *why = NULL;
+        int reachable = occ_model_padding_for_blocks(&in_c, &use, target, &pad, &why) == 0;
+        (*points)++;
+        GPU_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, pad));
+        GPU_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, k, block, (size_t)pad));
+        /* Unreachable: the runtime with no padding must give fewer blocks than the target. */
+        int ok = reachable ? got == target : got < target;
+        if (!ok && (*mismatches)++ < 10)
+            fprintf(stderr, "%s block %d carveout %d KiB target %d: model %s (pad %d), runtime %d\n",
+                    v->name, block, carveout_bytes / 1024, target,
+                    reachable ? "reachable" : why, pad, got);
+    }
+}
+
+/* Every variant, blocks of 128 and 256, every level, in every carveout step from the one
+ * --carveout min picks up to the maximum (the padding must pin each level in each). */
 static void test_padding_matches_runtime(const OccDevice *d)
 {
+    static OccVariantResources res[512];
     int mismatches = 0, points = 0;
-    for (int i = 0; i < occ_variant_count(); i++) {
-        const OccVariantInfo *v = occ_variant_at(i);
-        const void *k = occ_family_ops(v->family)->kernel(v);
-        OccVariantResources r;
-        cudaError_t e;
-        if (occ_device_kernel_resources(k, &r, &e) != 0) GPU_OK(e);
-        GPU_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    cudaSharedmemCarveoutMaxShared));
-        for (int block = 128; block <= 256; block += 128) {
-            int warps = block / 32, kmax = d->limits.max_warps_per_sm / warps;
-            for (int target = 1; target <= kmax; target++) {
-                OccKernelUsage use = {block, r.regs_per_thread, r.static_smem_bytes, 0};
-                int pad = 0, got = -1;
-                const char *why = NULL;
-                int reachable = occ_model_padding_for_blocks(&d->limits, &use, target, &pad, &why) == 0;
-                points++;
-                GPU_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, pad));
-                GPU_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, k, block, (size_t)pad));
-                /* Unreachable: the runtime with no padding must give fewer blocks than the target. */
-                int ok = reachable ? got == target : got < target;
-                if (!ok && mismatches++ < 10)
-                    fprintf(stderr, "%s block %d target %d: model %s (pad %d), runtime %d\n",
-                            v->name, block, target, reachable ? "reachable" : why, pad, got);
+    cudaError_t e;
+    for (int i = 0; i < occ_variant_count(); i++)
+        if (occ_device_kernel_resources(occ_family_ops(occ_variant_at(i)->family)
+                                            ->kernel(occ_variant_at(i)),
+                                        &res[i], &e) != 0)
+            GPU_OK(e);
+    for (int block = 128; block <= 256; block += 128) {
+        const int c_min = occ_plan_carveout_bytes(&d->limits, OCC_CARVEOUT_MIN, block, res);
+        CHECK(c_min < d->limits.smem_per_sm_bytes);
+        for (int s = 0; s < d->limits.n_smem_carveouts; s++) {
+            const int c = d->limits.smem_carveouts_kib[s] * 1024;
+            if (c < c_min) continue;
+            for (int i = 0; i < occ_variant_count(); i++) {
+                const OccVariantInfo *v = occ_variant_at(i);
+                compare_in_carveout(d, v, occ_family_ops(v->family)->kernel(v), &res[i], block, c,
+                                    &points, &mismatches);
             }
         }
     }
-    printf("%d (variant, block, level) points compared\n", points);
+    printf("%d (variant, block, carveout, level) points compared\n", points);
     CHECK(points > 1000);
     CHECK_INT_EQ(mismatches, 0);
 }

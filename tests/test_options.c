@@ -877,9 +877,9 @@ static void test_applicability(void)
         {"--occ", "50"}, {"--lever", "pad"}, {"--block", "64"}, {"--unroll", "1"},
         {"--vec", "4"},  {"--size", "1M"},   {"--waves", "2"}};
     const char *takes_ladder = "(it takes: footprint, stride, cold, chain, index-bytes)";
-    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
+    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, carveout, size)", "",
         "--kernel", "chase", "--vec", "8");
-    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)", "",
+    BAD("--vec does not apply to chase warp (it takes: unroll, occ, block, lever, carveout, size)", "",
         "--vec", "8", "--kernel", "chase");
     BAD("--vec does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",
         "--vec", "4");
@@ -894,7 +894,7 @@ static void test_applicability(void)
             "--kernel", "chase");
     }
     BAD("--footprint does not apply to copy, reduce, chase warp (they take: unroll, vec, occ, "
-        "block, lever, schedule, size, waves)",
+        "block, lever, carveout, schedule, size, waves)",
         "", "--footprint", "4K..1G");
     BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
     BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",
@@ -976,12 +976,14 @@ static void test_run_axes(void)
 {
     OccRunAxis ax[8];
     CHECK_INT_EQ(PARSE("--dry-run"), OCC_EXIT_OK);
-    CHECK_STR_EQ(axes_text(), "schedule=dynamic size=auto waves=1"); /* copy, reduce, chase warp */
-    CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4", "--schedule", "static"),
+    CHECK_STR_EQ(axes_text(), "carveout=min schedule=dynamic size=auto waves=1"); /* copy, reduce, chase warp */
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--size", "1G", "--waves", "4", "--schedule", "static",
+                       "--carveout", "max"),
                  OCC_EXIT_OK);
-    CHECK_STR_EQ(axes_text(), "schedule=static size=1073741824 waves=4");
+    CHECK_STR_EQ(axes_text(), "carveout=max schedule=static size=1073741824 waves=4");
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--size", "4K"), OCC_EXIT_OK);
-    CHECK_STR_EQ(axes_text(), "size=4096");
+    CHECK_STR_EQ(axes_text(), "carveout=min size=4096");
+    CHECK_INT_EQ(PARSE("--kernel", "copy", "--carveout", "half"), OCC_EXIT_USAGE);
     /* The address chain: the chain by name, and no index width (it does not apply). */
     CHECK_INT_EQ(PARSE("--kernel", "chase", "--mode", "latency"), OCC_EXIT_OK);
     CHECK_STR_EQ(axes_text(), "stride=128 cold=0 chain=address");

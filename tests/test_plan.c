@@ -199,8 +199,57 @@ static void test_default_size(void)
     CHECK_INT_EQ(occ_family_default_bytes(thread, l2, 140 * gib), 16 * l2);
 }
 
+/* The run's carveout: the smallest step that holds the block size's most blocks, or the
+ * maximum; every point of the plan pins its level inside it. */
+static void test_carveout(void)
+{
+    OccPlan plan = {0};
+    /* res[] of build(): 33 static bytes at most -> 1152 B per block with the 1 KiB reserve. */
+    CHECK_INT_EQ(build(OCC_LEVER_AUTO, &plan), 4);
+    CHECK_INT_EQ(plan.carveout_bytes, 32 * 1024); /* 16 blocks x 1152 = 18 KiB -> the 32 KiB step */
+    for (int i = 0; i < plan.n; i++) {
+        const OccPoint *p = &plan.points[i];
+        CHECK_INT_EQ(p->carveout_bytes, 32 * 1024);
+        CHECK(p->reachable);
+        CHECK_INT_EQ(p->model.blocks_per_sm, p->level.blocks_per_sm);
+        /* the padded blocks fill at most the carveout, one more would not fit */
+        const int per_block = (p->pad_bytes + 33 + 1024 + 127) / 128 * 128;
+        if (p->pad_bytes > 0) {
+            CHECK(p->level.blocks_per_sm * per_block <= 32 * 1024);
+            CHECK((p->level.blocks_per_sm + 1) * per_block > 32 * 1024);
+        }
+    }
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res), 64 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 256, res), 16 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, 128, res), 228 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(occ_arch_find("sm_75"), OCC_CARVEOUT_MIN, 128, res),
+                 32 * 1024);
+    occ_plan_free(&plan);
+}
+
+/* The carveout percentage selects exactly its step on every arch: the runtime rounds
+ * pct x smem_per_sm / 100 up to the next step (cudaOccSMemPreferenceVoltaPlus). */
+static void test_carveout_pct_selects_step(void)
+{
+    for (size_t a = 0; a < occ_arch_count(); a++) {
+        const OccArchLimits *l = occ_arch_at(a);
+        CHECK(l->n_smem_carveouts > 0);
+        CHECK_INT_EQ(l->smem_carveouts_kib[l->n_smem_carveouts - 1] * 1024, l->smem_per_sm_bytes);
+        for (int s = 0; s < l->n_smem_carveouts; s++) {
+            const int step = l->smem_carveouts_kib[s] * 1024;
+            const int pct = occ_arch_carveout_pct(l, step);
+            const int asked = (int)((long long)pct * l->smem_per_sm_bytes / 100);
+            CHECK(pct >= 0 && pct <= 100);
+            CHECK_INT_EQ(occ_arch_carveout_at_least(l, asked), step);
+        }
+        CHECK_INT_EQ(occ_arch_carveout_at_least(l, l->smem_per_sm_bytes + 1), -1);
+    }
+}
+
 int main(void)
 {
+    test_carveout();
+    test_carveout_pct_selects_step();
     test_range_every_level();
     test_list_maps_to_nearest();
     test_range_with_step_and_empty_range();
