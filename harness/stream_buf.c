@@ -79,7 +79,16 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
     const long long trip_bytes = (long long)launch->block_threads * unroll * vec_bytes;
     const long long buffer = (long long)(b->n_floats * sizeof(float));
     const long long blocks = launch->grid_blocks > 0 ? launch->grid_blocks : 1;
-    long long trips = trip_bytes > 0 ? buffer / trip_bytes / (blocks * chunks_per_block) : 1;
+    /* chunks_per_block chunks per block, rounded to whole trips; but no chunk under
+     * OCC_STREAM_MIN_CHUNK_BYTES of loads, so that claims stay far below what one counter serves
+     * (about 5e8 atomics/s on an H200: 4 KiB chunks of copy_u2_v16 at 100% took it from
+     * 4.1 to 3.2 TB/s), and every block gets at least one chunk. */
+    const long long all_trips = trip_bytes > 0 ? buffer / trip_bytes : 1;
+    long long trips = (2 * all_trips + blocks * chunks_per_block) / (2 * blocks * chunks_per_block);
+    const long long min_trips =
+        trip_bytes > 0 ? (OCC_STREAM_MIN_CHUNK_BYTES / passes + trip_bytes - 1) / trip_bytes : 1;
+    if (trips < min_trips) trips = min_trips;
+    if (trips > all_trips / blocks) trips = all_trips / blocks;
     trips = trips < 1 ? 1 : trips > 0x7fffffff ? 0x7fffffff : trips;
     bound->sched = dynamic ? (OccSchedule){b->claim, b->done, (unsigned int)trips}
                            : (OccSchedule){NULL, NULL,

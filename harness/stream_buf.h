@@ -52,10 +52,15 @@ typedef struct OccStreamBound {
     OccSchedule sched;        /* the schedule every launch of the point uses */
 } OccStreamBound;
 
+/* The smallest dynamic chunk, bytes of buffer x passes: a copy chunk at least 16 KiB, a reduce
+ * chunk 32 KiB, so that either claims at most about 1.5e8 chunks/s at 4.7 TB/s. */
+#define OCC_STREAM_MIN_CHUNK_BYTES (32 * 1024)
+
 /* Binds the entry of table[0..n) named variant_name with launch and schedule `dynamic` (1:
- * chunks of about buffer / (grid x chunks_per_block), whole trips, so that the tail, where blocks
- * run out of work one by one, lasts about 1/chunks_per_block of the launch; 0: static, one equal
- * contiguous share per block),
+ * chunks of about buffer / (grid x chunks_per_block), whole trips, at least
+ * OCC_STREAM_MIN_CHUNK_BYTES / passes and at most one block's share, so that the tail, where
+ * blocks run out of work one by one, lasts about 1/chunks_per_block of the launch; 0: static,
+ * one equal contiguous share per block),
  * and fills the columns of a streaming point: schedule, chunk_bytes, buffer_bytes,
  * bytes_per_launch = passes x buffer (copy reads and writes it: 2; reduce reads it: 1),
  * bytes_in_flight_per_sm = blocks_per_sm x warps x 32 x U x V; *touched_bytes =

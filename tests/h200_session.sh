@@ -6,7 +6,8 @@
 # compare (this session's runs against results/h200's runs of the same command), static
 # (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
 # over this session's CSVs);
-# also: sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
+# also: dips (Nsight Compute's DRAM throughput, bytes and warps at reduce_u4_v16 50/75/93.75%, and
+# the block-256 sweeps that halve the blocks per SM), sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,17 @@ ncu_points() {
             awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
                 {print "point occsweep", $c["variant"], "occ api", $c["occ_achieved_pct"], "measured", $c["occ_measured_pct"]}' "$LOGS/ncu-points.csv"
         done
+    done
+}
+# ncu_dips: at one variant, the same bytes from DRAM at every level while DRAM throughput falls
+# as the blocks per SM grow (the curves' decline above 50% is the memory system's, not the harness's).
+ncu_dips() {
+    local o m=dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+    for o in 50 75 93.75; do
+        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/reduce_u4_v16 occ=$o%/" \
+            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel reduce --unroll 4 --vec 16 \
+            --occ "$o" --quiet --max-time 0.05 --min-samples 3 --force --out "$LOGS/dips-$o.csv" |
+            grep -E "dram__|lts__|gpu__time|sm__warps" | sed "s/^/occ $o%: /"
     done
 }
 # Only what this session measured (the CSVs and knee reports written after it started) and the
@@ -64,6 +76,9 @@ for s in $steps; do
         2>&1 | tee "$LOGS/fidelity.log" ;;
     sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
         echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
+    dips) ncu_dips 2>&1 | tee "$LOGS/dips.log" | grep -E "^occ|==ERROR"
+        ./run_sweep --kernel reduce --unroll 2,4 --vec 16 --block 256 --occ 12.5..100 --quiet
+        ./run_sweep --kernel copy --unroll 2,4 --vec 8,16 --block 256 --occ 12.5..100 --quiet ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
     compare) # the runs of this session against the reference runs of the same commands
         fresh=$(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv')
