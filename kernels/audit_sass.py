@@ -13,8 +13,10 @@ The steady-state loop, per function:
      body, which are backward but close no cycle.
   2. Candidates are the innermost loops that hold a global load: no other such loop lies inside
      their range (an outer segment loop around the timed hop loop is not one).
-  3. Loops that start after the function's first block barrier (BAR) are the epilogue, not the
-     steady state: the reduce family's last block sums the per-block partials after one.
+  3. Loops that start after the first block barrier (BAR) behind the first loop holding a
+     global load are the epilogue, not the steady state: the reduce family's last block sums
+     the per-block partials after one. A barrier ahead of every such loop is set-up (the
+     dynamic walk's chunk ring) and ends nothing.
   4. The hot loop is the candidate with the most global loads per trip: a loop the compiler
      unrolls leaves the unrolled body and a remainder loop, and the unrolled one runs nearly
      every trip. Ties go to the first in address order (the grid-stride loop precedes others).
@@ -186,7 +188,8 @@ def hot_loop(body):
     with_loads = [lp for lp in find_loops(body) if loads_per_trip(body, lp)]
     innermost = [lp for lp in with_loads
                  if not any(o != lp and lp[0] <= o[0] and o[1] <= lp[1] for o in with_loads)]
-    barrier = next((i for i, insn in enumerate(body) if insn.op == 'BAR'), len(body))
+    first = min((lp[0] for lp in with_loads), default=len(body))
+    barrier = next((i for i, insn in enumerate(body) if insn.op == 'BAR' and i > first), len(body))
     steady = sorted(lp for lp in innermost if lp[0] < barrier)
     return max(steady, key=lambda lp: loads_per_trip(body, lp)) if steady else None
 

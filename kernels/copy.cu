@@ -21,7 +21,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     const size_t n_vec = n_floats / kF;
     const T *vin = reinterpret_cast<const T *>(in);
     T *vout = reinterpret_cast<T *>(out);
-    stream_walk<U>(n_vec, sched, [&](size_t first, int count) {
+    stream_walk<U, Handoff::kBarrier>(n_vec, sched, [&](size_t first, int count) {
         T v[U];
         load_trip<U>(vin, first, count, v);
 #pragma unroll

@@ -47,7 +47,7 @@ __device__ __forceinline__ void reduce_body(const OccStreamArgs a)
     float acc[U];
 #pragma unroll
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
-    stream_walk<U>(n_vec, a.sched, [&](size_t first, int count) {
+    stream_walk<U, Handoff::kRing>(n_vec, a.sched, [&](size_t first, int count) {
         T v[U];
         load_trip<U>(vin, first, count, v);
 #pragma unroll

@@ -186,6 +186,27 @@ class HotLoop(unittest.TestCase):
         ], 'occsweep_reduce_u1_v4')
         self.assertEqual(row[2:5], (1, 1, '0x0000-0x0020'))
 
+    def test_setup_barrier_ahead_of_the_walk_ends_nothing(self):
+        # The dynamic walk sets up its chunk ring behind a barrier before the steady loop; the
+        # epilogue barrier after the loop still ends the steady state.
+        row = audit_one([
+            'STS [R0], R1',
+            'BAR.SYNC.DEFER_BLOCKING 0x0',
+            'LDG.E R8, desc[UR6][R2.64]',        # 0x20: the steady loop
+            'LDG.E R9, desc[UR6][R2.64+0x80]',
+            'FADD R0, R8, R0',
+            'FADD R0, R9, R0',
+            '@P0 BRA 0x20',
+            'BAR.SYNC.DEFER_BLOCKING 0x0',
+            'LDG.E.STRONG.SYS R7, desc[UR6][R6.64]',   # 0x80: epilogue, 3 loads per trip
+            'LDG.E.STRONG.SYS R9, desc[UR6][R6.64+0x4]',
+            'LDG.E.STRONG.SYS R11, desc[UR6][R6.64+0x8]',
+            'FADD R10, R7, R9',
+            '@P1 BRA 0x80',
+            'EXIT',
+        ], 'occsweep_reduce_u2_v4')
+        self.assertEqual(row[2:5], (2, 2, '0x0020-0x0060'))
+
     def test_innermost_loop_of_a_nest(self):
         # The latency kernel: a segment loop around the timed hop loop.
         row = audit_one([
