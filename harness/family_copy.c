@@ -11,7 +11,7 @@ enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
 /* Chunks per block of the dynamic schedule (one block barrier per chunk: kernels/vec.cuh), at
  * least 16 KiB each (stream_buf.h). Measured on an H200 (4 GiB, U 2-8, V 8-16, 25 to 100%
- * occupancy, 224 KiB of L1): 256 gives 0.991x cudaMemcpy at best, 64 gives 0.945x; chunks of
+ * occupancy, 224 KiB of L1): 256 gives 0.991x cudaMemcpy at best, 64 about 0.95x; chunks of
  * 4 KiB (256 per block at 100% before the 16 KiB floor) made the claims the bottleneck. */
 enum { CHUNKS_PER_BLOCK = 256 };
 
