@@ -1,4 +1,4 @@
-/* tests/test_ncu.c: the --ncu reader on tests/fixtures/ncu-raw-reduce.csv (a raw-page export
+/* tests/test_ncu.c: the --ncu reader on tests/fixtures/ncu/raw-reduce.csv (a raw-page export
  * written by hand after Nsight Compute's documented layout: header, units line, one record per
  * launch, ==PROF== lines around it), the manifest round trip and the launch-to-row matching.
  * The fixture is found under $OCC_SOURCE_ROOT (default "."). */
@@ -44,7 +44,7 @@ static OccRow row(const char *variant, double occ, const char *status)
 static void test_fixture(const char *root)
 {
     char path[1024], err[256] = "";
-    snprintf(path, sizeof path, "%s/tests/fixtures/ncu-raw-reduce.csv", root);
+    snprintf(path, sizeof path, "%s/tests/fixtures/ncu/raw-reduce.csv", root);
     const char *text = slurp(path);
     CHECK(text != NULL);
     if (!text) return;
