@@ -167,8 +167,9 @@ static int profile(Pass *p, int argc, char **argv, long long buffer_bytes, int n
         snprintf(p->err, sizeof p->err, "ncu exited with status %d: %s", rc, why);
     }
     if (rc == 0) {
-        char report_file[128], *imp[] = {p->ncu,  "--import", report_file, "--csv", "--page",
-                                         "raw",   "--print-units", "base", NULL};
+        char report_file[128], *imp[] = {p->ncu,        "--import", report_file, "--csv",
+                                         "--page",      "raw",      "--print-units", "base",
+                                         "--metrics",   p->metrics, NULL};
         snprintf(report_file, sizeof report_file, "%s.ncu-rep", p->report);
         if ((rc = run_child(imp, p->raw, NULL, 120)) != 0)
             snprintf(p->err, sizeof p->err, "ncu --import of the report failed (status %d)", rc);

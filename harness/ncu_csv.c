@@ -18,7 +18,8 @@ const char *const occ_ncu_metric_names[OCC_NCU_N_METRICS] = {
     "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
 };
 
-enum { MAX_FIELDS = 256, FIELD_BYTES = 256 };
+/* ncu may print many more columns than the metrics asked for (launch__*, device__*). */
+enum { MAX_FIELDS = 2048, FIELD_BYTES = 256 };
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {

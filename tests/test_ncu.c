@@ -2,6 +2,7 @@
  * written by hand after Nsight Compute's documented layout: header, units line, one record per
  * launch, ==PROF== lines around it), the manifest round trip and the launch-to-row matching.
  * The fixture is found under $OCC_SOURCE_ROOT (default "."). */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    static char text[1 << 16];
+    static char text[1 << 22];
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = '\0';
@@ -129,10 +130,42 @@ static void test_manifest_and_version(void)
     CHECK_STR_EQ(occ_ncu_version("bash: ncu: command not found", v, sizeof v), "unknown");
 }
 
+/* Every raw-*.csv: parsed whole, at least one launch, shapes positive, percentages in 0..100
+ * (DRAM throughput may pass 100 by a little: ncu's peak is nominal), stalls not negative. */
+static void test_recorded(const char *root)
+{
+    static OccNcuLaunch l[4096];
+    char dir[1024], path[1400], err[256];
+    snprintf(dir, sizeof dir, "%s/tests/fixtures/ncu", root);
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    int files = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "raw-", 4) != 0 || n < 5 || strcmp(e->d_name + n - 4, ".csv")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        const char *text = slurp(path);
+        int k = text ? occ_ncu_parse_raw(text, l, 4096, err, sizeof err) : -1;
+        if (k <= 0) printf("  %s: %s\n", e->d_name, k < 0 ? err : "no launches");
+        CHECK(k > 0 && k <= 4096);
+        for (int i = 0; i < k && i < 4096; i++) {
+            CHECK(l[i].grid_blocks > 0 && l[i].block_threads > 0);
+            for (int m = 0; m < OCC_NCU_N_METRICS; m++) {
+                const double v = l[i].value[m], hi = m == 1 ? 110 : m < 3 ? 100 : 1e6;
+                CHECK(isnan(v) || (v >= 0 && v <= hi));
+            }
+        }
+        files++;
+    }
+    if (d) closedir(d);
+    CHECK(files >= 1);
+}
+
 int main(void)
 {
     const char *root = getenv("OCC_SOURCE_ROOT");
     test_fixture(root ? root : ".");
+    test_recorded(root ? root : ".");
     test_bad_input();
     test_manifest_and_version();
     return check_done();

@@ -4,9 +4,11 @@
 The expected numbers are computed here from the fixture CSV with the csv module (not with
 plots/occcsv.py, which the report uses), by the definitions the report states: best GB/s and the
 knee (lowest achieved occupancy reaching 90% of the best) per variant, the ncu rows, the skipped,
-clock-dropped and noisy points. With gnuplot, plots/plot --report must link every SVG it drew
+clock-dropped and noisy points; on the reference runs in results/, the knee table must equal
+the program's own <csv>-knee.md. With gnuplot, plots/plot --report must link every SVG it drew
 from the Markdown and inline each in the HTML. Usage: test_report.py SOURCE_ROOT."""
 import csv
+import glob
 import math
 import os
 import shutil
@@ -138,6 +140,26 @@ def test_plain_and_several(work):
     check(p.returncode == 2 and "unknown option '--bogus'" in p.stderr, "a bad option: exit 2")
 
 
+def test_same_as_harness(work):
+    """The knee table agrees with the program's own <csv>-knee.md for the reference runs."""
+    pairs = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*-knee.md")))
+    for knee_md in pairs:
+        csv_path = knee_md[:-len("-knee.md")] + ".csv"
+        if not os.path.isfile(csv_path):
+            continue
+        out = os.path.join(work, "ref")
+        p = run_report("--out", out, csv_path)
+        check(p.returncode == 0, "report.py on %s (%s)" % (csv_path, p.stderr.strip()))
+        if p.returncode:
+            continue
+        mine = {r[0]: (r[5], r[8], r[9], r[10], r[11], r[12])
+                for r in table_rows(open(out + ".md").read(), "variant | kernel")}
+        theirs = {r[0]: (r[5], r[6], r[7], r[8], r[9], r[10])
+                  for r in table_rows(open(knee_md).read(), "variant | kernel")}
+        check(mine == theirs, "%s: knee table differs from %s: %s" % (
+            csv_path, knee_md, sorted(set(mine.items()) ^ set(theirs.items()))[:4]))
+
+
 def test_with_figures(work):
     if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
         print("skip: no gnuplot, plots/plot --report not run")
@@ -163,6 +185,7 @@ def main():
     try:
         test_ncu_fixture(work)
         test_plain_and_several(work)
+        test_same_as_harness(work)
         test_with_figures(work)
     finally:
         shutil.rmtree(work)
