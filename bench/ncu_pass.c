@@ -117,7 +117,8 @@ static char *slurp(const char *path)
 static void log_reason(const char *text, char *buf, size_t len)
 {
     const char *at = text, *e;
-    for (const char *s = text; (e = strstr(s, "==ERROR==")) != NULL; s = e + 1) at = e;
+    for (const char *s = text; (e = strstr(s, "==ERROR==")) != NULL; s = e + 1)
+        at = e;
     snprintf(buf, len, "%.*s", (int)strcspn(at, "\r\n"), at);
 }
 
@@ -143,11 +144,14 @@ static int profile(Pass *p, int argc, char **argv, long long buffer_bytes, int n
     char **args = malloc((size_t)(argc + 16) * sizeof *args);
     if (!args) return snprintf(p->err, sizeof p->err, "out of host memory"), -1;
     int a = 0;
-    const char *fixed[] = {p->ncu, "--clock-control", "none", "--nvtx", "--nvtx-include",
-                           OCC_NCU_RANGE "/", "--metrics", p->metrics, "--export", p->report,
-                           "--force-overwrite", self};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
-    for (int i = 1; i < argc; i++) args[a++] = argv[i];
+    const char *fixed[] = {p->ncu,      "--clock-control",   "none",
+                           "--nvtx",    "--nvtx-include",    OCC_NCU_RANGE "/",
+                           "--metrics", p->metrics,          "--export",
+                           p->report,   "--force-overwrite", self};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        args[a++] = (char *)fixed[i];
+    for (int i = 1; i < argc; i++)
+        args[a++] = argv[i];
     args[a] = NULL;
     int rc = run_child(args, p->log, p->log, timeout_s);
     free(args);
@@ -155,31 +159,43 @@ static int profile(Pass *p, int argc, char **argv, long long buffer_bytes, int n
     unsetenv(OCC_NCU_BYTES_ENV);
     char *log = slurp(p->log), *text = NULL;
     if (rc == 124) {
-        snprintf(p->err, sizeof p->err, "ncu took longer than %s (OCC_NCU_TIMEOUT_S) and was "
-                 "stopped", timeout_env);
+        snprintf(p->err, sizeof p->err,
+                 "ncu took longer than %s (OCC_NCU_TIMEOUT_S) and was "
+                 "stopped",
+                 timeout_env);
     } else if (log && occ_ncu_no_counter_access(log)) {
-        snprintf(p->err, sizeof p->err, "ncu cannot read this GPU's performance counters "
+        snprintf(p->err, sizeof p->err,
+                 "ncu cannot read this GPU's performance counters "
                  "(ERR_NVGPUCTRPERM: needs root or NVreg_RestrictProfilingToAdminUsers=0)");
         rc = -2;
+    } else if (log && strstr(log, "No kernels were profiled")) {
+        snprintf(p->err, sizeof p->err,
+                 "ncu profiled no kernel (its NVTX filter '%s/' matched "
+                 "no launch)",
+                 OCC_NCU_RANGE);
+        rc = -3;
     } else if (rc != 0) {
         char why[200] = "";
         if (log) log_reason(log, why, sizeof why);
         snprintf(p->err, sizeof p->err, "ncu exited with status %d: %s", rc, why);
     }
     if (rc == 0) {
-        char report_file[128], *imp[] = {p->ncu,        "--import", report_file, "--csv",
-                                         "--page",      "raw",      "--print-units", "base",
-                                         "--metrics",   p->metrics, NULL};
+        char report_file[128],
+            *imp[] = {p->ncu,          "--import", report_file, "--csv",    "--page", "raw",
+                      "--print-units", "base",     "--metrics", p->metrics, NULL};
         snprintf(report_file, sizeof report_file, "%s.ncu-rep", p->report);
         if ((rc = run_child(imp, p->raw, NULL, 120)) != 0)
             snprintf(p->err, sizeof p->err, "ncu --import of the report failed (status %d)", rc);
     }
     char *manifest = rc == 0 ? slurp(p->manifest) : NULL;
     if (rc == 0 && (!(text = slurp(p->raw)) || !manifest))
-        snprintf(p->err, sizeof p->err, "the ncu output or the child's manifest is missing"), rc = 1;
+        snprintf(p->err, sizeof p->err, "the ncu output or the child's manifest is missing"),
+            rc = 1;
     if (rc == 0 &&
-        ((*n_launches = occ_ncu_parse_raw(text, launches, MAX_LAUNCHES, p->err, sizeof p->err)) < 0 ||
-         (*n_keys = occ_ncu_parse_manifest(manifest, keys, MAX_LAUNCHES, p->err, sizeof p->err)) < 0))
+        ((*n_launches = occ_ncu_parse_raw(text, launches, MAX_LAUNCHES, p->err, sizeof p->err)) <
+             0 ||
+         (*n_keys = occ_ncu_parse_manifest(manifest, keys, MAX_LAUNCHES, p->err, sizeof p->err)) <
+             0))
         rc = 1;
     if (rc == 0 && (*n_launches > MAX_LAUNCHES || *n_keys > MAX_LAUNCHES))
         snprintf(p->err, sizeof p->err, "more than %d points", MAX_LAUNCHES), rc = 1;
@@ -202,7 +218,8 @@ static void remove_pass_files(const Pass *p)
     char report_file[128];
     snprintf(report_file, sizeof report_file, "%s.ncu-rep", p->report);
     const char *files[] = {p->manifest, report_file, p->raw, p->log};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) unlink(files[i]);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        unlink(files[i]);
     rmdir(p->dir);
 }
 
@@ -243,15 +260,18 @@ void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_point
     if (!rows) snprintf(p.err, sizeof p.err, "out of host memory");
     if (rows && profile(&p, argc, argv, buffer_bytes, n_points, launches, &n_launches, keys,
                         &n_keys) == 0) {
-        for (int i = 0; i < sink->n_rows; i++) rows[i] = sink->rows[i].row;
+        for (int i = 0; i < sink->n_rows; i++)
+            rows[i] = sink->rows[i].row;
         filled = occ_ncu_apply(launches, n_launches, keys, n_keys, rows, sink->n_rows, p.err,
                                sizeof p.err);
     }
     if (filled >= 0) {
-        for (int i = 0; i < sink->n_rows; i++) sink->rows[i].row = rows[i];
+        for (int i = 0; i < sink->n_rows; i++)
+            sink->rows[i].row = rows[i];
         occ_meta_add(meta, "ncu_version", "%s", p.version);
         occ_meta_add(meta, "ncu_metrics", "%s", p.metrics);
-        occ_meta_add(meta, "ncu_command", "%s --clock-control none --nvtx --nvtx-include '%s/' "
+        occ_meta_add(meta, "ncu_command",
+                     "%s --clock-control none --nvtx --nvtx-include '%s/' "
                      "--metrics <ncu_metrics> (child run of this command, one launch per point)",
                      p.ncu, OCC_NCU_RANGE);
         occ_meta_add(meta, "ncu_wall_s", "%.1f", occ_walltime_s() - start);
@@ -264,8 +284,10 @@ void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_point
         if (occ_sink_rewrite(sink, path, meta, err, sizeof err) != 0)
             fprintf(stderr, "occsweep: --ncu: %s\n", err);
         else if (!quiet)
-            fprintf(stderr, "occsweep: --ncu: %d of %d rows profiled in %.0f s; ncu's raw page "
-                            "in %s\n", filled, sink->n_rows, occ_walltime_s() - start, keep);
+            fprintf(stderr,
+                    "occsweep: --ncu: %d of %d rows profiled in %.0f s; ncu's raw page "
+                    "in %s\n",
+                    filled, sink->n_rows, occ_walltime_s() - start, keep);
     } else {
         fprintf(stderr, "occsweep: --ncu: %s; the CSV has no ncu values\n", p.err);
     }

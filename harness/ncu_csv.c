@@ -55,8 +55,10 @@ static int split(const char **p, char fields[][FIELD_BYTES])
         if (*s == '"') {
             for (s++;; s++) {
                 if (*s == '\0') return -1;
-                if (*s == '"' && s[1] == '"') s++;
-                else if (*s == '"') break;
+                if (*s == '"' && s[1] == '"')
+                    s++;
+                else if (*s == '"')
+                    break;
                 if (k + 1 < sizeof tmp) tmp[k++] = *s;
             }
             s++;
@@ -152,8 +154,8 @@ int occ_ncu_parse_raw(const char *text, OccNcuLaunch *out, int max, char *err, s
             set_err(err, err_len, "ncu CSV: unterminated quoted field");
             return -1;
         }
-        if (n == 1 && f[0][0] == '\0') continue; /* an empty line */
-        if (f[0][0] == '\0') continue;           /* the units line */
+        if (n == 1 && f[0][0] == '\0') continue;   /* an empty line */
+        if (f[0][0] == '\0') continue;             /* the units line */
         if (strncmp(f[0], "==", 2) == 0) continue; /* ==PROF== / ==WARNING== lines */
         if (n != n_header) {
             set_err(err, err_len, "ncu CSV: launch %d has %d fields, the header %d", count, n,
@@ -167,7 +169,8 @@ int occ_ncu_parse_raw(const char *text, OccNcuLaunch *out, int max, char *err, s
                     count, f[c_grid], f[c_block]);
             return -1;
         }
-        for (int m = 0; m < OCC_NCU_N_METRICS; m++) l.value[m] = metric_value(f[col[m]]);
+        for (int m = 0; m < OCC_NCU_N_METRICS; m++)
+            l.value[m] = metric_value(f[col[m]]);
         if (count < max) out[count] = l;
         count++;
     }
@@ -181,8 +184,7 @@ char *occ_ncu_key_format(const OccNcuKey *k, char *buf, size_t len)
     return buf;
 }
 
-int occ_ncu_parse_manifest(const char *text, OccNcuKey *keys, int max, char *err,
-                           size_t err_len)
+int occ_ncu_parse_manifest(const char *text, OccNcuKey *keys, int max, char *err, size_t err_len)
 {
     int n = 0;
     for (const char *line = text; *line; n++) {
@@ -202,11 +204,12 @@ int occ_ncu_parse_manifest(const char *text, OccNcuKey *keys, int max, char *err
 /* Writes launch l's values into row r's ncu_* columns (their order is the metric list's). */
 static void fill_row(OccRow *r, const OccNcuLaunch *l)
 {
-    double *to[OCC_NCU_N_METRICS] = {
-        &r->ncu_occ_achieved_pct,      &r->ncu_dram_throughput_pct, &r->ncu_issue_active_pct,
-        &r->ncu_stall_long_scoreboard, &r->ncu_stall_not_selected,  &r->ncu_stall_wait,
-        &r->ncu_stall_math_throttle};
-    for (int m = 0; m < OCC_NCU_N_METRICS; m++) *to[m] = l->value[m];
+    double *to[OCC_NCU_N_METRICS] = {&r->ncu_occ_achieved_pct,   &r->ncu_dram_throughput_pct,
+                                     &r->ncu_issue_active_pct,   &r->ncu_stall_long_scoreboard,
+                                     &r->ncu_stall_not_selected, &r->ncu_stall_wait,
+                                     &r->ncu_stall_math_throttle};
+    for (int m = 0; m < OCC_NCU_N_METRICS; m++)
+        *to[m] = l->value[m];
 }
 
 static int row_matches(const OccRow *r, const OccNcuKey *k)
@@ -220,16 +223,16 @@ int occ_ncu_apply(const OccNcuLaunch *launches, int n_launches, const OccNcuKey 
                   OccRow *rows, int n_rows, char *err, size_t err_len)
 {
     if (n_launches != n_keys) {
-        set_err(err, err_len, "ncu profiled %d launches where %d points were replayed",
-                n_launches, n_keys);
+        set_err(err, err_len, "ncu profiled %d launches where %d points were replayed", n_launches,
+                n_keys);
         return -1;
     }
     for (int i = 0; i < n_keys; i++)
         if (launches[i].grid_blocks != keys[i].grid_blocks ||
             launches[i].block_threads != keys[i].block_threads) {
             set_err(err, err_len,
-                    "ncu launch %d has grid %lld x %d where point %s at %g%% launched %lld x %d",
-                    i, launches[i].grid_blocks, launches[i].block_threads, keys[i].variant,
+                    "ncu launch %d has grid %lld x %d where point %s at %g%% launched %lld x %d", i,
+                    launches[i].grid_blocks, launches[i].block_threads, keys[i].variant,
                     keys[i].occ_target_pct, keys[i].grid_blocks, keys[i].block_threads);
             return -1;
         }

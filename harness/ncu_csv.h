@@ -21,10 +21,10 @@ char *occ_ncu_metric_list(char *buf, size_t len);
 
 /* One profiled kernel launch of the raw page. */
 typedef struct OccNcuLaunch {
-    long long grid_blocks;            /* product of "Grid Size" (x, y, z) */
-    int block_threads;                /* product of "Block Size" (x, y, z) */
-    double value[OCC_NCU_N_METRICS];  /* in occ_ncu_metric_names order; NaN where ncu printed
-                                         "n/a" or nothing */
+    long long grid_blocks;           /* product of "Grid Size" (x, y, z) */
+    int block_threads;               /* product of "Block Size" (x, y, z) */
+    double value[OCC_NCU_N_METRICS]; /* in occ_ncu_metric_names order; NaN where ncu printed
+                                        "n/a" or nothing */
 } OccNcuLaunch;
 
 /* Parses the raw-page CSV in text (NUL-terminated): lines before the header (==PROF== and the
@@ -50,8 +50,7 @@ typedef struct OccNcuKey {
 char *occ_ncu_key_format(const OccNcuKey *k, char *buf, size_t len);
 
 /* Parses the manifest text into keys[0..max); returns how many lines, or -1 with err. */
-int occ_ncu_parse_manifest(const char *text, OccNcuKey *keys, int max, char *err,
-                           size_t err_len);
+int occ_ncu_parse_manifest(const char *text, OccNcuKey *keys, int max, char *err, size_t err_len);
 
 /* Copies launch i's values into the ncu_* columns of the ok row whose variant, lever,
  * block_threads and occ_target_pct equal key i's. Launches and keys pair in order: their

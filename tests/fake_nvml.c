@@ -7,8 +7,14 @@
 typedef void *NvmlDevice;
 static int device;
 
-int nvmlInit_v2(void) { return 0; }
-int nvmlShutdown(void) { return 0; }
+int nvmlInit_v2(void)
+{
+    return 0;
+}
+int nvmlShutdown(void)
+{
+    return 0;
+}
 int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, NvmlDevice *d)
 {
     *d = &device;

@@ -55,15 +55,15 @@ static void test_fixture(const char *root)
     CHECK_INT_EQ(l[0].block_threads, 128);
     CHECK_INT_EQ(l[1].grid_blocks, 2112);
     /* The columns are found by name: ncu orders them its own way, the values follow our list. */
-    CHECK_NEAR(l[0].value[0], 24.61, 1e-9); /* achieved occupancy */
-    CHECK_NEAR(l[0].value[1], 34.12, 1e-9); /* DRAM throughput */
-    CHECK_NEAR(l[0].value[2], 3.91, 1e-9);  /* issue active */
-    CHECK_NEAR(l[0].value[3], 41.87, 1e-9); /* long scoreboard */
-    CHECK_NEAR(l[0].value[4], 0.01, 1e-9);  /* not selected */
-    CHECK_NEAR(l[0].value[5], 1.62, 1e-9);  /* wait */
-    CHECK_NEAR(l[0].value[6], 0.00, 1e-9);  /* math throttle */
+    CHECK_NEAR(l[0].value[0], 24.61, 1e-9);   /* achieved occupancy */
+    CHECK_NEAR(l[0].value[1], 34.12, 1e-9);   /* DRAM throughput */
+    CHECK_NEAR(l[0].value[2], 3.91, 1e-9);    /* issue active */
+    CHECK_NEAR(l[0].value[3], 41.87, 1e-9);   /* long scoreboard */
+    CHECK_NEAR(l[0].value[4], 0.01, 1e-9);    /* not selected */
+    CHECK_NEAR(l[0].value[5], 1.62, 1e-9);    /* wait */
+    CHECK_NEAR(l[0].value[6], 0.00, 1e-9);    /* math throttle */
     CHECK_NEAR(l[3].value[3], 1175.60, 1e-9); /* "1,175.60": thousands separator */
-    CHECK(isnan(l[3].value[0]));            /* "n/a" */
+    CHECK(isnan(l[3].value[0]));              /* "n/a" */
     /* Long-scoreboard stalls grow with the warps that wait on memory. */
     CHECK(l[1].value[3] > l[0].value[3]);
 
@@ -92,9 +92,9 @@ static void test_bad_input(void)
 {
     char err[256] = "";
     OccNcuLaunch l[2];
-    CHECK_INT_EQ(occ_ncu_parse_raw("==ERROR== ERR_NVGPUCTRPERM - no permission\n", l, 2, err,
-                                   sizeof err),
-                 -1);
+    CHECK_INT_EQ(
+        occ_ncu_parse_raw("==ERROR== ERR_NVGPUCTRPERM - no permission\n", l, 2, err, sizeof err),
+        -1);
     CHECK(strstr(err, "no header") != NULL);
     CHECK(occ_ncu_no_counter_access("==ERROR== ERR_NVGPUCTRPERM - The user does not have"));
     CHECK(!occ_ncu_no_counter_access("==PROF== Disconnected from process 1"));
@@ -105,8 +105,10 @@ static void test_bad_input(void)
     char list[1024];
     occ_ncu_metric_list(list, sizeof list);
     char header[1400];
-    snprintf(header, sizeof header, "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",%s\n"
-             "\"0\",\"k\",\"(128, 1, 1)\"\n", list);
+    snprintf(header, sizeof header,
+             "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",%s\n"
+             "\"0\",\"k\",\"(128, 1, 1)\"\n",
+             list);
     CHECK_INT_EQ(occ_ncu_parse_raw(header, l, 2, err, sizeof err), -1);
     CHECK(strstr(err, "fields") != NULL);
 }
@@ -142,7 +144,8 @@ static void test_recorded(const char *root)
     int files = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, "raw-", 4) != 0 || n < 5 || strcmp(e->d_name + n - 4, ".csv")) continue;
+        if (strncmp(e->d_name, "raw-", 4) != 0 || n < 5 || strcmp(e->d_name + n - 4, ".csv"))
+            continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         const char *text = slurp(path);
         int k = text ? occ_ncu_parse_raw(text, l, 4096, err, sizeof err) : -1;
