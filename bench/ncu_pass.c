@@ -113,12 +113,16 @@ static char *slurp(const char *path)
     return text;
 }
 
-/* The last line of text that starts with "==ERROR==" (or its first line), for a message. */
+/* Why ncu failed, for a message: the child's own "occsweep: " line, else ncu's last "==ERROR=="
+ * line, else the log's first line. */
 static void log_reason(const char *text, char *buf, size_t len)
 {
-    const char *at = text, *e;
-    for (const char *s = text; (e = strstr(s, "==ERROR==")) != NULL; s = e + 1)
-        at = e;
+    const char *at = strstr(text, "occsweep: "), *e;
+    if (!at) {
+        at = text;
+        for (const char *s = text; (e = strstr(s, "==ERROR==")) != NULL; s = e + 1)
+            at = e;
+    }
     snprintf(buf, len, "%.*s", (int)strcspn(at, "\r\n"), at);
 }
 
@@ -160,18 +164,15 @@ static int profile(Pass *p, int argc, char **argv, long long buffer_bytes, int n
     char *log = slurp(p->log), *text = NULL;
     if (rc == 124) {
         snprintf(p->err, sizeof p->err,
-                 "ncu took longer than %s (OCC_NCU_TIMEOUT_S) and was "
-                 "stopped",
-                 timeout_env);
+                 "ncu took longer than %s (OCC_NCU_TIMEOUT_S) and was stopped", timeout_env);
     } else if (log && occ_ncu_no_counter_access(log)) {
         snprintf(p->err, sizeof p->err,
-                 "ncu cannot read this GPU's performance counters "
-                 "(ERR_NVGPUCTRPERM: needs root or NVreg_RestrictProfilingToAdminUsers=0)");
+                 "ncu cannot read this GPU's performance counters (ERR_NVGPUCTRPERM: needs root "
+                 "or NVreg_RestrictProfilingToAdminUsers=0)");
         rc = -2;
     } else if (log && strstr(log, "No kernels were profiled")) {
         snprintf(p->err, sizeof p->err,
-                 "ncu profiled no kernel (its NVTX filter '%s/' matched "
-                 "no launch)",
+                 "ncu profiled no kernel (its NVTX filter '%s/' matched no launch)",
                  OCC_NCU_RANGE);
         rc = -3;
     } else if (rc != 0) {
