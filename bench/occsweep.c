@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "build_info.h"
 #include "family_ladder.h"
+#include "ncu_pass.h"
 #include "nvml.h"
 #include "report.h"
 #include "resources.h"
@@ -114,7 +116,11 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     occ_report_run(&sink, &run.roof, have_model ? &model : NULL, path, dev->name);
     occ_run_free(&run);
     if (e != cudaSuccess) return fail(err);
-    if (opt->plot && done == todo->n) occ_report_plot(path);
+    /* Profiling, figures and the report only for a finished run; none changes the exit status. */
+    if (opt->ncu && done == todo->n)
+        occ_ncu_pass_run(argc, argv, size, plan->n, &sink, &meta, path, opt->quiet);
+    if ((opt->plot || opt->report) && done == todo->n) occ_report_plot(path);
+    if (opt->report && done == todo->n) occ_report_page(path);
     return occ_sink_exit_status(&sink, done, todo->n, path);
 }
 
@@ -143,7 +149,15 @@ int main(int argc, char **argv)
     char err[512], msg[480], notes[512] = "", cc[8];
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
-    if (opt.version) { printf("occsweep %s\n", OCC_VERSION); return OCC_EXIT_OK; }
+    if (opt.version) return occ_report_version(stdout);
+    if (opt.help_man) { occ_options_print_man(stdout, "occsweep", OCC_VERSION); return OCC_EXIT_OK; }
+    /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
+    const int ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
+    if (ncu_child) {
+        opt.ncu = opt.report = opt.plot = 0;
+        opt.out_path = opt.resume_path = NULL;
+        opt.quiet = 1;
+    }
     if (opt.list) {
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
@@ -201,7 +215,7 @@ int main(int argc, char **argv)
         return OCC_EXIT_OK;
     }
     if (notes[0] && !opt.quiet) fprintf(stderr, "occsweep: levels: %s\n", notes);
-    int rc = measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
+    int rc = ncu_child ? occ_ncu_pass_child(&opt, &dev, &plan) : measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
     occ_csv_table_free(&resumed);
     occ_plan_free(&plan);
     occ_plan_free(&todo);

@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -173,15 +174,77 @@ void occ_progress_end(OccProgress *p)
     if (!p->quiet && p->tty) fputc('\n', stderr);
 }
 
-void occ_report_plot(const char *csv_path)
+/* The directory of this program's binary into buf (no trailing '/'); -1 when unknown. */
+static int exe_dir(char *buf, size_t len)
 {
-    char cmd[4096];
-    /* The path came from us or the user; quote it for the shell, refusing embedded quotes. */
-    if (strchr(csv_path, '\'')) {
-        fprintf(stderr, "occsweep: --plot: cannot quote path %s; run plots/plot on it\n", csv_path);
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0) return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    return 0;
+}
+
+int occ_report_plots_dir(char *buf, size_t len)
+{
+    const char *env = getenv("OCC_PLOTS_DIR");
+    if (env && *env) {
+        snprintf(buf, len, "%s", env);
+        return 0;
+    }
+    char dir[1024], plot[1200];
+    if (exe_dir(dir, sizeof dir) != 0) return -1;
+    const char *rel[] = {OCC_PLOTS_REL_INSTALLED, OCC_PLOTS_REL_BUILD};
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        snprintf(plot, sizeof plot, "%s/%s/plot", dir, rel[i]);
+        if (access(plot, X_OK) == 0) {
+            snprintf(buf, len, "%s/%s", dir, rel[i]);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int occ_report_version(FILE *f)
+{
+    char plots[1024];
+    fprintf(f, "occsweep %s (git %s)\n", OCC_VERSION, OCC_GIT_REV);
+    if (occ_report_plots_dir(plots, sizeof plots) == 0)
+        fprintf(f, "plots: %s\n", plots);
+    else
+        fprintf(f, "plots: not found (no plot beside this binary; set OCC_PLOTS_DIR)\n");
+    return 0;
+}
+
+/* Runs '<plots dir>/<tool>' ['<arg>'] '<csv>' through the shell; what it says stands (a missing
+ * gnuplot is its one line, not a failure of the sweep). */
+static void run_plots_tool(const char *flag, const char *tool, const char *arg,
+                           const char *csv_path)
+{
+    char dir[1024], cmd[4096];
+    if (occ_report_plots_dir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "occsweep: %s: the plot scripts are not beside this binary (set "
+                        "OCC_PLOTS_DIR); run plots/plot on %s\n", flag, csv_path);
         return;
     }
-    snprintf(cmd, sizeof cmd, "'%s/plots/plot' '%s'", OCC_SOURCE_DIR, csv_path);
-    /* plots/plot says in one line why it drew nothing (no gnuplot, say); the CSV stands. */
-    if (system(cmd) == -1) fprintf(stderr, "occsweep: --plot: could not run plots/plot\n");
+    /* The paths came from us or the user; quoted for the shell, refusing embedded quotes. */
+    if (strchr(csv_path, '\'') || strchr(dir, '\'')) {
+        fprintf(stderr, "occsweep: %s: cannot quote path %s; run plots/plot on it\n", flag,
+                csv_path);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "%s'%s/%s' %s '%s'", arg ? "\"${PYTHON:-python3}\" " : "", dir,
+             tool, arg ? arg : "", csv_path);
+    if (system(cmd) == -1) fprintf(stderr, "occsweep: %s: could not run %s\n", flag, tool);
+}
+
+void occ_report_plot(const char *csv_path)
+{
+    run_plots_tool("--plot", "plot", NULL, csv_path);
+}
+
+void occ_report_page(const char *csv_path)
+{
+    run_plots_tool("--report", "report.py", "--", csv_path);
 }

@@ -73,8 +73,22 @@ void occ_progress_start(OccProgress *p, int quiet);
 void occ_progress_point(OccProgress *p, int i, int n, const OccRow *r);
 void occ_progress_end(OccProgress *p);
 
-/* Draws the figures for csv_path with plots/plot; a missing gnuplot is the one line plots/plot
- * prints, not a failure of the sweep. */
+/* The directory of the plot scripts into buf: $OCC_PLOTS_DIR, else the first of
+ * <binary's dir>/OCC_PLOTS_REL_INSTALLED (an installed tree: ../share/occsweep/plots) and
+ * <binary's dir>/OCC_PLOTS_REL_BUILD (the build tree's way to the source's plots/) that holds an
+ * executable `plot`. 0, or -1 when none does. */
+int occ_report_plots_dir(char *buf, size_t len);
+
+/* --version: "occsweep <version> (git <rev>)" and "plots: <dir>" (or why there is none).
+ * Returns the exit status, 0. */
+int occ_report_version(FILE *f);
+
+/* Draws the figures for csv_path with the plot scripts' `plot`; a missing gnuplot is the one line
+ * plot prints, not a failure of the sweep. */
 void occ_report_plot(const char *csv_path);
+
+/* Writes <csv>-report.md and <csv>-report.html with the plot scripts' report.py (the figures
+ * already beside the CSV are embedded); a failure is its one line, not a failure of the sweep. */
+void occ_report_page(const char *csv_path);
 
 #endif

@@ -89,3 +89,14 @@ int occ_sink_exit_status(OccSink *s, int done, int n, const char *path)
     s->rows = NULL;
     return rc;
 }
+
+int occ_sink_rewrite(OccSink *s, const char *path, const OccMeta *meta, char *err, size_t err_len)
+{
+    OccCsvWriter *w = occ_csv_open(path, 1, meta->keys, meta->values, meta->n, err, err_len);
+    if (!w) return -1;
+    int bad = 0;
+    for (int i = 0; i < s->n_rows; i++) bad |= occ_csv_write_row(w, &s->rows[i].row) != 0;
+    bad |= occ_csv_close(w, "end_status", s->end) != 0;
+    if (bad) snprintf(err, err_len, "rewriting %s failed; the rows are in %s.partial", path, path);
+    return bad ? -1 : 0;
+}

@@ -33,6 +33,10 @@ void occ_sink_row(void *sink, int i, int n, const OccRunRow *row);
 /* Writes "# end_status=..." (complete, interrupted or cuda_error after done of n points, with
  * the NVML reading of the GPU at pci) and renames the file into place. */
 void occ_sink_close(OccSink *s, const char *pci, int done, int n, int cuda_error);
+/* After occ_sink_close: writes path again (replacing it only once complete) with meta and the
+ * kept rows as they are now (e.g. with the ncu columns filled) and the same end_status line.
+ * 0, or -1 with a one-line err. */
+int occ_sink_rewrite(OccSink *s, const char *path, const OccMeta *meta, char *err, size_t err_len);
 /* The process exit status after the run (messages on stderr): 1 when interrupted, a write
  * failed or a point failed verification, else 0. Frees the rows. */
 int occ_sink_exit_status(OccSink *s, int done, int n, const char *path);

@@ -63,6 +63,13 @@
     X(measured_over_predicted, NUM, "gbps_median / gbps_predicted")                                \
     X(latency_loaded_ns, NUM, "f x bytes_in_flight_per_sm x SMs / gbps_median: loaded latency, ns") \
     X(verify_err, NUM, "reduce: |gpu - host| / sum|x|; copy/chase: mismatching elements")          \
+    X(ncu_occ_achieved_pct, NUM, "--ncu: achieved occupancy, sm__warps_active.avg.pct_of_peak_sustained_active, %; NaN without --ncu") \
+    X(ncu_dram_throughput_pct, NUM, "--ncu: DRAM throughput, dram__throughput.avg.pct_of_peak_sustained_elapsed, % of peak") \
+    X(ncu_issue_active_pct, NUM, "--ncu: cycles with an instruction issued, smsp__issue_active.avg.pct_of_peak_sustained_active, %") \
+    X(ncu_stall_long_scoreboard, NUM, "--ncu: warps stalled on L1TEX (memory) results per issued instruction, smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio") \
+    X(ncu_stall_not_selected, NUM, "--ncu: warps eligible but not selected per issued instruction (parallelism to spare), ..._not_selected_per_issue_active.ratio") \
+    X(ncu_stall_wait, NUM, "--ncu: warps waiting on a fixed-latency dependency per issued instruction, ..._wait_per_issue_active.ratio") \
+    X(ncu_stall_math_throttle, NUM, "--ncu: warps waiting for a math pipe per issued instruction, ..._math_pipe_throttle_per_issue_active.ratio") \
     X(status, STR, "ok, skip:<reason> or fail:<reason>")
 
 #endif

@@ -25,8 +25,12 @@ int occ_nvml_reading(const char *pci_bus_id, char *buf, size_t len)
         (int (*)(NvmlDevice, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
     int (*power)(NvmlDevice, unsigned *) =
         (int (*)(NvmlDevice, unsigned *))dlsym(lib, "nvmlDeviceGetPowerUsage");
-    int (*reasons)(NvmlDevice, unsigned long long *) = (int (*)(NvmlDevice, unsigned long long *))
-        dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    /* The clocks-event-reasons call (NVML 12.x and later drivers) replaces the deprecated
+     * throttle-reasons one, which older drivers alone have; both return the same bit mask. */
+    void *reasons_sym = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!reasons_sym) reasons_sym = dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    int (*reasons)(NvmlDevice, unsigned long long *) =
+        (int (*)(NvmlDevice, unsigned long long *))reasons_sym;
     int rc = -1;
     NvmlDevice dev = NULL;
     unsigned t = 0, mhz = 0, mw = 0;

@@ -115,6 +115,10 @@ typedef struct OccOptions {
     const char *out_path;         /* --out FILE (points into argv); NULL (default) =
                                      results/<gpu-slug>/<kernel>-<UTC>.csv */
     int plot;                     /* --plot: 1 = draw plots beside the CSV; default 0 */
+    int ncu;                      /* --ncu: 1 = after timing, profile each point once with
+                                     Nsight Compute (bench/ncu_pass.h); default 0 */
+    int report;                   /* --report: 1 = figures and the one-page report (Markdown and
+                                     HTML) beside the CSV; default 0 */
     int force;                    /* --force: 1 = overwrite an existing --out file; default 0 */
     const char *resume_path;      /* --resume FILE (points into argv; not with --out): skip the
                                      points FILE holds, measure the rest, rewrite FILE with every
@@ -128,6 +132,7 @@ typedef struct OccOptions {
     int quiet;                    /* --quiet: 1 = no progress lines */
     int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
     int version;                  /* --version/-V: 1 = print the version and exit 0 */
+    int help_man;                 /* --help-man: 1 = print the man page (roff) and exit 0 */
     long long footprint_lo_bytes; /* --footprint LO..HI (scoped): smallest footprint in bytes;
                                      default 4 KiB */
     long long footprint_hi_bytes; /* largest footprint in bytes, >= footprint_lo_bytes, at most
@@ -168,6 +173,11 @@ int occ_options_parse(int argc, char **argv, OccOptions *o, char *err, size_t er
  * each scoped one; examples; exit codes 0-3) to f; prog is the program name shown in the usage
  * line and the examples. */
 void occ_options_print_help(FILE *f, const char *prog);
+
+/* Writes the man page (roff, section 1) of the same table and texts as occ_options_print_help:
+ * every option with its help line, accepted values and default, the levers, examples and exit
+ * codes. version goes in the title line. */
+void occ_options_print_man(FILE *f, const char *prog, const char *version);
 
 /* One run axis for --resume: an option that changes what a point measures but is no per-row CSV
  * column, so rows of runs that differ in it must not be mixed. */

@@ -10,6 +10,20 @@
 
 enum { HELP_COL = 22, HELP_WIDTH = 79 };
 
+static const char levers_text[] =
+    "auto pads shared memory on the natural variant where its registers\n"
+    "allow the level, else uses the __launch_bounds__ variant; pad: natural variant\n"
+    "only (unreachable levels become skip rows); bounds: register-capped variants\n"
+    "only; both: a row for each lever where it reaches the level.";
+
+/* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
+static const char *const exit_codes[] = {
+    "0  every point measured (or skipped with a reason) and verified",
+    "1  a point failed verification, or a runtime error after the start",
+    "2  bad command line; nothing was written",
+    "3  no usable CUDA device (driver, device index, or arch not in the binary)",
+};
+
 /* Prints text from column *col, wrapping at spaces before HELP_WIDTH onto lines indented to
  * HELP_COL; leaves *col after the last word. */
 static void put_wrapped(FILE *f, const char *text, int *col)
@@ -29,39 +43,48 @@ static void put_wrapped(FILE *f, const char *text, int *col)
     }
 }
 
-/* One option: "  --name METAVAR" padded to HELP_COL, the help line (with the value it requires
- * and the kernels that take a scoped option), then "accepted: ...; default: ..." for an option
- * with a value. */
-static void put_option(FILE *f, const OccOptSpec *s)
+/* An option's texts: its head ("-h, --help" or "--name METAVAR"), its help line (with the value
+ * it requires and the kernels that take a scoped option) and, for an option with a value,
+ * "accepted: ...; default: ..." (else empty). --help and the man page print the same three. */
+static void option_texts(const OccOptSpec *s, char *head, size_t head_len, char *text,
+                         size_t text_len, char *values, size_t values_len)
 {
-    char head[64], text[1024], accepted[512], def[512], takers[256];
-    int len, col = s->short_name
-                       ? snprintf(head, sizeof head, "  -%c, --%s", s->short_name, s->name)
-                       : snprintf(head, sizeof head, "  --%s", s->name);
-    if (s->metavar != NULL)
-        col += snprintf(head + col, sizeof head - (size_t)col, " %s", s->metavar);
-    if (col >= HELP_COL)
-        fprintf(f, "%s\n%*s", head, HELP_COL, "");
-    else
-        fprintf(f, "%s%*s", head, HELP_COL - col, "");
-    col = HELP_COL;
-    len = snprintf(text, sizeof text, "%s", s->help);
+    char accepted[512], def[512], takers[256];
+    int len = s->short_name ? snprintf(head, head_len, "-%c, --%s", s->short_name, s->name)
+                            : snprintf(head, head_len, "--%s", s->name);
+    if (s->metavar != NULL) snprintf(head + len, head_len - (size_t)len, " %s", s->metavar);
+    len = snprintf(text, text_len, "%s", s->help);
     /* "NAME=VALUE" reads "only with --NAME VALUE". */
     if (s->requires != NULL)
-        len += snprintf(text + len, sizeof text - (size_t)len, ", only with --%.*s %s",
+        len += snprintf(text + len, text_len - (size_t)len, ", only with --%.*s %s",
                         (int)strcspn(s->requires, "="), s->requires,
                         s->requires + strcspn(s->requires, "=") + 1);
     if (s->scoped)
-        snprintf(text + len, sizeof text - (size_t)len, " (%s)",
+        snprintf(text + len, text_len - (size_t)len, " (%s)",
                  occ_option_family_names(occ_option_takers(s->name), takers, sizeof takers));
-    put_wrapped(f, text, &col);
-    if (s->kind != OCC_OPT_FLAG) {
-        fprintf(f, "\n%*s", HELP_COL, "");
-        col = HELP_COL;
-        snprintf(text, sizeof text, "accepted: %s; default: %s",
+    values[0] = '\0';
+    if (s->kind != OCC_OPT_FLAG)
+        snprintf(values, values_len, "accepted: %s; default: %s",
                  occ_option_accepted(s, accepted, sizeof accepted),
                  occ_option_default(s, def, sizeof def));
-        put_wrapped(f, text, &col);
+}
+
+/* One option: "  HEAD" padded to HELP_COL, the help line, then the values line. */
+static void put_option(FILE *f, const OccOptSpec *s)
+{
+    char head[64], text[1024], values[1100];
+    option_texts(s, head, sizeof head, text, sizeof text, values, sizeof values);
+    int col = 2 + (int)strlen(head);
+    if (col >= HELP_COL)
+        fprintf(f, "  %s\n%*s", head, HELP_COL, "");
+    else
+        fprintf(f, "  %s%*s", head, HELP_COL - col, "");
+    col = HELP_COL;
+    put_wrapped(f, text, &col);
+    if (values[0] != '\0') {
+        fprintf(f, "\n%*s", HELP_COL, "");
+        col = HELP_COL;
+        put_wrapped(f, values, &col);
     }
     fputc('\n', f);
 }
@@ -125,20 +148,63 @@ void occ_options_print_help(FILE *f, const char *prog)
         for (int i = 0; i < occ_option_count(); i++)
             if (occ_option_at(i)->scoped == scoped) put_option(f, occ_option_at(i));
     }
-    fputs("\n"
-          "Levers: auto pads shared memory on the natural variant where its registers\n"
-          "allow the level, else uses the __launch_bounds__ variant; pad: natural variant\n"
-          "only (unreachable levels become skip rows); bounds: register-capped variants\n"
-          "only; both: a row for each lever where it reaches the level.\n"
-          "\n"
-          "Examples:\n",
-          f);
+    fprintf(f, "\nLevers: %s\n\nExamples:\n", levers_text);
     put_examples(f, prog);
-    fputs("\n"
-          "Exit codes:\n"
-          "  0  every point measured (or skipped with a reason) and verified\n"
-          "  1  a point failed verification, or a runtime error after the start\n"
-          "  2  bad command line; nothing was written\n"
-          "  3  no usable CUDA device (driver, device index, or arch not in the binary)\n",
-          f);
+    fputs("\nExit codes:\n", f);
+    for (size_t i = 0; i < sizeof exit_codes / sizeof *exit_codes; i++)
+        fprintf(f, "  %s\n", exit_codes[i]);
+}
+
+/* text for roff: backslashes and hyphens escaped, a leading '.' or '\'' kept literal. */
+static void put_roff(FILE *f, const char *text)
+{
+    if (*text == '.' || *text == '\'') fputs("\\&", f);
+    for (; *text; text++) {
+        if (*text == '\\') fputs("\\e", f);
+        else if (*text == '-') fputs("\\-", f);
+        else fputc(*text, f);
+    }
+}
+
+void occ_options_print_man(FILE *f, const char *prog, const char *version)
+{
+    char kernels[512], head[64], text[1024], values[1100];
+    fprintf(f, ".TH %s 1 \"\" \"occsweep %s\" \"User Commands\"\n.SH NAME\n", prog, version);
+    fprintf(f, "%s \\- sweep GPU occupancy against unroll and vector width\n", prog);
+    fprintf(f, ".SH SYNOPSIS\n.B %s\n[\\fIOPTIONS\\fR]\n.SH DESCRIPTION\n", prog);
+    fprintf(f, "Sweeps occupancy (resident warps per SM / max warps per SM) against unroll and\n"
+               "vector width on the GPU kernels %s; one CSV row per point.\n",
+            occ_option_family_names(~0u, kernels, sizeof kernels));
+    for (int scoped = 0; scoped < 2; scoped++) {
+        fputs(scoped ? ".SH OPTIONS FOR SOME KERNELS\nIn parentheses: the kernels that take each; "
+                       "any other selection refuses it.\n"
+                     : ".SH OPTIONS\n",
+              f);
+        for (int i = 0; i < occ_option_count(); i++) {
+            const OccOptSpec *s = occ_option_at(i);
+            if (s->scoped != scoped) continue;
+            option_texts(s, head, sizeof head, text, sizeof text, values, sizeof values);
+            fputs(".TP\n.B ", f);
+            put_roff(f, head);
+            fputc('\n', f);
+            put_roff(f, text);
+            fputc('\n', f);
+            if (values[0] != '\0') {
+                fputs(".br\n", f);
+                put_roff(f, values);
+                fputc('\n', f);
+            }
+        }
+    }
+    fputs(".SH LEVERS\n", f);
+    put_roff(f, levers_text);
+    fputs("\n.SH EXAMPLES\n.nf\n", f);
+    put_examples(f, prog);
+    fputs(".fi\n.SH EXIT STATUS\n", f);
+    for (size_t i = 0; i < sizeof exit_codes / sizeof *exit_codes; i++) {
+        fputs(".TP\n.B ", f);
+        fprintf(f, "%.1s\n", exit_codes[i]);
+        put_roff(f, exit_codes[i] + 3);
+        fputc('\n', f);
+    }
 }

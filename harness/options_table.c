@@ -98,6 +98,12 @@ static const OccOptSpec table[] = {
              "and rewrite FILE with all rows"},
     {.name = "plot", .kind = OCC_OPT_FLAG, .field = AT(plot),
      .help = "draw the curves beside the CSV (needs gnuplot)"},
+    {.name = "ncu", .kind = OCC_OPT_FLAG, .field = AT(ncu),
+     .help = "after timing, profile each point once with Nsight Compute (ncu): achieved "
+             "occupancy, DRAM throughput, issue active and stall reasons as ncu_* columns"},
+    {.name = "report", .kind = OCC_OPT_FLAG, .field = AT(report),
+     .help = "write the figures and a one-page report (<csv>-report.md and .html) beside the "
+             "CSV (figures need gnuplot)"},
     {.name = "quiet", .kind = OCC_OPT_FLAG, .field = AT(quiet), .help = "no progress lines"},
     {.name = "dry-run", .kind = OCC_OPT_FLAG, .field = AT(dry_run),
      .help = "print the sweep plan; measure nothing"},
@@ -109,7 +115,9 @@ static const OccOptSpec table[] = {
     {.name = "help", .short_name = 'h', .kind = OCC_OPT_FLAG, .stops = 1, .field = AT(help),
      .help = "print this help and exit"},
     {.name = "version", .short_name = 'V', .kind = OCC_OPT_FLAG, .stops = 1, .field = AT(version),
-     .help = "print the version and exit"},
+     .help = "print the version, the git revision and where the plot scripts are, and exit"},
+    {.name = "help-man", .kind = OCC_OPT_FLAG, .stops = 1, .field = AT(help_man),
+     .help = "print this help as a man page (roff) and exit"},
 };
 /* clang-format on */
 #undef AT

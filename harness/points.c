@@ -7,6 +7,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
+#include "ncu_csv.h"
 #include "residency.h"
 #include "run.h"
 
@@ -113,14 +114,16 @@ static int bind(const OccRun *r, Bound *b, const OccVariantInfo *v, const OccSha
     return rc;
 }
 
-/* Measures one reachable occupancy point into out; returns a CUDA error that must end the run. */
-static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
+/* Configures and binds one reachable occupancy point: its launch columns into out->row, and *ready
+ * set when it can run (else out->status says why not). Returns a CUDA error that must end the
+ * run. */
+static cudaError_t prepare_point(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out, int *ready)
 {
-    static OccTiming t; /* large (sample array); points run one at a time */
     OccRow *row = &out->row;
     const OccVariantInfo *v = occ_variant_at(p->variant_index);
     const OccArchLimits *l = &r->dev->limits;
     int blocks = 0;
+    *ready = 0;
     cudaError_t e = configure(l, b->ops->kernel(v), p, &blocks);
     if (e != cudaSuccess) return e;
     const int warps_per_block = (p->block_threads + 31) / 32;
@@ -147,6 +150,19 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
         snprintf(out->status, sizeof out->status, "skip:%.150s", skip);
         return cudaSuccess;
     }
+    *ready = 1;
+    return cudaSuccess;
+}
+
+/* Measures one reachable occupancy point into out; returns a CUDA error that must end the run. */
+static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
+{
+    static OccTiming t; /* large (sample array); points run one at a time */
+    OccRow *row = &out->row;
+    int ready = 0;
+    cudaError_t e = prepare_point(r, p, b, out, &ready);
+    if (e != cudaSuccess || !ready) return e;
+    const OccVariantInfo *v = occ_variant_at(p->variant_index);
     char range[96];
     snprintf(range, sizeof range, "%s occ=%g%%", v->name, row->occ_achieved_pct);
     nvtxRangePushA(range);
@@ -154,6 +170,7 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     nvtxRangePop();
     if (e == cudaSuccess) e = b->ops->verify(b->state, r->timer.stream, row, out->status,
                                              sizeof out->status);
+    const int warps_per_block = (p->block_threads + 31) / 32;
     if (e == cudaSuccess) e = probe_residency(r, b, (int)row->grid_blocks, warps_per_block, row);
     if (e != cudaSuccess) return e;
     fill_timing(r, &t, row);
@@ -209,4 +226,43 @@ int occ_run_points(OccRun *r, const OccPoint *points, int n, OccRowFn on_row, vo
     }
     nvtxRangePop();
     return i;
+}
+
+int occ_run_replay_points(OccRun *r, const OccPoint *points, int n, FILE *manifest, char *err,
+                          size_t err_len)
+{
+    int launched = 0;
+    for (int i = 0; i < n; i++) {
+        const OccPoint *p = &points[i];
+        if (p->variant_index < 0 || !p->reachable) continue;
+        Bound b = {.ops = occ_family_ops(p->family), .state = r->state[p->family]};
+        OccRunRow out;
+        int ready = 0;
+        fill_common(r, p, &out.row);
+        cudaError_t e = prepare_point(r, p, &b, &out, &ready);
+        if (e == cudaSuccess && ready) {
+            /* The one range ncu's --nvtx-include selects: nothing else runs inside it. */
+            nvtxRangePushA(OCC_NCU_RANGE);
+            e = launch_bound(&b, r->timer.stream);
+            nvtxRangePop();
+            if (e == cudaSuccess) e = cudaStreamSynchronize(r->timer.stream);
+        }
+        if (e != cudaSuccess) {
+            char what[128];
+            snprintf(what, sizeof what, "ncu replay of point %d/%d (%s)", i + 1, n,
+                     out.row.variant);
+            occ_device_format_error(e, what, err, err_len);
+            return -1;
+        }
+        if (!ready) continue;
+        OccNcuKey k = {.block_threads = out.row.block_threads,
+                       .occ_target_pct = out.row.occ_target_pct,
+                       .grid_blocks = out.row.grid_blocks};
+        snprintf(k.variant, sizeof k.variant, "%s", out.row.variant);
+        snprintf(k.lever, sizeof k.lever, "%s", out.row.lever);
+        char line[160];
+        fputs(occ_ncu_key_format(&k, line, sizeof line), manifest);
+        launched++;
+    }
+    return fflush(manifest) == 0 ? launched : -1;
 }

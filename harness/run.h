@@ -6,6 +6,7 @@
 #define OCC_RUN_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "catalog.h"
@@ -64,6 +65,18 @@ int occ_run_measure_roof(OccRun *r, char *err, size_t err_len);
  * sticky CUDA error ended the run; then *fatal holds it and err the message). */
 int occ_run_points(OccRun *r, const OccPoint *points, int n, OccRowFn on_row, void *user,
                    cudaError_t *fatal, char *err, size_t err_len);
+
+/* The NVTX push/pop range around each launch of occ_run_replay_points (ncu's --nvtx-include
+ * takes it as OCC_NCU_RANGE "/"). */
+#define OCC_NCU_RANGE "occsweep ncu"
+
+/* The child run of --ncu, under Nsight Compute: every reachable occupancy point of points[0..n)
+ * configured and bound as occ_run_points does, then launched once, untimed and unverified, inside
+ * the range OCC_NCU_RANGE, on its own; each launched point's key (ncu_csv.h OccNcuKey) written
+ * to manifest in launch order. Footprint points are not replayed. Returns the number launched,
+ * or -1 with err (a CUDA error, or the manifest could not be written). */
+int occ_run_replay_points(OccRun *r, const OccPoint *points, int n, FILE *manifest, char *err,
+                          size_t err_len);
 
 /* What a family's set-up and an experiment's measure see of run r. */
 OccRunEnv occ_run_env(OccRun *r);

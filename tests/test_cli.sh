@@ -270,11 +270,17 @@ fi
 for v in --version -V; do
     run $v
     why=""
-    if [ "$rc" -ne 0 ] || [ -s "$err" ] || [ "$(lines "$out")" -ne 1 ]; then
+    # "occsweep VERSION (git REV)", then where the plot scripts are (the source's plots/ for a
+    # binary in this build tree).
+    if [ "$rc" -ne 0 ] || [ -s "$err" ] || [ "$(lines "$out")" -ne 2 ]; then
         why="exit $rc, $(lines "$out") stdout lines, $(lines "$err") stderr lines"
-    elif ! grep -qE '^occsweep [0-9]+\.[0-9]+\.[0-9]+' "$out"; then why="'$(cat "$out")'"
-    elif [ -n "$version" ] && [ "$(cat "$out")" != "occsweep $version" ]; then
-        why="'$(cat "$out")', meson.build says $version"
+    elif ! head -n 1 "$out" | grep -qE '^occsweep [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$'; then
+        why="'$(head -n 1 "$out")'"
+    elif [ -n "$version" ] && [ "$(head -n 1 "$out" | cut -d' ' -f2)" != "$version" ]; then
+        why="'$(head -n 1 "$out")', meson.build says $version"
+    elif [ -n "$SRC" ] && ! [ "$(cd "$(sed -n 's/^plots: //p' "$out")" 2>/dev/null && pwd -P)" = \
+        "$(cd "$SRC/plots" && pwd -P)" ]; then
+        why="plot scripts at '$(tail -n 1 "$out")', not $SRC/plots"
     fi
     check "occsweep $v" "$why"
 done

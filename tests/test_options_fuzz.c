@@ -60,8 +60,11 @@ enum {
     F_CHAIN,
     F_INDEX_BYTES,
     F_WAVES,
+    F_NCU,
+    F_REPORT,
     F_HELP,
     F_VERSION,
+    F_HELP_MAN,
     N_FLAG
 };
 
@@ -85,8 +88,9 @@ static const struct {
     {"footprint", 1, "4096..4294967296", 1}, {"stride", 1, "128", 1},
     {"cold", 0, "0", 1},         {"chain", 1, "address", 1},
     {"index-bytes", 1, "4", 1},
-    {"waves", 1, "1", 1},        {"help", 0, "0", 0},
-    {"version", 0, "0", 0},
+    {"waves", 1, "1", 1},        {"ncu", 0, "0", 0},
+    {"report", 0, "0", 0},       {"help", 0, "0", 0},
+    {"version", 0, "0", 0},      {"help-man", 0, "0", 0},
 };
 
 typedef struct Sample {
@@ -184,6 +188,8 @@ static const Sample valid[] = {
     {F_WAVES, "64", "64"},
     {F_WAVES, "4", "4"},
     {F_PLOT, NULL, "1"},
+    {F_NCU, NULL, "1"},
+    {F_REPORT, NULL, "1"},
     {F_FORCE, NULL, "1"},
     {F_LIST, NULL, "1"},
     {F_QUIET, NULL, "1"},
@@ -320,6 +326,7 @@ static const struct {
 } stoppers[] = {
     {"--help", F_HELP},       {"-h", F_HELP},    {"-hV", F_HELP},    {"-hx", F_HELP},
     {"--version", F_VERSION}, {"-V", F_VERSION}, {"-Vh", F_VERSION},
+    {"--help-man", F_HELP_MAN},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -516,6 +523,15 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
     case F_HELP:
         snprintf(buf, len, "%d", o->help);
         break;
+    case F_NCU:
+        snprintf(buf, len, "%d", o->ncu);
+        break;
+    case F_REPORT:
+        snprintf(buf, len, "%d", o->report);
+        break;
+    case F_HELP_MAN:
+        snprintf(buf, len, "%d", o->help_man);
+        break;
     default:
         snprintf(buf, len, "%d", o->version);
         break;
@@ -711,7 +727,8 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->resume_path == NULL || within_argv(v, o->resume_path), NULL);
     EXPECT(o->arch == NULL || (within_argv(v, o->arch) && arch_shape_ok(o->arch)), NULL);
     EXPECT(is01(o->plot) && is01(o->force) && is01(o->dry_run) && is01(o->list) && is01(o->quiet) &&
-               is01(o->help) && is01(o->version) && !(o->help && o->version),
+               is01(o->help) && is01(o->version) && is01(o->help_man) && is01(o->ncu) &&
+               is01(o->report) && o->help + o->version + o->help_man <= 1,
            NULL);
     EXPECT(fp_lo > 0 && fp_lo <= fp_hi, NULL);
     EXPECT(o->stride_bytes >= 32 && o->stride_bytes <= 65536 &&
@@ -722,7 +739,7 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->index_bytes == 4 || o->index_bytes == 8, NULL);
     EXPECT((unsigned)o->chain <= OCC_CHAIN_INDEX, NULL);
     /* Parsing stops at --help/--version, before the rules between options are checked. */
-    if (o->help || o->version) return;
+    if (o->help || o->version || o->help_man) return;
     EXPECT(o->arch == NULL || o->dry_run, NULL);
     EXPECT(list_ok(o->unroll, o->n_unroll, u, nu) || (nu == 0 && o->n_unroll == 0), NULL);
     EXPECT(list_ok(o->vec_bytes, o->n_vec, w, nw) || (nw == 0 && o->n_vec == 0), NULL);
@@ -838,7 +855,8 @@ static int pick_valued(void)
 /* Appends a token that makes parsing fail, and the text its message must hold to needle. */
 static void push_bad(Vec *v, char *needle, size_t len)
 {
-    static const int no_value[] = {F_PLOT, F_FORCE, F_DRY_RUN, F_LIST, F_QUIET, F_HELP, F_VERSION};
+    static const int no_value[] = {F_PLOT,  F_FORCE, F_DRY_RUN, F_LIST,    F_QUIET,
+                                   F_NCU,   F_REPORT, F_HELP,   F_VERSION, F_HELP_MAN};
     int r = pick(6), f, i;
     if (r < 2) {
         const Sample *s = &PICK(bad);
