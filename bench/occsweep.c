@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "fake_device.h"
 #include "family_ladder.h"
+#include "fleet_run.h"
 #include "nvml.h"
 #include "report.h"
 #include "resources.h"
@@ -87,8 +89,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s, %d SMs, %d points; measuring roof\n", dev->name,
                 dev->sm_count, todo->n);
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
-    char pci[32] = "";
-    cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
+    const char *pci = dev->pci_bus_id;
     occ_report_metadata(&meta, argc, argv, &run, opt, pci);
     if (measure_model(&run, plan, &model, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
@@ -148,6 +149,15 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
     }
+    /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
+     * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
+    const char *fake_list = getenv(OCC_FAKE_DEVICES_ENV);
+    static OccFakeDevice fakes[OCC_MAX_LIST];
+    int n_fakes = 0;
+    if (fake_list && (!opt.dry_run || opt.resume_path))
+        return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run and takes no --resume");
+    if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
+        return occ_fleet_run(&opt, argc, argv);
     /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
      * --resume run rewrites its file, as --force would). */
     if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
@@ -161,7 +171,18 @@ int main(int argc, char **argv)
         return usage_error(err);
     }
     const OccArchLimits *arch = NULL;
-    if (opt.arch) {
+    const OccFakeDevice *fake = NULL;
+    if (fake_list && !opt.arch) {
+        if (occ_fake_parse(fake_list, fakes, OCC_MAX_LIST, &n_fakes, err, sizeof err) != 0)
+            return usage_error(err);
+        if (opt.device >= n_fakes) {
+            fprintf(stderr, "occsweep: --device %d: only %d device(s) present\n", opt.device,
+                    n_fakes);
+            return OCC_EXIT_NO_GPU;
+        }
+        fake = &fakes[opt.device];
+        arch = occ_arch_find(fake->arch);
+    } else if (opt.arch) {
         if (!(arch = occ_arch_find(opt.arch))) {
             char known[256];
             occ_arch_list_names(known, sizeof known);
@@ -173,7 +194,7 @@ int main(int argc, char **argv)
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
         arch = &dev.limits;
     }
-    if (occ_resources_get(arch, !opt.arch, res, err, sizeof err) != 0) {
+    if (occ_resources_get(arch, !opt.arch && !fake, res, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
     }
@@ -196,6 +217,7 @@ int main(int argc, char **argv)
     if (opt.resume_path && !opt.quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
                 opt.resume_path, resumed.n_rows, todo.n);
+    if (fake) return occ_fake_run(&opt, fake, &todo, argc, argv);
     if (opt.dry_run) {
         occ_report_print_plan(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
         return OCC_EXIT_OK;

@@ -148,6 +148,18 @@ static int apply(const OccParseCtx *c, OccOptions *o)
             n++;
         if (n == occ_family_count()) return bad_value(c, NULL, 0, noun);
         break;
+    case OCC_OPT_DEVICES:
+        if (strcmp(c->arg, "all") == 0) {
+            n = OCC_DEVICES_ALL;
+        } else if ((why = occ_value_int_list(c->arg, vals, OCC_MAX_LIST, &n, 0)) != NULL) {
+            return bad_value(c, NULL, 0, why);
+        }
+        for (int k = 0; k < n; k++)
+            if (vals[k] < 0) return bad_value(c, NULL, 0, "has a number out of range");
+        memcpy(FIELD(o, s->field, int), vals, (size_t)(n > 0 ? n : 0) * sizeof vals[0]);
+        *FIELD(o, s->field2, int) = n;
+        o->device = n > 0 ? vals[0] : 0;
+        return OCC_EXIT_OK;
     case OCC_OPT_PATH:
         break;
     }
