@@ -154,10 +154,10 @@ int main(int argc, char **argv)
     const char *fake_list = getenv(OCC_FAKE_DEVICES_ENV);
     static OccFakeDevice fakes[OCC_MAX_LIST];
     int n_fakes = 0;
-    if (fake_list && (!opt.dry_run || opt.resume_path))
-        return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run and takes no --resume");
+    if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
     if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
         return occ_fleet_run(&opt, argc, argv);
+    if (fake_list && opt.resume_path) return usage_error(OCC_FAKE_DEVICES_ENV " takes no --resume");
     /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
      * --resume run rewrites its file, as --force would). */
     if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
