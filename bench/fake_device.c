@@ -116,7 +116,7 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
     occ_meta_add(m, "pci_bus_id", "%s", d->pci_bus_id);
     occ_meta_add(m, "host", "%s", host);
     occ_meta_add(m, "sm_count", "%d", FAKE_SM_COUNT);
-    occ_meta_add(m, "roof_memcpy_gbps", "%.2f", d->bw_scale * FAKE_ROOF_GBPS);
+    occ_meta_add(m, "roof_memcpy_gbps", "%.2f", FAKE_ROOF_GBPS);
     occ_meta_add(m, "dram_latency_ns", "%.1f", FAKE_LATENCY_NS);
 }
 
@@ -140,12 +140,12 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int done = 0, write_failed = 0;
+    char cc[8];
+    snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
     for (; done < plan->n && !fake_stop; done++) {
         OccRow r;
         fake_row(d, arch, &plan->points[done], &r, status, sizeof status);
         r.status = status;
-        char cc[8];
-        snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
         r.cc = cc;
         write_failed |= occ_csv_write_row(w, &r) != 0;
         if (ms > 0) nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000L}, NULL);

@@ -46,7 +46,7 @@ refused 3 "--device 4: only 4 device(s) present" "${SWEEP[@]}" --device 0,4
 refused 3 "--device 7: only 4 device(s) present" "${SWEEP[@]}" --device 7
 refused 2 "'0,x' has a non-integer element" "${SWEEP[@]}" --device 0,x
 refused 2 "has a reversed range" "${SWEEP[@]}" --device 3..1
-refused 2 "'Al' has a non-integer element" "${SWEEP[@]}" --device Al
+refused 2 "'Al' is not an integer" "${SWEEP[@]}" --device Al
 refused 2 "--resume takes one GPU's CSV" "${SWEEP[@]}" --device all --resume "$c"
 OCC_FAKE_DEVICES=sm_90,sm_12 refused 2 "entry 2 'sm_12' is not ARCH" "${SWEEP[@]}" --device all
 OCC_FAKE_DEVICES=sm_90:0 refused 2 "entry 1 'sm_90:0' is not ARCH" "${SWEEP[@]}" --device all
@@ -78,6 +78,14 @@ check "summary: spread per model" \
 "$FLEET" $(csvs "$work/sum") >"$work/fleet.txt" 2>&1
 check "occfleet over the CSVs: the same outlier, labelled by host" \
     "$(grep -q "^outlier: reduce_u4_v16 on $(hostname) gpu2 0000:03:00.0 " "$work/fleet.txt" || cat "$work/fleet.txt")"
+if command -v gnuplot >/dev/null 2>&1; then
+    "$SRC/plots/plot" --compare --out "$work/cmp-fig" $(csvs "$work/sum") >"$work/plot.txt" 2>&1
+    check "compare figure over the per-GPU CSVs: one curve label per GPU, by PCI bus id" \
+        "$(for p in 01 02 03; do
+               grep -q "Fake sm_90 0000:$p:00.0" "$work/cmp-fig.svg" 2>/dev/null ||
+                   echo "no label for $p: $(tail -n 2 "$work/plot.txt")"
+           done)"
+fi
 "$FLEET" "$work/cmp" >/dev/null 2>"$work/fleet.err"
 check "occfleet refuses a file that is no sweep CSV (exit 2)" "$([ $? -eq 2 ] || cat "$work/fleet.err")"
 
