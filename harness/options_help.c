@@ -139,6 +139,12 @@ void occ_options_print_help(FILE *f, const char *prog)
           "  0  every point measured (or skipped with a reason) and verified\n"
           "  1  a point failed verification, or a runtime error after the start\n"
           "  2  bad command line; nothing was written\n"
-          "  3  no usable CUDA device (driver, device index, or arch not in the binary)\n",
+          "  3  no usable CUDA device (driver, device index, or arch not in the binary)\n"
+          "With --device LIST|all: the worst of the workers' exit statuses (a worker ended\n"
+          "by a signal counts as 1).\n"
+          "\n"
+          "Environment: OCC_FAKE_DEVICES=sm_90,sm_90:0.8 (arch[:bandwidth scale], ...)\n"
+          "is a fake device list for testing --device without GPUs: with --dry-run each\n"
+          "fake GPU writes its plan as a CSV of synthetic rows (# fake_device=1).\n",
           f);
 }

@@ -95,7 +95,7 @@ static const OccOptSpec table[] = {
      .help = "draw the curves beside the CSV (needs gnuplot)"},
     {.name = "quiet", .kind = OCC_OPT_FLAG, .field = AT(quiet), .help = "no progress lines"},
     {.name = "dry-run", .kind = OCC_OPT_FLAG, .field = AT(dry_run),
-     .help = "print the sweep plan; measure nothing"},
+     .help = "print the sweep plan; measure nothing (see OCC_FAKE_DEVICES below)"},
     {.name = "arch", .kind = OCC_OPT_ARCH, .field = AT(arch),
      .accepted = "sm_NN like sm_80, sm_90 or sm_90a", .unset_text = "the real device",
      .metavar = "sm_NN", .help = "with --dry-run: plan for this architecture, no GPU needed"},
