@@ -24,6 +24,12 @@ enum { FAKE_SM_COUNT = 132 };
 static volatile sig_atomic_t fake_stop = 0;
 static void on_signal(int sig) { (void)sig; fake_stop = 1; }
 
+const char *occ_fake_list(void)
+{
+    const char *list = getenv(OCC_FAKE_DEVICES_ENV);
+    return list && *list ? list : NULL;
+}
+
 int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err,
                    size_t err_len)
 {

@@ -30,6 +30,9 @@ typedef struct OccFakeDevice {
     char uuid[48];       /* "GPU-fa4eNNNN-0000-0000-0000-000000000000", NNNN = index in hex */
 } OccFakeDevice;
 
+/* The list in the environment, or NULL when OCC_FAKE_DEVICES is unset or empty. */
+const char *occ_fake_list(void);
+
 /* Parses spec (entries ARCH[:SCALE], comma-separated; SCALE defaults to 1) into out[0..*n).
  * 0, or -1 with a one-line err naming the bad entry. */
 int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err,

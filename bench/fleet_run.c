@@ -37,7 +37,7 @@ static void on_signal(int sig) { fleet_signal = sig; }
 /* Every device present: the fake list (a dry run with OCC_FAKE_DEVICES) or CUDA's. */
 static int present(const OccOptions *opt, OccDeviceId *ids, int *n, char *err, size_t err_len)
 {
-    const char *fake = getenv(OCC_FAKE_DEVICES_ENV);
+    const char *fake = occ_fake_list();
     if (!(fake && opt->dry_run)) return occ_device_list(ids, MAX_WORKERS, n, err, err_len);
     static OccFakeDevice f[MAX_WORKERS];
     if (occ_fake_parse(fake, f, MAX_WORKERS, n, err, err_len) != 0) return OCC_EXIT_USAGE;
@@ -75,14 +75,18 @@ static int select_workers(const OccOptions *opt, Worker *w, int *n, char *err, s
 }
 
 /* Worker paths: <stem>-gpuN-<pci, ':' as '.'>-<first 8 hex of the UUID>.csv and .log, stem from
- * --out (less ".csv") or the default path on the worker's GPU slug; one time stamp for all. */
+ * --out (less ".csv"; a --out ending in '/' is a directory for the default name) or the default
+ * path on the worker's GPU slug; one time stamp for all. */
 static void name_workers(const OccOptions *opt, Worker *w, int n)
 {
     char pattern[1024], stem[1024];
     occ_report_default_path(pattern, sizeof pattern, "\001", opt->families);
     for (int k = 0; k < n; k++) {
         const char *at = strchr(pattern, '\001');
-        if (opt->out_path)
+        const size_t out_len = opt->out_path ? strlen(opt->out_path) : 0;
+        if (out_len && opt->out_path[out_len - 1] == '/') /* a directory: the default name in it */
+            snprintf(stem, sizeof stem, "%s%s", opt->out_path, strrchr(pattern, '/') + 1);
+        else if (opt->out_path)
             snprintf(stem, sizeof stem, "%s", opt->out_path);
         else
             snprintf(stem, sizeof stem, "%.*s%s%s", (int)(at - pattern), pattern, w[k].id.slug,

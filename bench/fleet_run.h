@@ -2,7 +2,8 @@
  *
  * The supervisor lists the GPUs (names, UUIDs, PCI bus ids; no CUDA context of its own), checks
  * every worker's CSV path, then starts the workers at once: this program again with the same
- * arguments plus `--device N --out <stem>-gpuN-<pci>-<uuid8>.csv`, stdout and stderr in
+ * arguments plus `--device N --out <stem>-gpuN-<pci>-<uuid8>.csv` (stem: --out less ".csv", a
+ * --out DIR/ the default name in DIR, else the default path), stdout and stderr in
  * `<stem>-gpuN-<pci>-<uuid8>.log`. SIGINT and SIGTERM are passed on to every worker (each keeps
  * its finished rows, as a single run does); a worker killed outright leaves FILE.partial, which
  * the supervisor closes with `# end_status=killed by signal N` and renames to FILE. Then it prints

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     }
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
-    const char *fake_list = getenv(OCC_FAKE_DEVICES_ENV);
+    const char *fake_list = occ_fake_list();
     static OccFakeDevice fakes[OCC_MAX_LIST];
     int n_fakes = 0;
     if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");

@@ -61,7 +61,11 @@ int occ_device_list(OccDeviceId *ids, int max, int *n, char *err, size_t err_len
         *n = i + 1;
     }
     if (e != cudaSuccess) {
-        occ_device_format_error(e, "no usable CUDA device (listing the devices)", err, err_len);
+        char what[160];
+        occ_device_format_error(e, "no usable CUDA device (listing the devices)", what,
+                                sizeof what);
+        snprintf(err, err_len, "%s; to try --device without a GPU use --dry-run with "
+                 "OCC_FAKE_DEVICES (see --help)", what);
         return OCC_EXIT_NO_GPU;
     }
     return 0;

@@ -59,6 +59,16 @@ check "a worker's CSV that exists: refused before any worker starts (exit 2)" \
 rm -f "$cwd/taken-gpu0-0000.01.00.0-fa4e0000.csv"
 refused 2 "OCC_FAKE_DEVICES takes no --resume" "${SWEEP[@]}" --device 0 --resume "$c"
 
+# --out DIR/: the default names in DIR.
+run "${SWEEP[@]}" --quiet --device 0,1 --out "$work/dir/"
+check "--out DIR/: the default names in DIR" \
+    "$(ls "$work/dir" | grep -c '^reduce-[0-9]\{8\}T[0-9]\{6\}Z-gpu[01]-0000\.0[12]\.00\.0-fa4e000[01]\.csv$' |
+       grep -qx 2 || ls "$work/dir")"
+# No GPU and no fake list: one line, exit 3 (only where there is no GPU to run on for real).
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+    OCC_FAKE_DEVICES= refused 3 "no usable CUDA device (listing the devices)" --kernel reduce --device all
+fi
+
 # The same rows as a single-device run (the figures of a fake GPU are a function of its plan).
 run "${SWEEP[@]}" --quiet --device 0 --out "$work/single.csv"
 check "--device 0 (one device): a plain run" "$([ "$rc" -eq 0 ] && [ -f "$work/single.csv" ] || head -n 2 "$err")"
