@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tests/test_slurm.sh OCCSWEEP OCCFLEET: the Slurm job array for real, on a one-node cluster made
 # here: munged, slurmctld and slurmd (Debian's packages) started with a minimal configuration in a
-# temporary directory (their own ports, sockets, spool and state; the node declares 2 GPUs as GRES
-# on plain files), stopped by pid at the end. bench/slurm/submit sends a --dry-run sweep on
-# a fake device list (OCC_FAKE_DEVICES) twice: one task per node (a fleet of 3 fake GPUs, one
-# slower) and one task per GPU (--per-gpu 2); each collect job must find every task with status 0
-# and its CSVs, and the fleet summary must name the slow fake GPU. Exit 77 (skipped) when the
-# daemons are not installed and cannot be (./run_tests installs them as root with apt-get).
+# temporary directory (their own ports, sockets, spool and state; the node declares 2 GPUs as
+# GRES on stand-in device nodes), stopped by pid at the end. bench/slurm/submit sends a --dry-run
+# sweep on a fake device list (OCC_FAKE_DEVICES) twice: one task per node (a fleet of 3 fake
+# GPUs, one slower) and one task per GPU (--per-gpu 2: each task must get a GPU of its own in
+# CUDA_VISIBLE_DEVICES); each collect job must find every task with status 0 and its CSVs, and
+# the fleet summary must name the slow fake GPU. Exit 77 (skipped) when the daemons are not
+# installed and cannot be (./run_tests installs them as root with apt-get) or not run as root.
 set -u
 [ $# -eq 2 ] && [ -x "$1" ] && [ -x "$2" ] || { echo "usage: $0 OCCSWEEP OCCFLEET" >&2; exit 99; }
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,10 +75,12 @@ SchedulerParameters=sched_interval=1
 NodeName=occnode NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=500 Gres=gpu:2 State=UNKNOWN
 PartitionName=occci Nodes=occnode Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
-# Two GRES GPUs whose device files are plain files: Slurm counts and hands them out (setting
-# CUDA_VISIBLE_DEVICES); the fake device list stands in for what they would be.
-mkdir -p "$T/dev" && touch "$T/dev/fakegpu0" "$T/dev/fakegpu1"
-printf 'NodeName=occnode Name=gpu File=%s/dev/fakegpu[0-1]\n' "$T" >"$T/gres.conf"
+# Two GRES GPUs whose device files are character devices with the numbers of /dev/null and
+# /dev/zero (Slurm wants a device; nothing opens them): Slurm counts them and hands them out,
+# setting CUDA_VISIBLE_DEVICES; the fake device list stands in for what they would be.
+mkdir -p "$T/dev" && mknod "$T/dev/nvidia0" c 1 3 && mknod "$T/dev/nvidia1" c 1 5 ||
+    { echo "cannot make the GRES device nodes"; exit 99; }
+printf 'NodeName=occnode Name=gpu File=%s/dev/nvidia[0-1]\n' "$T" >"$T/gres.conf"
 export SLURM_CONF=$T/slurm.conf
 for _ in $(seq 50); do [ -S "$T/munge/munge.sock" ] && break; sleep 0.1; done
 slurmctld -D -i -f "$T/slurm.conf" >>"$T/slurmctld.log" 2>&1 &
@@ -159,6 +162,10 @@ check "per-node: and only it" \
 # One task per GPU (2 GRES GPUs on the node): Slurm runs the two tasks side by side.
 want_gpus=1 per_gpu=2
 submit_and_check per-gpu sm_90 --nodelist occnode --per-gpu 2
+check "per-gpu: each task was given one GPU of its own (CUDA_VISIBLE_DEVICES 0 and 1)" \
+    "$(got=$(sed -n 's/^occsweep: task [0-9]* on occnode, CUDA_VISIBLE_DEVICES=//p' \
+                 "$T"/results/per-gpu/slurm/occsweep-*_[01].out 2>/dev/null | sort | xargs)
+       [ "$got" = "0 1" ] || echo "got '$got'")"
 
 echo "slurm test took $(( $(date +%s) - started )) s"
 echo "$n_checks checks, $n_failed failed"
