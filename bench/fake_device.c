@@ -17,12 +17,16 @@
 
 /* The made-up GPU behind every fake row: 132 SMs, a 3000 GB/s roof, 600 ns DRAM latency. */
 enum { FAKE_SM_COUNT = 132 };
-#define FAKE_ROOF_GBPS 3000.0
+#define FAKE_ROOF_GBPS  3000.0
 #define FAKE_LATENCY_NS 600.0
-#define FAKE_NOISE_PCT 0.2
+#define FAKE_NOISE_PCT  0.2
 
 static volatile sig_atomic_t fake_stop = 0;
-static void on_signal(int sig) { (void)sig; fake_stop = 1; }
+static void on_signal(int sig)
+{
+    (void)sig;
+    fake_stop = 1;
+}
 
 const char *occ_fake_list(void)
 {
@@ -30,8 +34,7 @@ const char *occ_fake_list(void)
     return list && *list ? list : NULL;
 }
 
-int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err,
-                   size_t err_len)
+int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err, size_t err_len)
 {
     *n = 0;
     for (const char *b = spec;; b++) {
@@ -54,13 +57,29 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
         snprintf(d->arch, sizeof d->arch, "%s", arch->name);
         snprintf(d->name, sizeof d->name, "Fake %s", arch->name);
         snprintf(d->slug, sizeof d->slug, "fake-%s", arch->name);
-        for (char *s = d->slug; *s; s++) *s = *s == '_' ? '-' : *s;
+        for (char *s = d->slug; *s; s++)
+            *s = *s == '_' ? '-' : *s;
         snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "0000:%02x:00.0", (*n + 1) & 0xff);
         snprintf(d->uuid, sizeof d->uuid, "GPU-fa4e%04x-0000-0000-0000-000000000000", *n);
         (*n)++;
         b += len;
         if (*b == '\0') return 0;
     }
+}
+
+int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len)
+{
+    static OccFakeDevice list[OCC_MAX_LIST];
+    int n = 0;
+    if (occ_fake_parse(occ_fake_list() ? occ_fake_list() : "", list, OCC_MAX_LIST, &n, err,
+                       err_len) != 0)
+        return OCC_EXIT_USAGE;
+    if (index >= n) {
+        snprintf(err, err_len, "--device %d: only %d device(s) present", index, n);
+        return OCC_EXIT_NO_GPU;
+    }
+    *d = list[index];
+    return 0;
 }
 
 /* The synthetic row of point p: min(roof, f x bytes in flight x SMs / latency) x scale. */
@@ -113,8 +132,10 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
     }
     gethostname(host, sizeof host);
     host[sizeof host - 1] = '\0';
-    occ_meta_add(m, "fake_device", "1 (synthetic rows of the %s fake device list: no "
-                 "measurement)", OCC_FAKE_DEVICES_ENV);
+    occ_meta_add(m, "fake_device",
+                 "1 (synthetic rows of the %s fake device list: no "
+                 "measurement)",
+                 OCC_FAKE_DEVICES_ENV);
     occ_meta_add(m, "command", "%s", cmd);
     occ_meta_add(m, "gpu_name", "%s", d->name);
     occ_meta_add(m, "gpu_index", "%d", d->index);
@@ -134,8 +155,10 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     const OccArchLimits *arch = occ_arch_find(d->arch);
     const char *ms_text = getenv(OCC_FAKE_POINT_MS_ENV);
     const long ms = ms_text ? strtol(ms_text, NULL, 10) : 0;
-    if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
-    else occ_report_default_path(path, sizeof path, d->slug, opt->families);
+    if (opt->out_path)
+        snprintf(path, sizeof path, "%s", opt->out_path);
+    else
+        occ_report_default_path(path, sizeof path, d->slug, opt->families);
     fake_meta(&meta, d, argc, argv);
     OccCsvWriter *w = NULL;
     if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||

@@ -38,6 +38,10 @@ const char *occ_fake_list(void);
 int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err,
                    size_t err_len);
 
+/* Fake device `index` of the environment's list into *d: 0; OCC_EXIT_USAGE (a bad list) or
+ * OCC_EXIT_NO_GPU (index beyond the list) with a one-line err. */
+int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len);
+
 /* The fake dry run of device d: writes plan's rows (synthetic ok rows, skip rows as planned) to
  * --out or results/<slug>/<kernel>-<UTC>.csv, OCC_FAKE_POINT_MS apart, stopping between points
  * at SIGINT/SIGTERM (end_status interrupted, exit 1). Exit status as a real run's. */

@@ -22,17 +22,20 @@
 enum { MAX_WORKERS = 64 };
 
 typedef struct Worker {
-    OccDeviceId id;    /* the GPU */
-    char path[1024];   /* its CSV */
-    char log[1040];    /* its stdout + stderr */
-    char label[160];   /* "gpuN <pci>" */
-    pid_t pid;         /* 0 once reaped */
-    int exit_status;   /* as a single run's; a signal counts as 1 */
-    int killed_by;     /* the signal that ended it, or 0 */
+    OccDeviceId id;  /* the GPU */
+    char path[1024]; /* its CSV */
+    char log[1040];  /* its stdout + stderr */
+    char label[160]; /* "gpuN <pci>" */
+    pid_t pid;       /* 0 once reaped */
+    int exit_status; /* as a single run's; a signal counts as 1 */
+    int killed_by;   /* the signal that ended it, or 0 */
 } Worker;
 
 static volatile sig_atomic_t fleet_signal = 0;
-static void on_signal(int sig) { fleet_signal = sig; }
+static void on_signal(int sig)
+{
+    fleet_signal = sig;
+}
 
 /* Every device present: the fake list (a dry run with OCC_FAKE_DEVICES) or CUDA's. */
 static int present(const OccOptions *opt, OccDeviceId *ids, int *n, char *err, size_t err_len)
@@ -95,7 +98,8 @@ static void name_workers(const OccOptions *opt, Worker *w, int n)
         if (len > 4 && strcmp(stem + len - 4, ".csv") == 0) stem[len - 4] = '\0';
         char pci[32];
         snprintf(pci, sizeof pci, "%s", w[k].id.pci_bus_id);
-        for (char *c = pci; *c; c++) *c = *c == ':' ? '.' : *c;
+        for (char *c = pci; *c; c++)
+            *c = *c == ':' ? '.' : *c;
         const char *hex = strncmp(w[k].id.uuid, "GPU-", 4) == 0 ? w[k].id.uuid + 4 : w[k].id.uuid;
         snprintf(w[k].path, sizeof w[k].path, "%s-gpu%d-%s-%.8s.csv", stem, w[k].id.index, pci,
                  hex);
@@ -109,8 +113,10 @@ static int spawn(Worker *w, int argc, char **argv, char *err, size_t err_len)
 {
     char self[4096], index[16];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) self[len] = '\0';
-    else snprintf(self, sizeof self, "%s", argv[0]);
+    if (len > 0)
+        self[len] = '\0';
+    else
+        snprintf(self, sizeof self, "%s", argv[0]);
     snprintf(index, sizeof index, "%d", w->id.index);
     char **args = calloc((size_t)argc + 5, sizeof *args);
     if (!args) return snprintf(err, err_len, "out of host memory"), -1;
@@ -198,11 +204,14 @@ static void report(const Worker *w, int n)
                w[k].killed_by ? strsignal(w[k].killed_by) : "", have ? t[k].n_rows : 0,
                have ? w[k].path : "no CSV", w[k].log);
         if (have)
-            m[n_m++] = (OccFleetMember){.label = w[k].label, .gpu_name = w[k].id.name,
-                                        .rows = t[k].rows, .n_rows = t[k].n_rows};
+            m[n_m++] = (OccFleetMember){.label = w[k].label,
+                                        .gpu_name = w[k].id.name,
+                                        .rows = t[k].rows,
+                                        .n_rows = t[k].n_rows};
     }
     if (n_m > 0) occ_fleet_print(stdout, m, n_m);
-    for (int k = 0; k < n; k++) occ_csv_table_free(&t[k]);
+    for (int k = 0; k < n; k++)
+        occ_csv_table_free(&t[k]);
 }
 
 int occ_fleet_run(const OccOptions *opt, int argc, char **argv)

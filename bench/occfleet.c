@@ -43,6 +43,7 @@ int main(int argc, char **argv)
             .n_rows = ti->n_rows};
     }
     const int rc = occ_fleet_print(stdout, m, argc - 1) < 0 ? OCC_EXIT_FAIL : OCC_EXIT_OK;
-    for (int i = 0; i < argc - 1; i++) occ_csv_table_free(&t[i]);
+    for (int i = 0; i < argc - 1; i++)
+        occ_csv_table_free(&t[i]);
     return rc;
 }

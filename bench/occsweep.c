@@ -152,8 +152,7 @@ int main(int argc, char **argv)
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
     const char *fake_list = occ_fake_list();
-    static OccFakeDevice fakes[OCC_MAX_LIST];
-    int n_fakes = 0;
+    static OccFakeDevice fake_dev;
     if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
     if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
         return occ_fleet_run(&opt, argc, argv);
@@ -173,14 +172,10 @@ int main(int argc, char **argv)
     const OccArchLimits *arch = NULL;
     const OccFakeDevice *fake = NULL;
     if (fake_list && !opt.arch) {
-        if (occ_fake_parse(fake_list, fakes, OCC_MAX_LIST, &n_fakes, err, sizeof err) != 0)
-            return usage_error(err);
-        if (opt.device >= n_fakes) {
-            fprintf(stderr, "occsweep: --device %d: only %d device(s) present\n", opt.device,
-                    n_fakes);
-            return OCC_EXIT_NO_GPU;
-        }
-        fake = &fakes[opt.device];
+        const int rc = occ_fake_device(opt.device, &fake_dev, err, sizeof err);
+        if (rc == OCC_EXIT_USAGE) return usage_error(err);
+        if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
+        fake = &fake_dev;
         arch = occ_arch_find(fake->arch);
     } else if (opt.arch) {
         if (!(arch = occ_arch_find(opt.arch))) {

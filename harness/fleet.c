@@ -81,7 +81,9 @@ static int add_entry(const OccFleetMember *m, int k, const char *variant, OccFle
     free(all);
     if (!isfinite(s[0].best_gbps)) return 0;
     if (*n >= max) return -1;
-    out[*n] = (OccFleetEntry){.variant = s[0].variant, .member = k, .plateau_gbps = s[0].best_gbps,
+    out[*n] = (OccFleetEntry){.variant = s[0].variant,
+                              .member = k,
+                              .plateau_gbps = s[0].best_gbps,
                               .noise_pct = noise_at(&m[k], variant, s[0].best_gbps),
                               .knee_occ_pct = s[0].knee_occ_pct};
     (*n)++;
@@ -133,7 +135,8 @@ static void print_spread(FILE *f, const OccFleetMember *m, const OccFleetEntry *
 int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
 {
     int max = 0, outliers = 0;
-    for (int k = 0; k < n; k++) max += m[k].n_rows;
+    for (int k = 0; k < n; k++)
+        max += m[k].n_rows;
     OccFleetEntry *e = malloc((size_t)(max + 1) * sizeof *e);
     const int n_e = e ? occ_fleet_compute(m, n, e, max + 1) : -1;
     if (n_e < 0) {
@@ -158,20 +161,24 @@ int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
     }
     for (int i = 0, start = 0; i <= n_e; i++) {
         if (i < n_e && occ_row_str_same(e[i].variant, e[start].variant)) continue;
-        for (int j = start; j < i; j++) print_spread(f, m, e + start, i - start, j - start);
+        for (int j = start; j < i; j++)
+            print_spread(f, m, e + start, i - start, j - start);
         start = i;
     }
     for (int i = 0; i < n_e; i++) {
         if (!e[i].outlier) continue;
         outliers++;
-        fprintf(f, "outlier: %s on %s (%s): plateau %.1f GB/s, %+.2f%% vs the median of the model's %d "
-                   "GPUs, beyond %.0f x the combined noise (%.2f%%)\n",
-                e[i].variant, m[e[i].member].label, m[e[i].member].gpu_name, e[i].plateau_gbps,
-                e[i].vs_model_pct, e[i].n_siblings + 1, OCC_FLEET_NOISE_SIGMAS, e[i].bound_pct);
+        fprintf(
+            f,
+            "outlier: %s on %s (%s): plateau %.1f GB/s, %+.2f%% vs the median of the model's %d "
+            "GPUs, beyond %.0f x the combined noise (%.2f%%)\n",
+            e[i].variant, m[e[i].member].label, m[e[i].member].gpu_name, e[i].plateau_gbps,
+            e[i].vs_model_pct, e[i].n_siblings + 1, OCC_FLEET_NOISE_SIGMAS, e[i].bound_pct);
     }
-    fprintf(f, "fleet: %d GPU run(s), %d outlier(s); plateau = best GB/s, knee = lowest occupancy "
-               "reaching %.0f%% of it; outlier = more than %.0f combined standard deviations of "
-               "the plateau points from its model's median\n",
+    fprintf(f,
+            "fleet: %d GPU run(s), %d outlier(s); plateau = best GB/s, knee = lowest occupancy "
+            "reaching %.0f%% of it; outlier = more than %.0f combined standard deviations of "
+            "the plateau points from its model's median\n",
             n, outliers, 100.0 * OCC_SUMMARY_KNEE_FRACTION, OCC_FLEET_NOISE_SIGMAS);
     free(e);
     return outliers;

@@ -26,18 +26,18 @@ typedef struct OccFleetMember {
 
 /* One (variant, GPU) line of the summary. */
 typedef struct OccFleetEntry {
-    const char *variant;    /* points into the member's rows */
-    int member;             /* index into the members */
-    double plateau_gbps;    /* the variant's best gbps_median on this GPU, GB/s */
-    double noise_pct;       /* noise_pct of the row holding the plateau, % */
-    double knee_occ_pct;    /* lowest occupancy reaching OCC_SUMMARY_KNEE_FRACTION of the
-                               plateau, % (NaN: none) */
-    int n_siblings;         /* other GPUs of the same model with this variant */
-    double vs_model_pct;    /* 100 x (plateau / median of the model's plateaus - 1), %; NaN
-                               without siblings */
-    double bound_pct;       /* OCC_FLEET_NOISE_SIGMAS x the combined noise, %; NaN without
-                               siblings */
-    int outlier;            /* 1: |vs_model_pct| > bound_pct */
+    const char *variant; /* points into the member's rows */
+    int member;          /* index into the members */
+    double plateau_gbps; /* the variant's best gbps_median on this GPU, GB/s */
+    double noise_pct;    /* noise_pct of the row holding the plateau, % */
+    double knee_occ_pct; /* lowest occupancy reaching OCC_SUMMARY_KNEE_FRACTION of the
+                            plateau, % (NaN: none) */
+    int n_siblings;      /* other GPUs of the same model with this variant */
+    double vs_model_pct; /* 100 x (plateau / median of the model's plateaus - 1), %; NaN
+                            without siblings */
+    double bound_pct;    /* OCC_FLEET_NOISE_SIGMAS x the combined noise, %; NaN without
+                            siblings */
+    int outlier;         /* 1: |vs_model_pct| > bound_pct */
 } OccFleetEntry;
 
 /* Fills out[0..max) with one entry per (variant, member) holding a finite plateau, variants in

@@ -49,7 +49,7 @@ int main(void)
         CHECK_NEAR(e[i].noise_pct, 0.5, 0);
     }
     CHECK_NEAR(e[0].plateau_gbps, 4000, 0);
-    CHECK_NEAR(e[0].vs_model_pct, 0, 1e-9);    /* the median of 4000, 3800, 4040 */
+    CHECK_NEAR(e[0].vs_model_pct, 0, 1e-9); /* the median of 4000, 3800, 4040 */
     CHECK_NEAR(e[2].vs_model_pct, -5, 1e-9);
     CHECK_NEAR(e[3].vs_model_pct, 1, 1e-9);
     CHECK_NEAR(e[2].bound_pct, 3 * sqrt(0.5), 1e-9);
@@ -87,8 +87,11 @@ int main(void)
     rewind(f);
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
-    CHECK_CONTAINS(text, "variant        gpu         plateau GB/s  noise %  knee occ %  vs model %\n");
-    CHECK_CONTAINS(text, "reduce_u4_v16  node1 gpu1        3800.0     0.50        50.0       -5.00  outlier\n");
+    CHECK_CONTAINS(text,
+                   "variant        gpu         plateau GB/s  noise %  knee occ %  vs model %\n");
+    CHECK_CONTAINS(
+        text,
+        "reduce_u4_v16  node1 gpu1        3800.0     0.50        50.0       -5.00  outlier\n");
     CHECK_CONTAINS(text, "spread reduce_u4_v16 on H200: 5.25% over 3 GPUs (3800.0..4010.0 GB/s)\n");
     CHECK_CONTAINS(text, "outlier: reduce_u4_v16 on node1 gpu1 (H200): plateau 3800.0 GB/s, -5.00% "
                          "vs the median of the model's 3 GPUs");
