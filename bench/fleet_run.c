@@ -31,10 +31,12 @@ typedef struct Worker {
     int killed_by;   /* the signal that ended it, or 0 */
 } Worker;
 
-static volatile sig_atomic_t fleet_signal = 0;
+/* The last SIGINT/SIGTERM received, and how many have arrived. */
+static volatile sig_atomic_t fleet_signal = 0, fleet_signals = 0;
 static void on_signal(int sig)
 {
     fleet_signal = sig;
+    fleet_signals++;
 }
 
 /* Every device present: the fake list (a dry run with OCC_FAKE_DEVICES) or CUDA's. */
@@ -108,7 +110,7 @@ static void name_workers(const OccOptions *opt, Worker *w, int n)
     }
 }
 
-/* Starts worker k: this program with argv plus --device and --out, output into its log. */
+/* Starts worker w: this program with argv plus --device and --out, output into its log. */
 static int spawn(Worker *w, int argc, char **argv, char *err, size_t err_len)
 {
     char self[4096], index[16];
@@ -147,17 +149,19 @@ static int spawn(Worker *w, int argc, char **argv, char *err, size_t err_len)
     return 0;
 }
 
-/* Waits for every worker, passing SIGINT/SIGTERM on once each time one arrives. */
+/* Waits for every worker, passing each SIGINT/SIGTERM on to the workers still running (polled
+ * every 50 ms: no signal is lost between a check and a blocking wait). */
 static void supervise(Worker *w, int n)
 {
-    int alive = n, passed = 0;
+    int alive = n;
+    sig_atomic_t passed = 0;
     while (alive > 0) {
         int st;
         const pid_t pid = waitpid(-1, &st, WNOHANG);
-        if (fleet_signal && !passed) {
+        if (fleet_signals != passed) {
+            passed = fleet_signals;
             for (int k = 0; k < n; k++)
                 if (w[k].pid > 0) kill(w[k].pid, fleet_signal);
-            passed = 1;
         }
         if (pid <= 0) {
             if (pid < 0 && errno == ECHILD) break;
