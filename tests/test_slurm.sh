@@ -36,6 +36,15 @@ check() { n_checks=$((n_checks + 1)); [ -z "$2" ] || { n_failed=$((n_failed + 1)
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 logs() { for f in "$T"/*.log; do echo "--- $f"; tail -n 15 "$f"; done; }
 
+# The submit helper's refusals (exit 2, one line, nothing submitted).
+for bad in "-- --kernel reduce" "--partition p --nodelist n -- x" "--partition p --per-gpu 0 --" \
+    "--bogus"; do
+    # shellcheck disable=SC2086 # each case is a list of arguments
+    said=$("$SRC/bench/slurm/submit" $bad 2>&1); rc=$?
+    check "submit $bad: refused with exit 2 and one line" \
+        "$([ "$rc" -eq 2 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $said")"
+done
+
 # munge: its own key, socket and files.
 mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/results"
 chmod 700 "$T/munge"
