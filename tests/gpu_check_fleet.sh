@@ -12,7 +12,7 @@
 # all run stops its workers with their finished rows kept (exit 1). Everything goes to $OUT;
 # the last line is "gpu_check_fleet: N checks, N failed". Exit 0 when none failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export OCC_MESON_ARGS=${OCC_MESON_ARGS:--Dgpu_archs=90}

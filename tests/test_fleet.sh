@@ -66,7 +66,7 @@ check "--out DIR/: the default names in DIR" \
        grep -qx 2 || ls "$work/dir")"
 # No GPU and no fake list: one line, exit 3 (only where there is no GPU to run on for real).
 if ! command -v nvidia-smi >/dev/null 2>&1; then
-    OCC_FAKE_DEVICES= refused 3 "no usable CUDA device (listing the devices)" --kernel reduce --device all
+    OCC_FAKE_DEVICES='' refused 3 "no usable CUDA device (listing the devices)" --kernel reduce --device all
 fi
 
 # The same rows as a single-device run (the figures of a fake GPU are a function of its plan).
