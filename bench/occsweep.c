@@ -8,7 +8,9 @@
 
 #include "exitcodes.h"
 #include "build_info.h"
+#include "fake_device.h"
 #include "family_ladder.h"
+#include "fleet_run.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "report.h"
@@ -89,8 +91,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s, %d SMs, %d points; measuring roof\n", dev->name,
                 dev->sm_count, todo->n);
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
-    char pci[32] = "";
-    cudaDeviceGetPCIBusId(pci, sizeof pci, dev->index);
+    const char *pci = dev->pci_bus_id;
     occ_report_metadata(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
     if (measure_model(&run, plan, &model, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
@@ -162,6 +163,14 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
     }
+    /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
+     * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
+    const char *fake_list = occ_fake_list();
+    static OccFakeDevice fake_dev;
+    if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
+    if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
+        return occ_fleet_run(&opt, argc, argv);
+    if (fake_list && opt.resume_path) return usage_error(OCC_FAKE_DEVICES_ENV " takes no --resume");
     /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
      * --resume run rewrites its file, as --force would). */
     if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
@@ -175,7 +184,14 @@ int main(int argc, char **argv)
         return usage_error(err);
     }
     const OccArchLimits *arch = NULL;
-    if (opt.arch) {
+    const OccFakeDevice *fake = NULL;
+    if (fake_list && !opt.arch) {
+        const int rc = occ_fake_device(opt.device, &fake_dev, err, sizeof err);
+        if (rc == OCC_EXIT_USAGE) return usage_error(err);
+        if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
+        fake = &fake_dev;
+        arch = occ_arch_find(fake->arch);
+    } else if (opt.arch) {
         if (!(arch = occ_arch_find(opt.arch))) {
             char known[256];
             occ_arch_list_names(known, sizeof known);
@@ -187,7 +203,7 @@ int main(int argc, char **argv)
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
         arch = &dev.limits;
     }
-    if (occ_resources_get(arch, !opt.arch, res, err, sizeof err) != 0) {
+    if (occ_resources_get(arch, !opt.arch && !fake, res, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
     }
@@ -210,6 +226,7 @@ int main(int argc, char **argv)
     if (opt.resume_path && !opt.quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
                 opt.resume_path, resumed.n_rows, todo.n);
+    if (fake) return occ_fake_run(&opt, fake, &todo, argc, argv);
     if (opt.dry_run) {
         occ_report_print_plan(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
         return OCC_EXIT_OK;

@@ -75,6 +75,13 @@ void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
     occ_meta_add(m, "command", "%s", cmd);
     occ_meta_add(m, "date_utc", "%s", date);
     occ_meta_add(m, "gpu_name", "%s", d->name);
+    occ_meta_add(m, "gpu_index", "%d", d->index);
+    occ_meta_add(m, "gpu_uuid", "%s", d->uuid);
+    occ_meta_add(m, "pci_bus_id", "%s", pci_bus_id);
+    char host[256] = "unknown";
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    occ_meta_add(m, "host", "%s", host);
     occ_meta_add(m, "cc", "%s", s->cc);
     occ_meta_add(m, "sm_count", "%d", d->sm_count);
     occ_meta_add(m, "sm_clock_mhz", "%d", d->sm_clock_khz / 1000);

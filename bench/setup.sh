@@ -95,6 +95,19 @@ occ_ensure_tools() {
     export PATH
 }
 
+# The Slurm daemons and clients the Slurm job-array test starts (tests/test_slurm.sh), Debian's
+# packages, installed when run as root with apt-get; the test skips without them.
+occ_ensure_slurm() {
+    local t missing=0
+    for t in munged slurmctld slurmd sbatch; do
+        command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || missing=1
+    done
+    [ "$missing" = 1 ] || return 0
+    occ_say "occsweep: installing slurmctld, slurmd, slurm-client and munge (for the Slurm test)"
+    occ_apt_install --no-install-recommends slurmctld slurmd slurm-client munge ||
+        occ_say "occsweep: Slurm not installed (its test will skip); run: apt-get install slurmctld slurmd slurm-client munge"
+}
+
 # One configure+build at a time per build directory: concurrent ninjas in one tree clobber each
 # other's archives and binaries. flock on .occ-lock inside the build directory (a wipe keeps it: a
 # new file would let a newcomer lock another inode than the waiters); without flock, a directory

@@ -31,6 +31,46 @@ static void make_slug(const char *name, char *slug, size_t len)
     if (strncmp(slug, "nvidia-", 7) == 0) memmove(slug, slug + 7, strlen(slug + 7) + 1);
 }
 
+/* Name, slug, UUID and PCI bus id of device index into the given buffers. */
+static cudaError_t identify(int index, struct cudaDeviceProp *p, char *slug, size_t slug_len,
+                            char *uuid, size_t uuid_len, char *pci, size_t pci_len)
+{
+    cudaError_t e = cudaGetDeviceProperties(p, index);
+    if (e != cudaSuccess) return e;
+    make_slug(p->name, slug, slug_len);
+    const unsigned char *u = (const unsigned char *)p->uuid.bytes;
+    snprintf(uuid, uuid_len,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+             u[15]);
+    return cudaDeviceGetPCIBusId(pci, (int)pci_len, index);
+}
+
+int occ_device_list(OccDeviceId *ids, int max, int *n, char *err, size_t err_len)
+{
+    int count = 0;
+    *n = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    for (int i = 0; e == cudaSuccess && i < count && i < max; i++) {
+        struct cudaDeviceProp p;
+        OccDeviceId *d = &ids[i];
+        d->index = i;
+        e = identify(i, &p, d->slug, sizeof d->slug, d->uuid, sizeof d->uuid, d->pci_bus_id,
+                     sizeof d->pci_bus_id);
+        snprintf(d->name, sizeof d->name, "%s", p.name);
+        *n = i + 1;
+    }
+    if (e != cudaSuccess) {
+        char what[160];
+        occ_device_format_error(e, "no usable CUDA device (listing the devices)", what,
+                                sizeof what);
+        snprintf(err, err_len, "%s; to try --device without a GPU use --dry-run with "
+                 "OCC_FAKE_DEVICES (see --help)", what);
+        return OCC_EXIT_NO_GPU;
+    }
+    return 0;
+}
+
 #define ATTR(field, attr)                                                                          \
     do {                                                                                           \
         int v_ = 0;                                                                                \
@@ -56,9 +96,10 @@ int occ_device_open(int index, OccDevice *d, char *err, size_t err_len)
     }
     if ((e = cudaSetDevice(index)) != cudaSuccess) goto fail;
     struct cudaDeviceProp p;
-    if ((e = cudaGetDeviceProperties(&p, index)) != cudaSuccess) goto fail;
+    if ((e = identify(index, &p, d->slug, sizeof d->slug, d->uuid, sizeof d->uuid, d->pci_bus_id,
+                      sizeof d->pci_bus_id)) != cudaSuccess)
+        goto fail;
     snprintf(d->name, sizeof d->name, "%s", p.name);
-    make_slug(p.name, d->slug, sizeof d->slug);
     d->cc_major = p.major;
     d->cc_minor = p.minor;
     snprintf(d->arch_name, sizeof d->arch_name, "sm_%d%d", p.major, p.minor);

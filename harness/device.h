@@ -15,6 +15,9 @@ typedef struct OccDevice {
     char name[256];              /* cudaDeviceProp.name */
     char slug[64];               /* name lower-cased, runs of non-alphanumerics -> '-', without a
                                     leading "nvidia-" ("NVIDIA H200" -> "h200"): results/<slug>/ */
+    char uuid[48];               /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (as nvidia-smi -L
+                                    prints it), from cudaDeviceProp.uuid */
+    char pci_bus_id[32];         /* "0000:19:00.0", from cudaDeviceGetPCIBusId */
     char arch_name[16];          /* "sm_90" */
     int cc_major, cc_minor;      /* compute capability */
     int sm_count;                /* multiprocessors */
@@ -31,6 +34,20 @@ typedef struct OccDevice {
 /* Opens device `index` and fills d. Returns 0, or OCC_EXIT_NO_GPU with one line in err naming
  * the CUDA error and what to do (e.g. "--dry-run --arch sm_90" without a GPU). */
 int occ_device_open(int index, OccDevice *d, char *err, size_t err_len);
+
+/* What tells the GPUs of one node apart, read without creating a context (a fleet supervisor
+ * lists them, its workers measure). */
+typedef struct OccDeviceId {
+    int index;                   /* CUDA device ordinal (as CUDA_VISIBLE_DEVICES renumbers it) */
+    char name[256];              /* cudaDeviceProp.name */
+    char slug[64];               /* as OccDevice.slug */
+    char uuid[48];               /* as OccDevice.uuid */
+    char pci_bus_id[32];         /* as OccDevice.pci_bus_id */
+} OccDeviceId;
+
+/* Fills ids[0..*n) with every device present (at most max). 0, or OCC_EXIT_NO_GPU with one
+ * line in err. */
+int occ_device_list(OccDeviceId *ids, int max, int *n, char *err, size_t err_len);
 
 /* Resources of a kernel as the runtime reports them (cudaFuncGetAttributes). 0 or -1. */
 int occ_device_kernel_resources(const void *kernel, OccVariantResources *out, cudaError_t *error);

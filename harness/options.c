@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <string.h>
 
 /* getopt ids of long options: above every char, so none is mistaken for a short option. */
@@ -148,6 +149,26 @@ static int apply(const OccParseCtx *c, OccOptions *o)
             n++;
         if (n == occ_family_count()) return bad_value(c, NULL, 0, noun);
         break;
+    case OCC_OPT_DEVICES:
+        if (strcmp(c->arg, "all") == 0) {
+            n = OCC_DEVICES_ALL;
+        } else if (strpbrk(c->arg, ",.") == NULL) {
+            /* One index: the messages of an integer option. */
+            long long v;
+            const int rc = occ_value_ll(c->arg, strlen(c->arg), &v);
+            if (rc == -1) return bad_value(c, NULL, 0, "is not an integer");
+            if (rc == -2 || v < 0 || v > INT_MAX) return bad_value(c, NULL, 0, "is out of range");
+            vals[0] = (int)v;
+            n = 1;
+        } else if ((why = occ_value_int_list(c->arg, vals, OCC_MAX_LIST, &n, 0)) != NULL) {
+            return bad_value(c, NULL, 0, why);
+        }
+        for (int k = 0; k < n; k++)
+            if (vals[k] < 0) return bad_value(c, NULL, 0, "has a number out of range");
+        memcpy(FIELD(o, s->field, int), vals, (size_t)(n > 0 ? n : 0) * sizeof vals[0]);
+        *FIELD(o, s->field2, int) = n;
+        o->device = n > 0 ? vals[0] : 0;
+        return OCC_EXIT_OK;
     case OCC_OPT_PATH:
         break;
     }

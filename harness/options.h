@@ -21,6 +21,9 @@
 /* Capacity of every list option (--unroll, --vec, --occ list), in values. */
 enum { OCC_MAX_LIST = 16 };
 
+/* OccOptions.n_devices of --device all. */
+enum { OCC_DEVICES_ALL = -1 };
+
 /* The footprints a pointer chase can measure: at least OCC_FOOTPRINT_MIN_LINES lines of
  * --stride bytes (a cycle through one line measures nothing), at most OCC_FOOTPRINT_MAX_BYTES
  * (1 TiB, beyond any GPU's memory). */
@@ -123,7 +126,12 @@ typedef struct OccOptions {
     const char *resume_path;      /* --resume FILE (points into argv; not with --out): skip the
                                      points FILE holds, measure the rest, rewrite FILE with every
                                      row; NULL (default) = a fresh run */
-    int device;                   /* --device: CUDA device index, >= 0; default 0 */
+    int devices[OCC_MAX_LIST];    /* --device LIST|all: CUDA device indices, distinct, >= 0, in
+                                     the order given (ranges like 0..3 allowed); default {0} */
+    int n_devices;                /* entries in devices, 1..OCC_MAX_LIST, or OCC_DEVICES_ALL for
+                                     --device all; more than one (or all): a fleet run, one
+                                     worker process per GPU (bench/fleet.c); default 1 */
+    int device;                   /* devices[0] (0 for all): the GPU of a single-device run */
     int dry_run;                  /* --dry-run: 1 = print the plan, measure nothing; default 0 */
     const char *arch;             /* --arch sm_NN[a|f] (points into argv; needs --dry-run):
                                      plan for this architecture without a GPU; NULL (default) =

@@ -17,6 +17,13 @@ static const char levers_text[] =
     "only; both: a row for each lever where it reaches the level.";
 
 /* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
+/* What --device LIST|all and the fake device list add to the exit codes. */
+static const char fleet_note[] =
+    "\nWith --device LIST|all: the worst of the workers' exit statuses (a worker ended by a\n"
+    "signal counts as 1). Environment: OCC_FAKE_DEVICES=sm_90,sm_90:0.8 (arch[:bandwidth\n"
+    "scale], ...) is a fake device list for testing --device without GPUs: with --dry-run each\n"
+    "fake GPU writes its plan as a CSV of synthetic rows (# fake_device=1).\n";
+
 static const char *const exit_codes[] = {
     "0  every point measured (or skipped with a reason) and verified",
     "1  a point failed verification, or a runtime error after the start",
@@ -153,6 +160,7 @@ void occ_options_print_help(FILE *f, const char *prog)
     fputs("\nExit codes:\n", f);
     for (size_t i = 0; i < sizeof exit_codes / sizeof *exit_codes; i++)
         fprintf(f, "  %s\n", exit_codes[i]);
+    fputs(fleet_note, f);
 }
 
 /* text for roff: backslashes and hyphens escaped, a leading '.' or '\'' kept literal. */
@@ -207,4 +215,6 @@ void occ_options_print_man(FILE *f, const char *prog, const char *version)
         put_roff(f, exit_codes[i] + 3);
         fputc('\n', f);
     }
+    fputs(".SH NOTES\n", f);
+    put_roff(f, fleet_note + 1);
 }

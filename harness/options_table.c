@@ -85,8 +85,10 @@ static const OccOptSpec table[] = {
      .default_text = "0.5", .metavar = "S", .help = "time bound per point, in seconds"},
     {.name = "min-samples", .kind = OCC_OPT_INT, .field = AT(min_samples), .lo = 1, .hi = 100000,
      .default_text = "10", .metavar = "N", .help = "samples before the noise test"},
-    {.name = "device", .kind = OCC_OPT_INT, .field = AT(device), .lo = 0, .hi = INT_MAX,
-     .default_text = "0", .metavar = "N", .help = "CUDA device index"},
+    {.name = "device", .kind = OCC_OPT_DEVICES, .field = AT(devices), .field2 = AT(n_devices),
+     .default_text = "0", .metavar = "LIST",
+     .help = "CUDA device index; a list or all: one worker process per GPU, a CSV each, and a "
+             "fleet summary"},
     {.name = "out", .kind = OCC_OPT_PATH, .field = AT(out_path), .accepted = "a file path",
      .unset_text = "results/<gpu-slug>/<kernel>-<UTC>.csv", .metavar = "FILE",
      .help = "CSV path"},
@@ -106,7 +108,7 @@ static const OccOptSpec table[] = {
              "CSV (figures need gnuplot)"},
     {.name = "quiet", .kind = OCC_OPT_FLAG, .field = AT(quiet), .help = "no progress lines"},
     {.name = "dry-run", .kind = OCC_OPT_FLAG, .field = AT(dry_run),
-     .help = "print the sweep plan; measure nothing"},
+     .help = "print the sweep plan; measure nothing (see OCC_FAKE_DEVICES below)"},
     {.name = "arch", .kind = OCC_OPT_ARCH, .field = AT(arch),
      .accepted = "sm_NN like sm_80, sm_90 or sm_90a", .unset_text = "the real device",
      .metavar = "sm_NN", .help = "with --dry-run: plan for this architecture, no GPU needed"},
@@ -346,6 +348,9 @@ char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
         break;
     case OCC_OPT_MODE:
         modes_accepted(buf, len, &at, 0);
+        break;
+    case OCC_OPT_DEVICES:
+        occ_option_append(buf, len, &at, "an index >= 0, a list like 0,2 or 0..3, or all");
         break;
     }
     return buf;

@@ -22,6 +22,8 @@ typedef enum OccOptKind {
     OCC_OPT_ARCH,      /* const char * field: an arch name's shape, sm_NN[a|f] */
     OCC_OPT_KERNELS,   /* const char * field: a comma list of catalog kernel names or "all" */
     OCC_OPT_MODE,      /* const char * field: a catalog mode name */
+    OCC_OPT_DEVICES,   /* int array field + count field2: "all" (count OCC_DEVICES_ALL) or a
+                          list of device indices >= 0 */
 } OccOptKind;
 
 /* One option. Defaults: default_text is parsed into the field by the same code as a command-line

@@ -29,7 +29,7 @@ their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges t
         tab-separated blocks for gnuplot's `index`: one block per file and distinct PLOT_BY
         tuple, sorted by those and then by x; each block starts with its header line and two
         blank lines separate blocks. Columns: set_idx (file number, 1-based), label (the file's
-        gpu_name, plus the file's base name when two files name the same GPU), each PLOT_BY
+        gpu_name; where names repeat, plus its pci_bus_id, then its host, then its base name), each PLOT_BY
         column, <col>_rank (1-based rank of its value among all selected rows), PLOT_X, PLOT_Y,
         PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns.
 
@@ -254,6 +254,24 @@ def spill(run):
     return f
 
 
+def disambiguate(scans):
+    """Each file's curve label: its gpu_name; where names repeat (GPUs of one model, the per-GPU
+    CSVs of a fleet run) the file's pci_bus_id is added, then its host, and where even those
+    repeat (or are missing) its base name."""
+    labels = [clean(t.meta.get("gpu_name") or t.path) for t in scans]
+    for key in ("pci_bus_id", "host"):
+        count = collections.Counter(labels)
+        for i, t in enumerate(scans):
+            if count[labels[i]] > 1 and t.meta.get(key):
+                labels[i] += " %s" % clean(t.meta[key])
+    count = collections.Counter(labels)
+    for i, t in enumerate(scans):
+        if count[labels[i]] > 1:
+            base = os.path.basename(t.path)
+            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
+    return labels
+
+
 def select(paths):
     env = os.environ
     where = [c.partition("=")[::2] for c in env.get("PLOT_WHERE", "").split("\037") if c]
@@ -291,12 +309,7 @@ def select(paths):
         norms[set_idx] = norm_text.lstrip(BLANKS)
         if n == 0:
             fail("%s: %s: no ok rows with finite %s and %s" % (t.path, what, xcol, ycol))
-    labels = [clean(t.meta.get("gpu_name") or t.path) for t in scans]
-    count = collections.Counter(labels)
-    for i, t in enumerate(scans):
-        if count[labels[i]] > 1:
-            base = os.path.basename(t.path)
-            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
+    labels = disambiguate(scans)
     ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
     head = "\t".join(["set_idx", "label"] + by + [c + "_rank" for c in by] + [xcol, ycol] +
                      ([norm] if norm else []) + keep)

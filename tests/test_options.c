@@ -216,6 +216,20 @@ static void test_scalars_and_flags(void)
     CHECK_NEAR(opt.max_noise_pct, 0.1, 0);
     CHECK_INT_EQ(opt.min_samples, 1);
     CHECK_INT_EQ(opt.device, 3);
+    CHECK_INT_EQ(opt.n_devices, 1);
+    CHECK_INT_EQ(opt.devices[0], 3);
+    /* Device lists: in the order given, ranges expanded, repeats dropped; all; the default. */
+    CHECK_INT_EQ(PARSE("--device", "2,0..1,2"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.n_devices, 3);
+    CHECK_INT_EQ(opt.devices[0] * 100 + opt.devices[1] * 10 + opt.devices[2], 201);
+    CHECK_INT_EQ(opt.device, 2);
+    CHECK_INT_EQ(PARSE("--device", "all"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.n_devices, OCC_DEVICES_ALL);
+    CHECK_INT_EQ(opt.device, 0);
+    CHECK_INT_EQ(PARSE("--device", "0..15"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.n_devices, 16);
+    CHECK_INT_EQ(PARSE("--quiet"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.n_devices * 10 + opt.devices[0], 10);
     CHECK_INT_EQ(PARSE("--out", "x.csv", "--force", "--plot", "--quiet", "--list"), OCC_EXIT_OK);
     CHECK_STR_EQ(opt.out_path, "x.csv");
     CHECK_INT_EQ(opt.force + opt.plot + opt.quiet + opt.list, 4);
@@ -367,6 +381,12 @@ static void test_bad_scalars(void)
     BAD("'-1'", "out of range", "--device", "-1");
     BAD("'2147483648'", "out of range", "--device", "2147483648");
     BAD("'gpu0'", "not an integer", "--device", "gpu0");
+    BAD("'0,gpu1'", "has a non-integer element", "--device", "0,gpu1");
+    BAD("'0,-1'", "has a number out of range", "--device", "0,-1");
+    BAD("'3..1'", "has a reversed range", "--device", "3..1");
+    BAD("'0,,1'", "has an empty element", "--device", "0,,1");
+    BAD("'0..16'", "has too many values", "--device", "0..16");
+    BAD("'All'", "not an integer", "--device", "All");
     BAD("'90'", "sm_NN", "--dry-run", "--arch", "90");
     BAD("'sm_9'", "not an architecture", "--dry-run", "--arch", "sm_9");
     BAD("'sm_90x'", "not an architecture", "--dry-run", "--arch", "sm_90x");
@@ -807,8 +827,8 @@ static void check_numeric_entry(const char *name)
 
 static void test_help_agrees_with_parser(void)
 {
-    static const char *const numeric[] = {"block",       "waves",  "stride",    "index-bytes",
-                                          "min-samples", "device", "max-noise", "max-time"};
+    static const char *const numeric[] = {"block",       "waves",     "stride",  "index-bytes",
+                                          "min-samples", "max-noise", "max-time"};
     static const struct {
         const char *name;
         int scoped; /* 1: parsed for the first family its help entry names */

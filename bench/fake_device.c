@@ -1,0 +1,188 @@
+/* bench/fake_device.c: fake GPUs for the fleet tests (contract in fake_device.h). */
+#include "fake_device.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "catalog.h"
+#include "csv.h"
+#include "exitcodes.h"
+#include "report.h"
+
+/* The made-up GPU behind every fake row: 132 SMs, a 3000 GB/s roof, 600 ns DRAM latency. */
+enum { FAKE_SM_COUNT = 132 };
+#define FAKE_ROOF_GBPS  3000.0
+#define FAKE_LATENCY_NS 600.0
+#define FAKE_NOISE_PCT  0.2
+
+static volatile sig_atomic_t fake_stop = 0;
+static void on_signal(int sig)
+{
+    (void)sig;
+    fake_stop = 1;
+}
+
+const char *occ_fake_list(void)
+{
+    const char *list = getenv(OCC_FAKE_DEVICES_ENV);
+    return list && *list ? list : NULL;
+}
+
+int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err, size_t err_len)
+{
+    *n = 0;
+    for (const char *b = spec;; b++) {
+        const size_t len = strcspn(b, ",");
+        char entry[64], *colon, *end = NULL;
+        snprintf(entry, sizeof entry, "%.*s", (int)(len < 63 ? len : 63), b);
+        if ((colon = strchr(entry, ':')) != NULL) *colon = '\0';
+        const double scale = colon ? strtod(colon + 1, &end) : 1.0;
+        const OccArchLimits *arch = occ_arch_find(entry);
+        if (!arch || len >= 63 || (colon && (end == colon + 1 || *end != '\0')) ||
+            !(scale > 0 && scale <= 10) || *n >= max) {
+            snprintf(err, err_len,
+                     "%s: entry %d '%.*s' is not ARCH[:SCALE] (a known arch like sm_90, a scale "
+                     "in (0, 10], at most %d entries)",
+                     OCC_FAKE_DEVICES_ENV, *n + 1, (int)(len < 40 ? len : 40), b, max);
+            return -1;
+        }
+        OccFakeDevice *d = &out[*n];
+        *d = (OccFakeDevice){.index = *n, .bw_scale = scale};
+        snprintf(d->arch, sizeof d->arch, "%s", arch->name);
+        snprintf(d->name, sizeof d->name, "Fake %s", arch->name);
+        snprintf(d->slug, sizeof d->slug, "fake-%s", arch->name);
+        for (char *s = d->slug; *s; s++)
+            *s = *s == '_' ? '-' : *s;
+        snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "0000:%02x:00.0", (*n + 1) & 0xff);
+        snprintf(d->uuid, sizeof d->uuid, "GPU-fa4e%04x-0000-0000-0000-000000000000", *n);
+        (*n)++;
+        b += len;
+        if (*b == '\0') return 0;
+    }
+}
+
+int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len)
+{
+    static OccFakeDevice list[OCC_MAX_LIST];
+    int n = 0;
+    if (occ_fake_parse(occ_fake_list() ? occ_fake_list() : "", list, OCC_MAX_LIST, &n, err,
+                       err_len) != 0)
+        return OCC_EXIT_USAGE;
+    if (index >= n) {
+        snprintf(err, err_len, "--device %d: only %d device(s) present", index, n);
+        return OCC_EXIT_NO_GPU;
+    }
+    *d = list[index];
+    return 0;
+}
+
+/* The synthetic row of point p: min(roof, f x bytes in flight x SMs / latency) x scale. */
+static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const OccPoint *p,
+                     OccRow *r, char *status, size_t status_len)
+{
+    const OccFamilyInfo *f = occ_family_at(p->family);
+    occ_row_init(r);
+    r->gpu_name = d->name;
+    r->sm_count = FAKE_SM_COUNT;
+    r->kernel = f->kernel;
+    r->mode = p->mode;
+    r->variant = occ_point_variant(p);
+    r->block_threads = p->block_threads;
+    r->lever = occ_lever_name(p->lever);
+    r->occ_target_pct = p->level.asked_pct;
+    if (p->variant_index < 0 || !(f->dram_bytes_per_load_byte > 0)) {
+        snprintf(status, status_len, "skip:a fake device has no %s figures", f->kernel);
+        return;
+    }
+    if (!p->reachable) {
+        snprintf(status, status_len, "skip:%s", p->skip_reason);
+        return;
+    }
+    const OccVariantInfo *v = occ_variant_at(p->variant_index);
+    const int warps_per_block = (p->block_threads + 31) / 32;
+    r->unroll = v->unroll;
+    r->vec_bytes = v->vec_bytes;
+    r->blocks_per_sm = p->level.blocks_per_sm;
+    r->occ_achieved_pct = 100.0 * p->level.blocks_per_sm * warps_per_block / arch->max_warps_per_sm;
+    r->bytes_in_flight_per_sm =
+        (long long)p->level.blocks_per_sm * warps_per_block * 32 * v->unroll * v->vec_bytes;
+    r->dram_bytes_per_load_byte = f->dram_bytes_per_load_byte;
+    const double model = f->dram_bytes_per_load_byte * (double)r->bytes_in_flight_per_sm *
+                         FAKE_SM_COUNT / FAKE_LATENCY_NS;
+    r->gbps_median = d->bw_scale * fmin(FAKE_ROOF_GBPS, model);
+    r->gbps_max = r->gbps_median * (1 + FAKE_NOISE_PCT / 100);
+    r->noise_pct = FAKE_NOISE_PCT;
+    r->pct_of_memcpy = 100.0 * r->gbps_median / FAKE_ROOF_GBPS;
+    r->samples = 10;
+    snprintf(status, status_len, "ok");
+}
+
+static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
+{
+    char cmd[2048] = "./run_sweep", host[256] = "unknown";
+    for (int i = 1; i < argc; i++) {
+        const size_t u = strlen(cmd);
+        snprintf(cmd + u, sizeof cmd - u, " %s", argv[i]);
+    }
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    occ_meta_add(m, "fake_device",
+                 "1 (synthetic rows of the %s fake device list: no "
+                 "measurement)",
+                 OCC_FAKE_DEVICES_ENV);
+    occ_meta_add(m, "command", "%s", cmd);
+    occ_meta_add(m, "gpu_name", "%s", d->name);
+    occ_meta_add(m, "gpu_index", "%d", d->index);
+    occ_meta_add(m, "gpu_uuid", "%s", d->uuid);
+    occ_meta_add(m, "pci_bus_id", "%s", d->pci_bus_id);
+    occ_meta_add(m, "host", "%s", host);
+    occ_meta_add(m, "sm_count", "%d", FAKE_SM_COUNT);
+    occ_meta_add(m, "roof_memcpy_gbps", "%.2f", FAKE_ROOF_GBPS);
+    occ_meta_add(m, "dram_latency_ns", "%.1f", FAKE_LATENCY_NS);
+}
+
+int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan, int argc,
+                 char **argv)
+{
+    static OccMeta meta;
+    char path[1024], err[512], end[96], status[160];
+    const OccArchLimits *arch = occ_arch_find(d->arch);
+    const char *ms_text = getenv(OCC_FAKE_POINT_MS_ENV);
+    const long ms = ms_text ? strtol(ms_text, NULL, 10) : 0;
+    if (opt->out_path)
+        snprintf(path, sizeof path, "%s", opt->out_path);
+    else
+        occ_report_default_path(path, sizeof path, d->slug, opt->families);
+    fake_meta(&meta, d, argc, argv);
+    OccCsvWriter *w = NULL;
+    if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
+        !(w = occ_csv_open(path, opt->force, meta.keys, meta.values, meta.n, err, sizeof err))) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int done = 0, write_failed = 0;
+    char cc[8];
+    snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
+    for (; done < plan->n && !fake_stop; done++) {
+        OccRow r;
+        fake_row(d, arch, &plan->points[done], &r, status, sizeof status);
+        r.status = status;
+        r.cc = cc;
+        write_failed |= occ_csv_write_row(w, &r) != 0;
+        if (ms > 0) nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000L}, NULL);
+    }
+    snprintf(end, sizeof end, "%s after %d of %d points (fake device)",
+             done == plan->n ? "complete" : "interrupted", done, plan->n);
+    write_failed |= occ_csv_close(w, "end_status", end) != 0;
+    printf("wrote %s (%s)\n", path, end);
+    if (done < plan->n) fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
+    return done < plan->n || write_failed ? OCC_EXIT_FAIL : OCC_EXIT_OK;
+}

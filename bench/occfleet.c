@@ -1,0 +1,49 @@
+/* bench/occfleet.c: the fleet summary of CSVs from several GPUs (a --device all run, the CSVs of
+ * a Slurm job array): occfleet FILE.csv... prints, per variant, each GPU's plateau and knee and
+ * the GPUs more than the runs' noise away from their model's median (harness/fleet.h). A GPU is
+ * labelled by its file's host, gpu_index and pci_bus_id metadata. Exit status: 0 printed (with or
+ * without outliers), 2 bad usage or a file that does not read as a sweep CSV. */
+#include <stdio.h>
+#include <string.h>
+
+#include "csv.h"
+#include "exitcodes.h"
+#include "fleet.h"
+
+enum { MAX_FILES = 1024 };
+
+static const char *meta_or(const OccCsvTable *t, const char *key, const char *fallback)
+{
+    const char *v = occ_csv_meta_get(t, key);
+    return v && *v ? v : fallback;
+}
+
+int main(int argc, char **argv)
+{
+    static OccCsvTable t[MAX_FILES];
+    static OccFleetMember m[MAX_FILES];
+    static char labels[MAX_FILES][256];
+    char err[512];
+    if (argc < 2 || argc - 1 > MAX_FILES || strcmp(argv[1], "--help") == 0) {
+        fprintf(stderr, "usage: occfleet FILE.csv... (1 to %d sweep CSVs)\n", MAX_FILES);
+        return argc >= 2 && strcmp(argv[1], "--help") == 0 ? OCC_EXIT_OK : OCC_EXIT_USAGE;
+    }
+    for (int i = 1; i < argc; i++) {
+        OccCsvTable *ti = &t[i - 1];
+        if (occ_csv_read(argv[i], ti, err, sizeof err) != 0) {
+            fprintf(stderr, "occfleet: %s\n", err);
+            return OCC_EXIT_USAGE;
+        }
+        snprintf(labels[i - 1], sizeof labels[i - 1], "%s gpu%s %s", meta_or(ti, "host", "?"),
+                 meta_or(ti, "gpu_index", "?"), meta_or(ti, "pci_bus_id", argv[i]));
+        m[i - 1] = (OccFleetMember){
+            .label = labels[i - 1],
+            .gpu_name = meta_or(ti, "gpu_name", ti->n_rows ? ti->rows[0].gpu_name : "?"),
+            .rows = ti->rows,
+            .n_rows = ti->n_rows};
+    }
+    const int rc = occ_fleet_print(stdout, m, argc - 1) < 0 ? OCC_EXIT_FAIL : OCC_EXIT_OK;
+    for (int i = 0; i < argc - 1; i++)
+        occ_csv_table_free(&t[i]);
+    return rc;
+}
