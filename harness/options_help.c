@@ -19,10 +19,11 @@ static const char levers_text[] =
 /* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
 /* What --device LIST|all and the fake device list add to the exit codes. */
 static const char fleet_note[] =
-    "\nWith --device LIST|all: the worst of the workers' exit statuses (a worker ended by a\n"
-    "signal counts as 1). Environment: OCC_FAKE_DEVICES=sm_90,sm_90:0.8 (arch[:bandwidth\n"
-    "scale], ...) is a fake device list for testing --device without GPUs: with --dry-run each\n"
-    "fake GPU writes its plan as a CSV of synthetic rows (# fake_device=1).\n";
+    "\nWith --device LIST|all: the worst of the workers' exit statuses (a worker\n"
+    "ended by a signal counts as 1). Environment: OCC_FAKE_DEVICES=sm_90,sm_90:0.8\n"
+    "(arch[:bandwidth scale], ...) is a fake device list for testing --device\n"
+    "without GPUs: with --dry-run each fake GPU writes its plan as a CSV of\n"
+    "synthetic rows (# fake_device=1).\n";
 
 static const char *const exit_codes[] = {
     "0  every point measured (or skipped with a reason) and verified",
