@@ -1,4 +1,4 @@
-/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce) and
+/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce, mixed) and
  * the roof share in one run, allocated once on first use, and the kernel-table entry those
  * families expand from their lists in kernels/variants.h. */
 #ifndef OCC_STREAM_BUF_H
@@ -65,9 +65,10 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
                      int unroll, int vec_bytes, OccRow *r, long long *touched_bytes);
 
-/* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
- * each, for the GPU tests that exercise every launcher directly. */
+/* The kernel tables of the streaming families (family_copy.c, family_reduce.c,
+ * family_mixed.c), *n entries each, for the GPU tests that exercise every launcher directly. */
 const OccStreamKernel *occ_copy_kernels(int *n);
 const OccStreamKernel *occ_reduce_kernels(int *n);
+const OccStreamKernel *occ_mixed_kernels(int *n);
 
 #endif
