@@ -161,6 +161,22 @@ static void test_lists_and_kernels(void)
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 16, 4);
     CHECK_INT_EQ(PARSE("--unr", "2"), OCC_EXIT_OK); /* getopt_long takes unique prefixes */
     CHECK_INTS(opt.unroll, opt.n_unroll, 2);
+
+    /* The arithmetic families: fma's type is --vec (element bytes), mixed's axis is --fmas. */
+    CHECK_INT_EQ(PARSE("--kernel", "fma"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("fma", "chain"));
+    CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8);
+    CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
+    CHECK_INT_EQ(opt.n_fma_per_element, 0);
+    CHECK_INT_EQ(PARSE("--kernel", "mixed"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64,
+               96, 128, 256);
+    CHECK_INT_EQ(opt.n_unroll + opt.n_vec, 0);
+    CHECK_INT_EQ(PARSE("--kernel", "mixed", "--fmas", "0,16..64"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 0, 16, 32, 64);
+    CHECK_INT_EQ(PARSE("--kernel", "fma,mixed", "--fmas", "256", "--vec", "8"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 256);
+    CHECK_INTS(opt.vec_bytes, opt.n_vec, 8);
 }
 
 static void test_occ_forms(void)
@@ -276,6 +292,13 @@ static void test_bad_flags_and_lists(void)
     BAD("--kernel: 'triad' is not a kernel", "accepted: copy, reduce, chase, fma, mixed, all",
         "--kernel", "triad");
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
+    BAD("--fmas: '3' is not compiled", "accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256",
+        "--kernel", "mixed", "--fmas", "3");
+    BAD("--fmas does not apply to fma", "(it takes: unroll, vec, occ, block, lever)", "--kernel",
+        "fma", "--fmas", "4");
+    BAD("--vec does not apply to mixed", "", "--kernel", "mixed", "--vec", "16");
+    BAD("--vec: '16' is not compiled", "accepted: 4, 8", "--kernel", "fma", "--vec", "16");
+    BAD("--lever bounds", "", "--kernel", "fma", "--lever", "bounds");
     BAD("'Copy'", "not a kernel", "--kernel", "Copy");
     BAD("--unroll: '' is empty", "accepted: 1, 2, 4, 8", "--unroll", "");
     BAD("--out: '' is empty", "", "--out=");
