@@ -84,6 +84,18 @@ refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, late
 refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency, fma chain, mixed stream)" \
     --mode fast
 
+# ---- the arithmetic families' axes: fma's type is --vec, mixed's A is --fmas ----
+refused "--fmas does not apply to fma (it takes: unroll, vec, occ, block, lever)" \
+    --kernel fma --fmas 4
+refused "--fmas: '3' is not compiled (accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256)" \
+    --kernel mixed --fmas 3
+refused "--vec: '16' is not compiled (accepted: 4, 8)" --kernel fma --vec 16
+refused "--unroll does not apply to mixed" --kernel mixed --unroll 2
+refused "--lever bounds: fma has no register-capped variants (use auto, pad or both)" \
+    --kernel fma --lever bounds
+planned --kernel fma --vec 8 --unroll 1,8 --occ 50
+planned --kernel mixed --fmas 0,32..64 --occ 25,100
+
 # ---- --lever bounds needs register-capped variants ----
 refused "--lever bounds: chase warp has no register-capped variants (use auto, pad or both)" \
     --kernel chase --lever bounds
