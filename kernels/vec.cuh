@@ -12,10 +12,6 @@ template <> struct VecOf<4> { using T = float; static constexpr int kFloats = 1;
 template <> struct VecOf<8> { using T = float2; static constexpr int kFloats = 2; };
 template <> struct VecOf<16> { using T = float4; static constexpr int kFloats = 4; };
 
-__device__ __forceinline__ float vec_sum(float a) { return a; }
-__device__ __forceinline__ float vec_sum(float2 a) { return a.x + a.y; }
-__device__ __forceinline__ float vec_sum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
-
 // The walk both streaming families share. The buffer is seen as n_vec vectors; one trip of a
 // thread covers U vectors spaced blockDim.x apart, so each of the U loads is coalesced across the
 // warp and all U are independent (they are issued before any is used). `body(first, count)`
