@@ -238,9 +238,9 @@ def check(path):
         desc = what + ": latency ladder" if ty == "ladder" else what + lever_words(
             [lever] if lever is not None else g.levers)
         if ty == "flops":
-            desc = "%s, %s: GFLOP/s per independent chains U" % (what, suffix.rsplit("-", 1)[1])
+            desc = "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
         elif ty == "flops-fmas":
-            desc = what + ": GFLOP/s per FMAs per loaded float A"
+            desc = g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
         elif ty == "intensity":
             desc = g.kernel + ": occupancy needed against FLOP per byte"
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
