@@ -5,7 +5,6 @@
  * multiple of 2^-10 in [1, 2) stays below 2, where every step is exact in fp32 and fp64, so after
  * N steps each chain holds start + N x 2^-20 bit for bit (tolerance 0: one step too many or too
  * few, or a wrong start, is a mismatch). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
