@@ -134,7 +134,7 @@ LC_ALL=de_DE.UTF-8 planned --kernel copy --occ 12.5,50
 rc=$?
 flat=$(tr -s ' \n' ' ' <"$out")
 missing=""
-wants=("--vec LIST bytes per load (fma: per element, 4 fp32, 8 fp64) (copy, reduce, fma)"
+wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64) (copy, reduce, fma)"
        "--fmas LIST dependent FMAs per loaded float (2A/4 FLOP per byte) (mixed)"
        "--waves N" "(copy, reduce, mixed) accepted: 1..64; default: 1"
        "--footprint LO..HI footprints to sweep, smallest to largest (whole lines of --stride, at least 2, at most 1 TiB) (chase latency)"
