@@ -32,12 +32,12 @@
     X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \
     X(schedule, STR, "work sharing among blocks: dynamic (chunks claimed until none is left), static (one fixed share per block); - n/a") \
     X(chunk_bytes, INT, "bytes a block takes at a time: one claimed chunk (dynamic) or its whole share (static); 0 n/a") \
-    X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
+    X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint; fma: the chains' stored results)") \
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
     X(l2_resident, INT, "1 when the bytes one launch touches (copy: input + output; reduce: "     \
                         "input; chase and ladder: the footprint) are at most 2 x the L2 size, so " \
                         "part of them may be served from L2")                                      \
-    X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
+    X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce/mixed); chains x line bytes (chase); 0 fma") \
     X(dram_bytes_per_load_byte, NUM, "DRAM bytes gbps_median counts per byte of loads in flight (copy 2: load + store; reduce, chase 1); NaN: no Little's-law model (ladder)") \
     X(samples, INT, "timed samples kept")                                                          \
     X(samples_discarded_clock, INT, "samples dropped: SM clock below 90% of the point's median")  \
