@@ -14,26 +14,18 @@ fma rows (kernel fma, status ok), per variant (element type x chains U):
              and warp scheduling show up as a slightly longer latency).
 mixed rows, per A: FLOP per byte, best GB/s (% of memcpy), best GFLOP/s (% of peak), knee, and
 the machine balance (largest flop_peak_gflops over roof_memcpy_gbps).
-Reads CSV with Python's csv module; prints one block per file."""
-import csv
+Reads CSV as tests/fidelity.py does; prints one block per file."""
+import os
 import statistics
 import sys
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fidelity import read  # noqa: E402  (metadata and rows of a sweep CSV)
 
 KNEE = 0.9
 BELOW = 70.0  # % of peak: the rows that tell the latency
 SUBPARTITIONS = 4
-
-
-def read(path):
-    meta, lines = {}, []
-    with open(path, newline="") as f:
-        for line in f:
-            if line.startswith("#"):
-                k, _, v = line[1:].strip().partition("=")
-                meta[k.strip()] = v
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(lines))
 
 
 def num(row, key):
