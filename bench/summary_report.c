@@ -92,7 +92,8 @@ void occ_report_run(const OccSink *sink, const OccRoof *roof, const OccModel *mo
     int rates = 0;
     for (int i = 0; plain && i < n; i++) {
         plain[i] = sink->rows[i].row;
-        rates += isfinite(plain[i].gbps_median) && isnan(plain[i].cycles_per_hop_median);
+        rates += (isfinite(plain[i].gbps_median) || isfinite(plain[i].gflops_median)) &&
+                 isnan(plain[i].cycles_per_hop_median);
     }
     if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
     print_latency(sink->rows, n);

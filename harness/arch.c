@@ -4,11 +4,19 @@
  * cuda_occupancy.h (cudaOccMaxBlocksPerMultiprocessor, cudaOccRegAllocationGranularity,
  * cudaOccSMemAllocationGranularity); the shared memory sizes are the largest carveout steps of
  * cudaOccAlignUpShmemSizeVoltaPlus and the programming guide's table (per block opt-in = per SM
- * minus the 1 KB the driver reserves for each block); the carveout steps are the cases of
- * cudaOccAlignUpShmemSizeVoltaPlus. cuda_occupancy.h allows 256 registers per
- * thread on sm_7x+, but ptxas never assigns more than 255, which is what a kernel can report. */
+ * minus the 1 KB the driver reserves for each block); the carveout steps are its cases.
+ * cuda_occupancy.h allows 256 registers per thread on sm_7x+, but ptxas never assigns more than
+ * 255, which is what a kernel can report.
+ *
+ * FMA lanes per SM per clock (fma_fp32/fp64_per_sm_clk) are the "results per clock cycle per
+ * multiprocessor" of 32- and 64-bit floating-point fused multiply-add in the programming guide's
+ * arithmetic-instruction throughput table: fp32 64 on sm_75 and sm_80, 128 from sm_86 on (sm_90,
+ * H100/H200: 4 sub-partitions x 32 lanes); fp64 2 on sm_75, sm_86, sm_87, sm_89 and sm_120, 32 on
+ * sm_80 (A100), 64 on sm_90 (H100/H200) and sm_100 (B200). sm_103's fp64 rate is not in the
+ * table we cite, so it is 0 (unknown: no peak). */
 #include "arch.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,63 +27,72 @@ static const OccArchLimits arch_table[] = {
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 64 * 1024,
      .smem_per_block_optin_bytes = 64 * 1024, .smem_reserved_per_block_bytes = 0,
      .smem_alloc_unit_bytes = 256, .l1_smem_sram_bytes = 96 * 1024,
-     .n_smem_carveouts = 2, .smem_carveouts_kib = {32, 64}},
+     .n_smem_carveouts = 2, .smem_carveouts_kib = {32, 64},
+     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 2},
     {.name = "sm_80", .cc_major = 8, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
-     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164}},
+     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164},
+     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 32},
     {.name = "sm_86", .cc_major = 8, .cc_minor = 6, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
-     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
     {.name = "sm_87", .cc_major = 8, .cc_minor = 7, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 164 * 1024,
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
-     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164}},
+     .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
     {.name = "sm_89", .cc_major = 8, .cc_minor = 9, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
-     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
     {.name = "sm_90", .cc_major = 9, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
-     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64},
     {.name = "sm_100", .cc_major = 10, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
-     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64},
     {.name = "sm_103", .cc_major = 10, .cc_minor = 3, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 228 * 1024,
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
-     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}},
+     .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 0},
     {.name = "sm_120", .cc_major = 12, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
      .max_regs_per_thread = 255, .smem_per_sm_bytes = 100 * 1024,
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
-     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100}},
+     .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
 };
 
 enum { ARCH_COUNT = sizeof arch_table / sizeof arch_table[0] };
@@ -156,4 +173,15 @@ int occ_arch_carveout_at_least(const OccArchLimits *a, int need_bytes)
 int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes)
 {
     return (int)((long long)carveout_bytes * 100 / a->smem_per_sm_bytes);
+}
+
+double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
+                                 double clock_mhz)
+{
+    const int lanes = !a ? 0
+                      : elem_bytes == 4 ? a->fma_fp32_per_sm_clk
+                      : elem_bytes == 8 ? a->fma_fp64_per_sm_clk
+                                        : 0;
+    if (lanes <= 0 || sm_count <= 0 || !(clock_mhz > 0)) return NAN;
+    return (double)sm_count * lanes * 2.0 * clock_mhz * 1e-3;
 }

@@ -44,6 +44,8 @@ typedef struct OccArchLimits {
                                           can select, KiB, ascending; the last is
                                           smem_per_sm_bytes / 1024 (sm_90: 0, 8, 16, 32, 64,
                                           100, 132, 164, 196, 228) */
+    int fma_fp32_per_sm_clk;           /* fp32 FMAs the SM completes per clock (sm_90: 128) */
+    int fma_fp64_per_sm_clk;           /* fp64 FMAs per SM per clock (sm_90: 64); 0 unknown */
 } OccArchLimits;
 
 /* The entry for `name`, given as "sm_90", "90" or "9.0"; NULL if `name` is NULL, malformed or
@@ -73,6 +75,13 @@ int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes);
 /* Writes the table's names as "sm_75, sm_80, ..." into buf (NUL-terminated, truncated to
  * buf_len - 1 characters), for usage messages. Does nothing if buf is NULL or buf_len is 0. */
 void occ_arch_list_names(char *buf, size_t buf_len);
+
+/* The arithmetic peak, GFLOP/s: sm_count x FMA lanes per SM per clock of the element type
+ * (elem_bytes 4: fp32, 8: fp64) x 2 FLOP per FMA x clock_mhz / 1000. NaN when the arch's lanes
+ * for that type are unknown (0), elem_bytes is neither, a is NULL, or sm_count or clock_mhz is
+ * not positive. */
+double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
+                                 double clock_mhz);
 
 #ifdef __cplusplus
 }

@@ -21,11 +21,11 @@ _Static_assert(N_FAMILIES <= OCC_MAX_FAMILIES, "OccOptions.families holds at mos
 /* The raw list; family, natural and capped are resolved on first use. */
 typedef struct RawVariant {
     const char *kernel, *mode, *name;
-    int unroll, vec_bytes, reg_capped;
+    int unroll, vec_bytes, fma_per_element, reg_capped;
     const char *natural;
 } RawVariant;
-#define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, lb_, natural_)                            \
-    {kernel_, mode_, name_, u_, v_, lb_, natural_},
+#define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, a_, lb_, natural_)                        \
+    {kernel_, mode_, name_, u_, v_, a_, lb_, natural_},
 static const RawVariant raw[] = {OCC_CATALOG};
 #undef OCC_CATALOG_ENTRY
 #define N_VARIANTS ((int)(sizeof raw / sizeof raw[0]))
@@ -49,6 +49,7 @@ static void resolve(void)
         variants[i] = (OccVariantInfo){.name = r->name, .kernel = r->kernel, .mode = r->mode,
                                        .family = occ_family_find(r->kernel, r->mode),
                                        .unroll = r->unroll, .vec_bytes = r->vec_bytes,
+                                       .fma_per_element = r->fma_per_element,
                                        .reg_capped = r->reg_capped,
                                        .natural = raw_index(r->natural), .capped = -1};
     }
@@ -117,7 +118,10 @@ int occ_family_axis_values(int f, char axis, int *out, int max)
     int vals[64];
     for (int i = 0; i < N_VARIANTS; i++) {
         if (variants[i].family != f) continue;
-        int v = axis == 'u' ? variants[i].unroll : variants[i].vec_bytes, at = 0;
+        int v = axis == 'u'   ? variants[i].unroll
+                : axis == 'a' ? variants[i].fma_per_element
+                              : variants[i].vec_bytes,
+            at = 0;
         while (at < n && vals[at] < v) at++;
         if ((at < n && vals[at] == v) || n == 64) continue;
         memmove(&vals[at + 1], &vals[at], (size_t)(n - at) * sizeof vals[0]);

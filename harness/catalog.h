@@ -51,7 +51,7 @@ const OccVariantInfo *occ_variant_at(int i);
 /* Index of the variant of that name, or -1. */
 int occ_variant_find(const char *name);
 
-/* The distinct U (axis 'u') or V (axis 'v') values of family f's variants, ascending, into
+/* The distinct U (axis 'u'), V (axis 'v') or A (axis 'a', FMAs per loaded element) values of family f's variants, ascending, into
  * out[0..max); returns how many there are (which may exceed max: only max are written). */
 int occ_family_axis_values(int f, char axis, int *out, int max);
 /* 1 when family f has register-capped variants (the bounds lever applies), else 0. */

@@ -12,11 +12,12 @@
     X(gpu_name, STR, "GPU name reported by the driver")                                            \
     X(cc, STR, "compute capability, major.minor")                                                  \
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
-    X(kernel, STR, "kernel family: copy, reduce or chase")                                         \
-    X(mode, STR, "stream (copy/reduce); chase: warp, thread, latency or latency-cold")           \
-    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_lbfull]")                               \
+    X(kernel, STR, "kernel family: copy, reduce, chase, fma or mixed")                                         \
+    X(mode, STR, "stream (copy/reduce/mixed); chain (fma); chase: warp, thread, latency or latency-cold")           \
+    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_lbfull], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>")                               \
     X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
-    X(vec_bytes, INT, "V: bytes per load instruction per thread")                                  \
+    X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64)") \
+    X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \
     X(lb_min_blocks, INT, "K of __launch_bounds__(256, K) of an _lbfull variant; 0 = natural")    \
     X(lever, STR, "occupancy lever used: pad (smem padding) or bounds (register cap + padding)")  \
     X(block_threads, INT, "threads per block")                                                     \
@@ -31,12 +32,12 @@
     X(grid_blocks, INT, "blocks launched: blocks_per_sm x sm_count (one full wave)")               \
     X(schedule, STR, "work sharing among blocks: dynamic (chunks claimed until none is left), static (one fixed share per block); - n/a") \
     X(chunk_bytes, INT, "bytes a block takes at a time: one claimed chunk (dynamic) or its whole share (static); 0 n/a") \
-    X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint)")                   \
+    X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint; fma: the chains' stored results)") \
     X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
     X(l2_resident, INT, "1 when the bytes one launch touches (copy: input + output; reduce: "     \
                         "input; chase and ladder: the footprint) are at most 2 x the L2 size, so " \
                         "part of them may be served from L2")                                      \
-    X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce); chains x line bytes (chase)") \
+    X(bytes_in_flight_per_sm, INT, "warps x 32 x U x V (copy/reduce/mixed); chains x line bytes (chase); 0 fma") \
     X(dram_bytes_per_load_byte, NUM, "DRAM bytes gbps_median counts per byte of loads in flight (copy 2: load + store; reduce, chase 1); NaN: no Little's-law model (ladder)") \
     X(samples, INT, "timed samples kept")                                                          \
     X(samples_discarded_clock, INT, "samples dropped: SM clock below 90% of the point's median")  \
@@ -51,6 +52,10 @@
     X(gbps_max, NUM, "bytes_per_launch / time_ms_min, GB/s")                                       \
     X(pct_of_memcpy, NUM, "gbps_median / cudaMemcpy device-to-device GB/s of this run, %")         \
     X(pct_of_dram_peak, NUM, "gbps_median / theoretical DRAM peak from device attributes, %")     \
+    X(flops_per_launch, INT, "floating-point operations one launch performs, 2 per FMA (fma, mixed); 0 n/a") \
+    X(gflops_median, NUM, "flops_per_launch / time_ms_median, GFLOP/s (1e9 FLOP/s)")              \
+    X(flop_peak_gflops, NUM, "arithmetic peak of the row's type: SMs x FMA lanes per SM per clock (arch table) x 2 x sm_clock_mhz_median, GFLOP/s") \
+    X(pct_of_flop_peak, NUM, "gflops_median / flop_peak_gflops, %")                               \
     X(ns_per_hop_median, NUM, "chase: ns per dependent load (warp/thread: launch time / hops)")   \
     X(cycles_per_hop_median, NUM, "chase latency: SM cycles per dependent load, median segment")  \
     X(cycles_per_hop_p5, NUM, "chase latency: cycles per load, p5 over segments")                  \

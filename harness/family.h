@@ -4,7 +4,8 @@
  *
  *   setup (once per run) -> per point: configure (attributes, padding, occupancy API: generic)
  *   -> bind -> time launch() (generic) -> verify -> probe residency with launch(probe)
- *   -> generic rate columns from bytes_per_launch -> fill (the family's own columns)
+ *   -> generic rate columns from bytes_per_launch and flops_per_launch -> fill (the family's own
+ *   columns) -> % of the arithmetic peak the family's fill stated
  *
  * A footprint-shaped family (an experiment such as the latency ladder) sets `measure` instead
  * and measures each point itself. Launchers never print or exit; they return CUDA errors. */
@@ -53,8 +54,9 @@ typedef struct OccFamilyOps {
      * occupancy API; NULL for a footprint-shaped family. */
     const void *(*kernel)(const OccVariantInfo *v);
     /* Binds v to shape s for the launches that follow and fills the columns known before
-     * timing: buffer_bytes, bytes_per_launch (work per launch, the generic GB/s), and
-     * bytes_in_flight_per_sm; *touched_bytes = bytes one launch touches (for l2_resident).
+     * timing: buffer_bytes, bytes_per_launch (work per launch, the generic GB/s; 0: no GB/s),
+     * flops_per_launch (the generic GFLOP/s; 0: none), and bytes_in_flight_per_sm;
+     * *touched_bytes = bytes one launch touches (for l2_resident).
      * Returns 0, or 1 when the point cannot run on this run's buffers (skip text in skip). For
      * the skip row of a level the plan cannot reach, the loop binds an empty grid (grid_blocks
      * and blocks_per_sm 0, the point's block size): only the size columns are wanted then. */
@@ -65,7 +67,9 @@ typedef struct OccFamilyOps {
     cudaError_t (*launch)(void *state, cudaStream_t st, unsigned long long *probe);
     /* Checks one launch of the bound point; sets r->verify_err and "ok" or "fail:<why>". */
     cudaError_t (*verify)(void *state, cudaStream_t st, OccRow *r, char *status, size_t len);
-    /* The family's own columns from the timing (NULL: none). */
+    /* The family's own columns from the timing (NULL: none). A family that states
+     * flops_per_launch sets flop_peak_gflops here (occ_arch_flop_peak_gflops at the point's
+     * clock, t->clock_mhz_median); the loop then derives pct_of_flop_peak. */
     void (*fill)(void *state, const OccTiming *t, OccRow *r);
     /* Footprint-shaped families: measures point p entirely into r and status (NULL otherwise). */
     cudaError_t (*measure)(void *state, const OccRunEnv *env, const OccPoint *p, OccRow *r,

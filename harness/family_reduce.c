@@ -19,9 +19,7 @@ enum { CHUNKS_PER_BLOCK = 64 };
 
 typedef struct ReduceState {
     OccStreamBuffers *buf;
-    float *block_sums;         /* one partial per block of the largest grid */
-    unsigned int *blocks_done; /* kept at 0 between launches (the last block resets it) */
-    float *sum;                /* the total */
+    OccSumScratch scratch;     /* partials, counter, total */
     OccStreamBound bound;
     int dynamic;              /* --schedule dynamic */
     int unroll;
@@ -44,9 +42,7 @@ double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads,
 static void teardown(void *sp)
 {
     ReduceState *s = sp;
-    cudaFree(s->block_sums);
-    cudaFree(s->blocks_done);
-    cudaFree(s->sum);
+    occ_sum_scratch_free(&s->scratch);
     memset(s, 0, sizeof *s);
 }
 
@@ -57,16 +53,8 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
     *out = &state;
     if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
-    cudaError_t e = cudaMalloc((void **)&state.block_sums, (size_t)env->max_grid_blocks * 4);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&state.blocks_done, sizeof *state.blocks_done);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&state.sum, sizeof *state.sum);
-    if (e == cudaSuccess) e = cudaMemset(state.blocks_done, 0, sizeof *state.blocks_done);
-    if (e != cudaSuccess) {
-        occ_device_format_error(e, "allocating the reduce scratch", err, err_len);
-        teardown(&state);
-        return -1;
-    }
-    return 0;
+    return occ_sum_scratch_alloc(&state.scratch, env->max_grid_blocks,
+                                 "allocating the reduce scratch", err, err_len);
 }
 
 static const void *kernel(const OccVariantInfo *v)
@@ -89,7 +77,8 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 {
     ReduceState *c = sp;
     OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
-                       .block_sums = c->block_sums, .blocks_done = c->blocks_done, .sum = c->sum,
+                       .block_sums = c->scratch.block_sums,
+                       .blocks_done = c->scratch.blocks_done, .sum = c->scratch.sum,
                        .probe = probe, .sched = c->bound.sched};
     c->bound.launch.stream = st;
     return c->bound.k->launch(&c->bound.launch, &a);
@@ -99,10 +88,7 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 {
     ReduceState *c = sp;
     float got = 0.0f;
-    cudaError_t e = cudaMemsetAsync(c->sum, 0xff, sizeof *c->sum, st);
-    if (e == cudaSuccess) e = launch(c, st, NULL);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(&got, c->sum, sizeof got, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    cudaError_t e = occ_sum_scratch_total(&c->scratch, st, launch, c, &got);
     const double host = c->buf->host_sum;
     r->verify_err = fabs((double)got - host) / host; /* all terms are >= 0 */
     const double tol = occ_reduce_tolerance(c->buf->n_floats, c->bound.launch.grid_blocks,

@@ -33,6 +33,10 @@
     X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, \
       16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
     X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT,                                          \
-      "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, NULL)
+      "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, NULL)                                  \
+    X(fma, "fma", "chain", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout", NAN, 0, 0, \
+      NULL)                                                                                        \
+    X(mixed, "mixed", "stream", 1, OCC_SHAPE_OCCUPANCY,                                            \
+      "fmas,occ,block,lever,carveout,schedule,size,waves", NAN, 8, 4, NULL)
 
 #endif

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Capacity of every list option (--unroll, --vec, --occ list), in values. */
+/* Capacity of every list option (--unroll, --vec, --fmas, --occ list), in values. */
 enum { OCC_MAX_LIST = 16 };
 
 /* OccOptions.n_devices of --device all. */
@@ -98,6 +98,11 @@ typedef struct OccOptions {
                                      every compiled V of those families, ascending */
     int n_vec;                    /* entries used in vec_bytes[]; 0 when no selected family
                                      takes --vec */
+    int fma_per_element[OCC_MAX_LIST]; /* --fmas (scoped): dependent FMAs per loaded element, a
+                                     list like --unroll's, each compiled for a selected family
+                                     taking --fmas; default: every compiled A, ascending */
+    int n_fma_per_element;        /* entries used in fma_per_element[]; 0 when no selected
+                                     family takes --fmas */
     OccOccSpec occ;               /* --occ (scoped); default range 6.25..100, step 0 (every
                                      level) */
     int block_threads;            /* --block (scoped): threads per block, 32..OCC_LB_MAX_THREADS

@@ -32,7 +32,10 @@ static const OccOptSpec table[] = {
      .field2 = AT(n_unroll), .axis = 'u', .metavar = "LIST",
      .help = "independent loads (or chains) per thread"},
     {.name = "vec", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(vec_bytes), .field2 = AT(n_vec),
-     .axis = 'v', .metavar = "LIST", .help = "bytes per load"},
+     .axis = 'v', .metavar = "LIST", .help = "bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64)"},
+    {.name = "fmas", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(fma_per_element),
+     .field2 = AT(n_fma_per_element), .axis = 'a', .metavar = "LIST",
+     .help = "dependent FMAs per loaded float (2A/4 FLOP per byte)"},
     {.name = "occ", .kind = OCC_OPT_OCC, .scoped = 1, .field = AT(occ), .default_text = "6.25..100",
      .metavar = "SPEC",
      .help = "occupancy levels; LO..HI visits every level the block size can reach (a decimal "

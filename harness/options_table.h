@@ -42,7 +42,8 @@ typedef struct OccOptSpec {
     double lo, hi;            /* INT: inclusive range; DOUBLE: (lo, hi] */
     int multiple;             /* INT: values must be multiples of it (0: any) */
     int pow2;                 /* INT: values must be powers of two */
-    char axis;                /* LIST: the catalog axis, 'u' (unroll) or 'v' (vector bytes) */
+    char axis;                /* LIST: the catalog axis, 'u' (unroll), 'v' (vector bytes) or 'a'
+                                 (FMAs per loaded element) */
     const char *const *names; /* ENUM: the accepted names; the field gets the index */
     int n_names;              /* ENUM: entries in names */
     const char *noun;         /* ENUM, KERNELS, MODE: "is not a <noun>" */

@@ -136,11 +136,16 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
                            const OccVariantResources *res, const OccLevel *levels, int n_levels,
                            OccPoint base, OccPlan *plan, char *err, size_t err_len)
 {
-    const int use_vec = occ_family_takes(occ_family_at(f), "vec");
+    const OccFamilyInfo *fi = occ_family_at(f);
+    const int use_unroll = occ_family_takes(fi, "unroll"), use_vec = occ_family_takes(fi, "vec");
+    const int use_fmas = occ_family_takes(fi, "fmas");
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        if (v->family != f || v->reg_capped || !selected(opt->unroll, opt->n_unroll, v->unroll) ||
-            (use_vec && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)))
+        if (v->family != f || v->reg_capped ||
+            (use_unroll && !selected(opt->unroll, opt->n_unroll, v->unroll)) ||
+            (use_vec && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
+            (use_fmas &&
+             !selected(opt->fma_per_element, opt->n_fma_per_element, v->fma_per_element)))
             continue;
         const int twin = v->capped;
         for (int l = 0; l < n_levels; l++) {

@@ -71,8 +71,8 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
                     OccLevel *levels, int max_levels, char *notes, size_t notes_len);
 
 /* Appends the points of every family selected in opt->families, in family-table order: for an
- * occupancy-shaped family each natural variant selected by --unroll (and --vec where the family
- * takes it) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
+ * occupancy-shaped family each natural variant selected by the list options it takes (--unroll,
+ * --vec, --fmas) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
  * register-capped twin standing in where the lever says so; for a footprint-shaped family one
  * point per footprint of --footprint (occ_plan_footprints with lines of --stride, the arch's L1
  * and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the

@@ -49,7 +49,8 @@ static cudaError_t probe_residency(OccRun *r, Bound *b, int grid_blocks, int war
     return e;
 }
 
-/* The timing columns, and GB/s and % of roof from bytes_per_launch (work per launch). */
+/* The timing columns; GB/s and % of roof from bytes_per_launch and GFLOP/s from
+ * flops_per_launch (the work per launch bind stated; a rate whose work is 0 stays NaN). */
 static void fill_timing(const OccRun *r, const OccTiming *t, OccRow *row)
 {
     row->samples = t->n_samples;
@@ -61,10 +62,21 @@ static void fill_timing(const OccRun *r, const OccTiming *t, OccRow *row)
     row->time_ms_mean = t->stats.mean;
     row->time_ms_stddev = t->stats.stddev;
     row->noise_pct = t->stats.rel_stddev_pct;
-    row->gbps_median = (double)row->bytes_per_launch / (t->stats.median * 1e6);
-    row->gbps_max = (double)row->bytes_per_launch / (t->stats.min * 1e6);
-    row->pct_of_memcpy = 100.0 * row->gbps_median / r->roof.memcpy_gbps;
-    row->pct_of_dram_peak = 100.0 * row->gbps_median / r->roof.dram_peak_gbps;
+    if (row->bytes_per_launch > 0) {
+        row->gbps_median = (double)row->bytes_per_launch / (t->stats.median * 1e6);
+        row->gbps_max = (double)row->bytes_per_launch / (t->stats.min * 1e6);
+        row->pct_of_memcpy = 100.0 * row->gbps_median / r->roof.memcpy_gbps;
+        row->pct_of_dram_peak = 100.0 * row->gbps_median / r->roof.dram_peak_gbps;
+    }
+    if (row->flops_per_launch > 0)
+        row->gflops_median = (double)row->flops_per_launch / (t->stats.median * 1e6);
+}
+
+/* % of the arithmetic peak, once the family's fill has stated the peak for the row's clock. */
+static void fill_flop_share(OccRow *row)
+{
+    if (isfinite(row->gflops_median) && row->flop_peak_gflops > 0)
+        row->pct_of_flop_peak = 100.0 * row->gflops_median / row->flop_peak_gflops;
 }
 
 /* Sets the point's attributes (its carveout and padding) and asks the runtime how many blocks
@@ -95,6 +107,7 @@ static void fill_common(const OccRun *r, const OccPoint *p, OccRow *row)
     const OccVariantInfo *v = occ_variant_at(p->variant_index);
     row->unroll = v->unroll;
     row->vec_bytes = v->vec_bytes;
+    row->fma_per_element = v->fma_per_element;
     row->lb_min_blocks = v->reg_capped ? r->dev->limits.max_threads_per_sm / OCC_LB_MAX_THREADS : 0;
     row->lever = occ_lever_name(p->lever);
     row->block_threads = p->block_threads;
@@ -175,6 +188,7 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     if (e != cudaSuccess) return e;
     fill_timing(r, &t, row);
     if (b->ops->fill) b->ops->fill(b->state, &t, row);
+    fill_flop_share(row);
     return cudaSuccess;
 }
 

@@ -103,3 +103,39 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
     r->bytes_in_flight_per_sm = blocks_per_sm * warps * 32 * unroll * vec_bytes;
     *touched_bytes = r->bytes_per_launch;
 }
+
+int occ_sum_scratch_alloc(OccSumScratch *s, int max_grid_blocks, const char *what, char *err,
+                          size_t err_len)
+{
+    memset(s, 0, sizeof *s);
+    cudaError_t e = cudaMalloc((void **)&s->block_sums, (size_t)max_grid_blocks * sizeof(float));
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->blocks_done, sizeof *s->blocks_done);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->sum, sizeof *s->sum);
+    if (e == cudaSuccess) e = cudaMemset(s->blocks_done, 0, sizeof *s->blocks_done);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, what, err, err_len);
+        occ_sum_scratch_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void occ_sum_scratch_free(OccSumScratch *s)
+{
+    cudaFree(s->block_sums);
+    cudaFree(s->blocks_done);
+    cudaFree(s->sum);
+    memset(s, 0, sizeof *s);
+}
+
+cudaError_t occ_sum_scratch_total(OccSumScratch *s, cudaStream_t st,
+                                  cudaError_t (*launch)(void *state, cudaStream_t st,
+                                                        unsigned long long *probe),
+                                  void *state, float *got)
+{
+    cudaError_t e = cudaMemsetAsync(s->sum, 0xff, sizeof *s->sum, st);
+    if (e == cudaSuccess) e = launch(state, st, NULL);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(got, s->sum, sizeof *got, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    return e;
+}

@@ -1,4 +1,4 @@
-/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce) and
+/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce, mixed) and
  * the roof share in one run, allocated once on first use, and the kernel-table entry those
  * families expand from their lists in kernels/variants.h. */
 #ifndef OCC_STREAM_BUF_H
@@ -70,9 +70,30 @@ void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
                      const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
                      int unroll, int vec_bytes, OccRow *r, long long *touched_bytes);
 
-/* The kernel tables of the two streaming families (family_copy.c, family_reduce.c), *n entries
- * each, for the GPU tests that exercise every launcher directly. */
+/* The scratch of a summing family (reduce, mixed): what OccStreamArgs.block_sums, blocks_done and
+ * sum point to. */
+typedef struct OccSumScratch {
+    float *block_sums;         /* one partial per block of the largest grid */
+    unsigned int *blocks_done; /* 0 between launches (the last block resets it) */
+    float *sum;                /* the total */
+} OccSumScratch;
+
+/* Allocates s for grids of up to max_grid_blocks blocks. 0, or -1 with a one-line err naming
+ * `what` (s is freed then). */
+int occ_sum_scratch_alloc(OccSumScratch *s, int max_grid_blocks, const char *what, char *err,
+                          size_t err_len);
+void occ_sum_scratch_free(OccSumScratch *s);
+/* One checked launch of a summing family: poisons *s->sum, enqueues launch(state, st, NULL) and
+ * reads the total into *got (synchronizes st). */
+cudaError_t occ_sum_scratch_total(OccSumScratch *s, cudaStream_t st,
+                                  cudaError_t (*launch)(void *state, cudaStream_t st,
+                                                        unsigned long long *probe),
+                                  void *state, float *got);
+
+/* The kernel tables of the streaming families (family_copy.c, family_reduce.c,
+ * family_mixed.c), *n entries each, for the GPU tests that exercise every launcher directly. */
 const OccStreamKernel *occ_copy_kernels(int *n);
 const OccStreamKernel *occ_reduce_kernels(int *n);
+const OccStreamKernel *occ_mixed_kernels(int *n);
 
 #endif

@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,34 +13,74 @@ static int has_prefix(const char *s, const char *prefix)
     return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* One rate's figures: the rate column and its % column, and where the results go. */
+typedef struct Rate {
+    size_t rate, pct;                  /* offsetof the OccRow fields */
+    double *best, *best_occ, *best_pct, *knee;
+} Rate;
+
+static double field(const OccRow *r, size_t at) { return *(const double *)((const char *)r + at); }
+
 /* Best point, then knee: the knee needs the final best, so it takes a second pass. */
-static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary *s)
+static void summarize_rate(const OccRow *rows, int n_rows, const char *variant, Rate q)
 {
-    s->best_gbps = s->best_occ_pct = s->best_pct_of_memcpy = s->knee_occ_pct = NAN;
-    s->n_ok = 0;
+    *q.best = *q.best_occ = *q.best_pct = *q.knee = NAN;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!occ_row_ok_of_variant(r, s->variant)) continue;
-        s->n_ok++;
-        if (!isfinite(r->gbps_median)) continue;
-        int better = isnan(s->best_gbps) || r->gbps_median > s->best_gbps ||
-                     (r->gbps_median == s->best_gbps && r->occ_achieved_pct < s->best_occ_pct);
-        if (better) {
-            s->best_gbps = r->gbps_median;
-            s->best_occ_pct = r->occ_achieved_pct;
-            s->best_pct_of_memcpy = r->pct_of_memcpy;
+        const double x = field(r, q.rate);
+        if (!occ_row_ok_of_variant(r, variant) || !isfinite(x)) continue;
+        if (isnan(*q.best) || x > *q.best || (x == *q.best && r->occ_achieved_pct < *q.best_occ)) {
+            *q.best = x;
+            *q.best_occ = r->occ_achieved_pct;
+            *q.best_pct = field(r, q.pct);
         }
     }
-    if (isnan(s->best_gbps)) return;
+    if (isnan(*q.best)) return;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!occ_row_ok_of_variant(r, s->variant) || !isfinite(r->gbps_median) ||
-            isnan(r->occ_achieved_pct))
+        const double x = field(r, q.rate);
+        if (!occ_row_ok_of_variant(r, variant) || !isfinite(x) || isnan(r->occ_achieved_pct))
             continue;
-        if (r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * s->best_gbps &&
-            (isnan(s->knee_occ_pct) || r->occ_achieved_pct < s->knee_occ_pct))
-            s->knee_occ_pct = r->occ_achieved_pct;
+        if (x >= OCC_SUMMARY_KNEE_FRACTION * *q.best &&
+            (isnan(*q.knee) || r->occ_achieved_pct < *q.knee))
+            *q.knee = r->occ_achieved_pct;
     }
+}
+
+static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary *s)
+{
+    s->n_ok = 0;
+    for (int i = 0; i < n_rows; i++) s->n_ok += occ_row_ok_of_variant(&rows[i], s->variant);
+    summarize_rate(rows, n_rows, s->variant,
+                   (Rate){offsetof(OccRow, gbps_median), offsetof(OccRow, pct_of_memcpy),
+                          &s->best_gbps, &s->best_occ_pct, &s->best_pct_of_memcpy,
+                          &s->knee_occ_pct});
+    summarize_rate(rows, n_rows, s->variant,
+                   (Rate){offsetof(OccRow, gflops_median), offsetof(OccRow, pct_of_flop_peak),
+                          &s->best_gflops, &s->best_gflops_occ_pct, &s->best_pct_of_flop_peak,
+                          &s->knee_gflops_occ_pct});
+}
+
+/* The arithmetic table: variants with GFLOP/s. */
+static void print_flops(FILE *f, const OccVariantSummary *v, int n_var, int name_w)
+{
+    int any = 0;
+    for (int i = 0; i < n_var; i++) {
+        if (isnan(v[i].best_gflops)) continue;
+        if (!any++)
+            fprintf(f, "%-*s  %6s  %12s  %8s  %8s  %10s\n", name_w, "variant", "ok",
+                    "best GFLOP/s", "at occ %", "% peak", "knee occ %");
+        fprintf(f, "%-*s  %6d", name_w, v[i].variant, v[i].n_ok);
+        occ_row_print_num(f, 12, 1, v[i].best_gflops);
+        occ_row_print_num(f, 8, 1, v[i].best_gflops_occ_pct);
+        occ_row_print_num(f, 8, 1, v[i].best_pct_of_flop_peak);
+        occ_row_print_num(f, 10, 1, v[i].knee_gflops_occ_pct);
+        fputc('\n', f);
+    }
+    if (any)
+        fprintf(f, "arithmetic: knee = lowest occupancy reaching %.0f%% of the variant's best "
+                   "GFLOP/s; %% peak = of SMs x FMA lanes/SM/clock x 2 x the point's clock\n",
+                100.0 * OCC_SUMMARY_KNEE_FRACTION);
 }
 
 int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, int max_out)
@@ -73,14 +114,17 @@ void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
             n_other++;
     }
     OccVariantSummary *v = n_ok ? malloc((size_t)n_ok * sizeof *v) : NULL;
-    int n_var = v ? occ_summary_compute(rows, n_rows, v, n_ok) : 0;
-    if (n_var > 0) {
-        int name_w = (int)strlen("variant");
-        for (int i = 0; i < n_var; i++)
-            if ((int)strlen(v[i].variant) > name_w) name_w = (int)strlen(v[i].variant);
+    int n_var = v ? occ_summary_compute(rows, n_rows, v, n_ok) : 0, name_w = (int)strlen("variant");
+    int n_bandwidth = 0; /* variants of the GB/s table: all but those with GFLOP/s only */
+    for (int i = 0; i < n_var; i++) {
+        if ((int)strlen(v[i].variant) > name_w) name_w = (int)strlen(v[i].variant);
+        n_bandwidth += !(isnan(v[i].best_gbps) && !isnan(v[i].best_gflops));
+    }
+    if (n_bandwidth > 0) {
         fprintf(f, "%-*s  %6s  %10s  %8s  %8s  %10s\n", name_w, "variant", "ok", "best GB/s",
                 "at occ %", "% memcpy", "knee occ %");
         for (int i = 0; i < n_var; i++) {
+            if (isnan(v[i].best_gbps) && !isnan(v[i].best_gflops)) continue;
             fprintf(f, "%-*s  %6d", name_w, v[i].variant, v[i].n_ok);
             occ_row_print_num(f, 10, 1, v[i].best_gbps);
             occ_row_print_num(f, 8, 1, v[i].best_occ_pct);
@@ -88,12 +132,13 @@ void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
             occ_row_print_num(f, 10, 1, v[i].knee_occ_pct);
             fputc('\n', f);
         }
-    } else {
+    } else if (n_var == 0) {
         fprintf(f, n_ok ? "summary unavailable: out of memory\n" : "no ok rows to summarize\n");
     }
-    free(v);
     fprintf(f, "rows: %d ok, %d skip, %d fail", n_ok, n_skip, n_fail);
     if (n_other) fprintf(f, ", %d other", n_other);
     fprintf(f, "; knee = lowest occupancy reaching %.0f%% of the variant's best GB/s\n",
             100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    if (n_var > 0) print_flops(f, v, n_var, name_w);
+    free(v);
 }

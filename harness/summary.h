@@ -1,7 +1,8 @@
 /* harness/summary.h: the end-of-run summary table: best point and knee occupancy per variant.
  *
  * Only rows whose status is exactly "ok" count; rows with a NaN gbps_median (e.g. chase latency
- * points) count in n_ok but take no part in the best point or the knee. */
+ * points) count in n_ok but take no part in the best point or the knee. The arithmetic families'
+ * rows (a finite gflops_median) get the same figures on GFLOP/s. */
 #ifndef OCC_SUMMARY_H
 #define OCC_SUMMARY_H
 
@@ -20,6 +21,11 @@ typedef struct OccVariantSummary {
     double best_pct_of_memcpy; /* pct_of_memcpy of that row, % of the run's memcpy roof */
     double knee_occ_pct;       /* lowest occ_achieved_pct with gbps_median >=
                                   OCC_SUMMARY_KNEE_FRACTION x best_gbps, % */
+    double best_gflops;        /* the same on gflops_median (arithmetic families), GFLOP/s */
+    double best_gflops_occ_pct; /* occ_achieved_pct of that row, %; ties to the lower */
+    double best_pct_of_flop_peak; /* pct_of_flop_peak of that row, % */
+    double knee_gflops_occ_pct; /* lowest occ_achieved_pct reaching OCC_SUMMARY_KNEE_FRACTION x
+                                   best_gflops, % */
     int n_ok;                  /* ok rows of the variant */
 } OccVariantSummary;
 
@@ -29,8 +35,11 @@ typedef struct OccVariantSummary {
 int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, int max_out);
 
 /* Prints to f an aligned table with a header line and one line per variant (ok rows, best GB/s,
- * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN), then a line counting
- * the ok, skip and fail rows (and "other" statuses, if any). */
+ * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN; variants with
+ * GFLOP/s but no GB/s are left to the next table), then a line counting the ok, skip and fail
+ * rows (and "other" statuses, if any). When some variant has GFLOP/s, an arithmetic table
+ * follows (best GFLOP/s, occupancy % at it, % of the arithmetic peak, knee occupancy %) with a
+ * line saying what its knee is. */
 void occ_summary_print(FILE *f, const OccRow *rows, int n_rows);
 
 #endif

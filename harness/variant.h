@@ -13,8 +13,11 @@ typedef struct OccVariantInfo {
     const char *kernel; /* family's kernel name, the CSV `kernel` column */
     const char *mode;   /* family's mode, the CSV `mode` column */
     int family;         /* index of its family in the catalog's family table */
-    int unroll;         /* U: independent loads in flight per thread per trip (chase: chains K) */
-    int vec_bytes;      /* V: bytes per load instruction per thread */
+    int unroll;         /* U: independent loads in flight per thread per trip (chase: chains K;
+                           fma: independent FMA chains) */
+    int vec_bytes;      /* V: bytes per load instruction per thread (fma: bytes per element,
+                           4 fp32, 8 fp64) */
+    int fma_per_element; /* A: dependent FMAs per loaded element (mixed); 0 elsewhere */
     int reg_capped;     /* 1: a register-capped (_lbfull) twin; 0: natural register count */
     int natural;        /* index of the natural twin (its own index when natural) */
     int capped;         /* index of its register-capped twin, or -1 (natural variants only) */

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "fma_chain.h"
 #include "variants.h"
 
 #ifdef __CUDACC__
@@ -67,6 +68,8 @@ typedef struct OccStreamArgs {
     float *sum;                  /* reduce: the total, written by the last block to finish */
     unsigned long long *probe;   /* NULL, or OCC_PROBE_WORDS words per block: see below */
     OccSchedule sched;           /* how the blocks share the buffer */
+    float fma_mul, fma_add;      /* mixed: each loaded float x goes through A steps of
+                                    x = x * fma_mul + fma_add (fmaf); unused by copy and reduce */
 } OccStreamArgs;
 
 /* The residency probe of an (untimed) instrumented launch: thread 0 of block b writes
@@ -90,9 +93,21 @@ typedef struct OccChaseArgs {
     unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccChaseArgs;
 
+/* Arguments of the fma family: each thread runs U independent chains x[u] = x[u] * mul + add
+ * (fmaf / fma, no other operation), starting at occ_fma_start(thread, u) (fma_chain.h), for trips x
+ * OCC_FMA_PER_TRIP / U steps per chain, then stores chain u of global thread i at
+ * out[i x U + u] (float for fp32, double for fp64). */
+typedef struct OccFmaArgs {
+    void *out;                 /* grid x block x U elements of the variant's type */
+    double mul, add;           /* the recurrence's constants (converted to the type) */
+    int trips;                 /* loop trips, >= 1 */
+    unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
+} OccFmaArgs;
+
 /* A launcher of one compiled variant. */
 typedef cudaError_t (*OccStreamLaunchFn)(const OccLaunch *launch, const OccStreamArgs *args);
 typedef cudaError_t (*OccChaseLaunchFn)(const OccLaunch *launch, const OccChaseArgs *args);
+typedef cudaError_t (*OccFmaLaunchFn)(const OccLaunch *launch, const OccFmaArgs *args);
 /* Returns the variant's kernel as a handle for the runtime's function and occupancy APIs. */
 typedef const void *(*OccKernelHandleFn)(void);
 
@@ -108,6 +123,17 @@ OCC_REDUCE_VARIANTS(OCC_DECLARE_STREAM)
     const void *occ_kernel_chase_##mode##_k##k(void);
 OCC_CHASE_VARIANTS(OCC_DECLARE_CHASE)
 #undef OCC_DECLARE_CHASE
+
+#define OCC_DECLARE_FMA(t, bytes, u)                                                               \
+    cudaError_t occ_launch_fma_##t##_u##u(const OccLaunch *launch, const OccFmaArgs *args);       \
+    const void *occ_kernel_fma_##t##_u##u(void);
+OCC_FMA_VARIANTS(OCC_DECLARE_FMA)
+#undef OCC_DECLARE_FMA
+#define OCC_DECLARE_MIXED(a)                                                                       \
+    cudaError_t occ_launch_mixed_a##a(const OccLaunch *launch, const OccStreamArgs *args);        \
+    const void *occ_kernel_mixed_a##a(void);
+OCC_MIXED_VARIANTS(OCC_DECLARE_MIXED)
+#undef OCC_DECLARE_MIXED
 
 /* What the entries of a chase footprint's lines hold: how a load finds the next line. */
 typedef enum OccChaseLink {

@@ -30,12 +30,22 @@ being read leaves the tracked set. Branches inside the body are walked
 through in address order (both sides of a forward branch count), which is exact for the
 straight-line bodies of these kernels. 0 means no loop holding a global load was found.
 
+Arithmetic chains, for every audited kernel: the hot arithmetic loop is the innermost loop with
+the most FMAs (FFMA, DFMA) per trip (ties: the first); fma_chains_sass counts the FMAs its body
+issues, walked in address order from the head, before the first FMA that reads a register an
+earlier FMA of the walk wrote: the independent FMA chains in flight (an in-order issue cannot
+start a dependent FMA before its input is done). fma_per_trip and issued_per_trip are that loop's
+FMAs and instructions other than NOPs (the scheduling padding ptxas puts around a slow pipe's
+instructions); the rest is the loop's overhead. 0, 0, 0 when no loop holds an FMA (the memory
+kernels, whose FMA-free loops carry no chains).
+
 Kernels audited: extern "C" occsweep_<variant>, and the latency ladder's
 chase_latency_kernel<I>, reported as chase_latency_i4 / chase_latency_i8 (index bytes).
 
 Usage: audit_sass.py [--cuobjdump PATH] [--nvdisasm PATH] LIBRARY
        audit_sass.py --sass LISTING      (a saved `cuobjdump -sass` output; - for stdin)
-Output: variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol
+Output: variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol,fma_chains_sass,fma_per_trip,
+        issued_per_trip
 """
 import argparse
 import os
@@ -66,6 +76,9 @@ class Insn:
 
     def is_global_load(self):
         return self.op in ('LDG', 'LD')
+
+    def is_fma(self):
+        return self.op in ('FFMA', 'DFMA')
 
     def width(self):
         """Registers per data operand: 4 for .128, 2 for .64 / .WIDE, else 1."""
@@ -207,8 +220,44 @@ def loads_before_first_use(body, loop):
     return issued
 
 
+def fmas_per_trip(body, loop):
+    """FMAs in the loop's body."""
+    return sum(insn.is_fma() for insn in body[loop[0]:loop[1] + 1])
+
+
+def hot_fma_loop(body):
+    """The innermost loop with the most FMAs per trip (the first on ties), or None."""
+    with_fma = [lp for lp in find_loops(body) if fmas_per_trip(body, lp)]
+    innermost = [lp for lp in with_fma
+                 if not any(o != lp and lp[0] <= o[0] and o[1] <= lp[1] for o in with_fma)]
+    return max(sorted(innermost), key=lambda lp: fmas_per_trip(body, lp)) if innermost else None
+
+
+def fma_chains(body, loop):
+    """FMAs the loop issues before one reads another's result: the independent chains."""
+    written, issued = set(), 0
+    for insn in body[loop[0]:loop[1] + 1]:
+        if not insn.is_fma():
+            continue
+        if insn.reads() & written:
+            break
+        written |= insn.writes()
+        issued += 1
+    return issued
+
+
+def arithmetic(body):
+    """(fma_chains_sass, fma_per_trip, issued_per_trip) of the hot arithmetic loop."""
+    loop = hot_fma_loop(body)
+    if loop is None:
+        return 0, 0, 0
+    issued = sum(insn.op != 'NOP' for insn in body[loop[0]:loop[1] + 1])
+    return fma_chains(body, loop), fmas_per_trip(body, loop), issued
+
+
 def audit(lines):
-    """[(variant, arch, in_flight, loads_per_trip, loop text, symbol)] in listing order."""
+    """[(variant, arch, in_flight, loads_per_trip, loop text, symbol, fma_chains, fma_per_trip,
+    issued_per_trip)] in listing order."""
     rows = []
     for arch, symbol, body in parse_listing(lines):
         variant = variant_name(symbol)
@@ -216,11 +265,11 @@ def audit(lines):
             continue
         loop = hot_loop(body)
         if loop is None:
-            rows.append((variant, arch, 0, 0, '', symbol))
+            rows.append((variant, arch, 0, 0, '', symbol) + arithmetic(body))
             continue
         span = '0x%04x-0x%04x' % (body[loop[0]].addr, body[loop[1]].addr)
         rows.append((variant, arch, loads_before_first_use(body, loop),
-                     loads_per_trip(body, loop), span, symbol))
+                     loads_per_trip(body, loop), span, symbol) + arithmetic(body))
     return rows
 
 
@@ -254,7 +303,8 @@ def main():
     rows = audit(lines)
     if not rows:
         sys.exit('audit_sass: no occsweep kernel in the listing')
-    print('variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol')
+    print('variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol,fma_chains_sass,'
+          'fma_per_trip,issued_per_trip')
     for row in rows:
         print(','.join(str(x) for x in row))
 

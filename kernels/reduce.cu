@@ -6,87 +6,21 @@
 // it may re-associate them into one). Warps reduce by shuffle, blocks through shared memory; each
 // block writes its partial, and the last block to finish (threadfence + counter) adds the partials
 // in block order and resets the counter, so one launch yields the total with no memset or second
-// kernel. The result is stored, so no load can be removed. Any n_floats; 16-byte aligned input.
+// kernel (sum_body, block_sum.cuh). The result is stored, so no load can be removed. Any n_floats;
+// 16-byte aligned input.
 #include "api.h"
+#include "block_sum.cuh"
 #include "bounds.cuh"
-#include "probe.cuh"
-#include "vec.cuh"
 
-constexpr int kMaxWarps = OCC_LB_MAX_THREADS / 32;
-
-__device__ __forceinline__ float warp_sum(float x)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) x += __shfl_xor_sync(0xffffffffu, x, off);
-    return x;
-}
-
-// Sum over the block; the result is valid in thread 0.
-__device__ __forceinline__ float block_sum(float x)
-{
-    __shared__ float warp_sums[kMaxWarps];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    x = warp_sum(x);
-    if (lane == 0) warp_sums[warp] = x;
-    __syncthreads();
-    if (warp == 0) {
-        x = lane < (int)(blockDim.x >> 5) ? warp_sums[lane] : 0.0f;
-        x = warp_sum(x);
-    }
-    return x;
-}
-
-template <int U, int V>
-__device__ __forceinline__ void reduce_body(const OccStreamArgs a)
-{
-    using T = typename VecOf<V>::T;
-    constexpr int kF = VecOf<V>::kFloats;
-    const size_t n_vec = a.n_floats / kF;
-    const T *vin = reinterpret_cast<const T *>(a.in);
-    probe_start(a.probe);
-    float acc[U];
-#pragma unroll
-    for (int u = 0; u < U; u++) acc[u] = 0.0f;
-    stream_walk<U, Handoff::kRing>(n_vec, a.sched, [&](size_t first, int count) {
-        T v[U];
-        load_trip<U>(vin, first, count, v);
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            if (u < count) acc[u] += vec_sum(v[u]);
-    });
-    const size_t tail = n_vec * kF + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (tail < a.n_floats) acc[0] += a.in[tail];
-    float x = 0.0f;
-#pragma unroll
-    for (int u = 0; u < U; u++) x += acc[u];
-    x = block_sum(x);
-
-    __shared__ bool is_last;
-    if (threadIdx.x == 0) {
-        a.block_sums[blockIdx.x] = x;
-        __threadfence();
-        is_last = atomicAdd(a.blocks_done, 1u) == gridDim.x - 1;
-    }
-    walk_finish(a.sched);
-    __syncthreads();
-    probe_end(a.probe);
-    if (!is_last) return;
-    // The last block: partials of every block are visible (each fenced before its increment).
-    float t = 0.0f;
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        t += *((volatile float *)a.block_sums + b);
-    t = block_sum(t);
-    if (threadIdx.x == 0) {
-        *a.sum = t;
-        *a.blocks_done = 0;
-    }
-}
-
+// The identity map: the plain sum.
+struct Identity {
+    __device__ __forceinline__ float operator()(float x) const { return x; }
+};
 
 #define DEFINE_REDUCE(fam, u, v, lb, sfx)                                                          \
     extern "C" __global__ void OCC_LB_##lb occsweep_##fam##_u##u##_v##v##sfx(const OccStreamArgs a) \
     {                                                                                              \
-        reduce_body<u, v>(a);                                                                      \
+        sum_body<u, v>(a, Identity());                                                             \
     }                                                                                              \
     extern "C" cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *l,                 \
                                                               const OccStreamArgs *a)              \

@@ -37,20 +37,47 @@
 #define OCC_CHASE_VARIANTS(X)                                                                      \
     X(warp, 1) X(warp, 2) X(warp, 4) X(warp, 8) X(thread, 1) X(thread, 2) X(thread, 4) X(thread, 8)
 
+/* The arithmetic family (Volkov 2010's opening experiment): X(T, U), U independent FMA chains per
+ * thread (a = a x b + c) of element type T: fp32 (float, FFMA) or fp64 (double, DFMA). Name
+ * fma_<T>_u<U>; the catalog's V is the element size (4 or 8 bytes), so --vec 4,8 picks the type.
+ * No capped twins: U = 8 fp64 chains need 16 registers, and 100% occupancy allows 32. */
+#define OCC_FMA_VARIANTS(X)                                                                        \
+    X(fp32, 4, 1) X(fp32, 4, 2) X(fp32, 4, 4) X(fp32, 4, 8)                                        \
+    X(fp64, 8, 1) X(fp64, 8, 2) X(fp64, 8, 4) X(fp64, 8, 8)
+
+/* The memory + arithmetic family (the arithmetic-intensity sweep of Volkov's thesis): X(A), the
+ * reduce walk with OCC_MIXED_U loads of OCC_MIXED_V bytes per trip, each loaded float then taken
+ * through A dependent FMAs before it is accumulated (the U x V/4 floats of a trip are independent
+ * chains). Name mixed_u<U>_v<V>_a<A>. A = 0 is the plain reduce; FLOP per byte = 2A / 4. */
+#define OCC_MIXED_U 2
+#define OCC_MIXED_V 16
+#define OCC_MIXED_VARIANTS(X)                                                                      \
+    X(0) X(1) X(2) X(4) X(8) X(12) X(16) X(24) X(32) X(48) X(64) X(96) X(128) X(256)
+
 #define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
 
 /* Every compiled variant in one uniform shape, for the pure catalog (harness/catalog.c), which
- * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, capped, natural) before expanding
- * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, natural the name of the
- * uncapped twin of a capped variant (its own name when natural). A new family adds its list above
- * and one adapter term here. */
+ * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, capped, natural) before expanding
+ * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, A the FMAs per loaded
+ * element (0 for the families without that axis), natural the name of the uncapped twin of a
+ * capped variant (its own name when natural). A new family adds its list above and one adapter
+ * term here. */
 #define OCC_CATALOG_STREAM(fam, u, v, lb, sfx)                                                     \
-    OCC_CATALOG_ENTRY(#fam, "stream", #fam "_u" #u "_v" #v #sfx, u, v, lb, #fam "_u" #u "_v" #v)
+    OCC_CATALOG_ENTRY(#fam, "stream", #fam "_u" #u "_v" #v #sfx, u, v, 0, lb,                     \
+                      #fam "_u" #u "_v" #v)
 #define OCC_CATALOG_CHASE(mode, k)                                                                 \
-    OCC_CATALOG_ENTRY("chase", #mode, "chase_" #mode "_k" #k, k, 4, 0, "chase_" #mode "_k" #k)
+    OCC_CATALOG_ENTRY("chase", #mode, "chase_" #mode "_k" #k, k, 4, 0, 0, "chase_" #mode "_k" #k)
+#define OCC_CATALOG_FMA(t, bytes, u)                                                               \
+    OCC_CATALOG_ENTRY("fma", "chain", "fma_" #t "_u" #u, u, bytes, 0, 0, "fma_" #t "_u" #u)
+#define OCC_MIXED_NAME_(u, v, a) "mixed_u" #u "_v" #v "_a" #a
+#define OCC_MIXED_NAME(u, v, a) OCC_MIXED_NAME_(u, v, a)
+#define OCC_CATALOG_MIXED(a)                                                                       \
+    OCC_CATALOG_ENTRY("mixed", "stream", OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a), OCC_MIXED_U, \
+                      OCC_MIXED_V, a, 0, OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a))
 #define OCC_CATALOG                                                                                \
     OCC_COPY_VARIANTS(OCC_CATALOG_STREAM)                                                          \
-    OCC_REDUCE_VARIANTS(OCC_CATALOG_STREAM) OCC_CHASE_VARIANTS(OCC_CATALOG_CHASE)
+    OCC_REDUCE_VARIANTS(OCC_CATALOG_STREAM) OCC_CHASE_VARIANTS(OCC_CATALOG_CHASE)                 \
+    OCC_FMA_VARIANTS(OCC_CATALOG_FMA) OCC_MIXED_VARIANTS(OCC_CATALOG_MIXED)
 
 #endif

@@ -12,10 +12,6 @@ template <> struct VecOf<4> { using T = float; static constexpr int kFloats = 1;
 template <> struct VecOf<8> { using T = float2; static constexpr int kFloats = 2; };
 template <> struct VecOf<16> { using T = float4; static constexpr int kFloats = 4; };
 
-__device__ __forceinline__ float vec_sum(float a) { return a; }
-__device__ __forceinline__ float vec_sum(float2 a) { return a.x + a.y; }
-__device__ __forceinline__ float vec_sum(float4 a) { return (a.x + a.y) + (a.z + a.w); }
-
 // The walk both streaming families share. The buffer is seen as n_vec vectors; one trip of the
 // block covers blockDim.x x U consecutive vectors, warp w taking the 32 x U of them at
 // w x 32 x U: its U loads are 32 consecutive vectors each (coalesced across the warp), adjacent

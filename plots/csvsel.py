@@ -12,7 +12,10 @@ their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges t
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
         The ok rows are grouped by (kernel, mode); what a group holds decides its figures:
         finite cycles_per_hop_median: a latency ladder (TYPE ladder); else finite
-        hops_per_s_median: a chase throughput figure (chase); else the Volkov figures
+        hops_per_s_median: a chase throughput figure (chase); else finite gflops_median: the
+        arithmetic figures, GFLOP/s against occupancy per FMAs-per-float A (flops-fmas) and the
+        intensity figure (intensity) when the rows have GB/s too, else GFLOP/s per chain count
+        U (flops), one figure per vec_bytes (the element size); else the Volkov figures
         (occupancy and inflight). WHERE is the row filter to pass back to task select; LEVER the
         lever it keeps, or * for all; SUFFIX the part of the output name after "<csvbase>-";
         FACTOR the figure's dram_bytes_per_load_byte as the CSV writes it, when its ok rows agree
@@ -21,6 +24,8 @@ their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges t
                                                    when K has several groups of that figure type
           ladder[-Q]                               Q: the part of the mode after its first '-'
                                                    (latency-cold gives ladder-cold)
+          flops-K[-M]-fpN, flops-K[-M],            the arithmetic figures (fpN: N = 8 x
+          intensity-K[-M]                          vec_bytes bits per element)
         plus "-<lever>" and a figure per lever when some (kernel, mode, unroll, vec_bytes,
         blocks_per_sm) point was measured under two levers; otherwise one figure holds every
         lever's points. Names that would still coincide become TYPE-K-M[-lever].
@@ -93,11 +98,12 @@ def finite(text):
     return occcsv.is_num(text) and math.isfinite(occcsv.number(text))
 
 
-# No measurement comes near 1e15 in a column a figure draws (GB/s, %, bytes, cycles, ns, loads/s);
-# a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+# No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
+# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
 ABSURD = 1e15
 DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
-         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median")
+         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
+         "gflops_median", "flop_peak_gflops")
 
 
 def absurd(scan, row):
@@ -117,13 +123,19 @@ class Group:
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
-        self.cycles = self.hops = self.per_lever = False
+        self.cycles = self.hops = self.per_lever = self.flops = self.bandwidth = False
+        self.elems = []  # vec_bytes values in order: element sizes of pure arithmetic rows
         self.levers, self.lever_of_point = [], {}
         self.factors = collections.OrderedDict()  # (lever, text): the distinct ones, in order
 
     def add(self, t, row):
         self.cycles |= finite(t.field(row, "cycles_per_hop_median"))
         self.hops |= finite(t.field(row, "hops_per_s_median"))
+        self.flops |= finite(t.field(row, "gflops_median"))
+        self.bandwidth |= finite(t.field(row, "gbps_median"))
+        elem = t.field(row, "vec_bytes").lstrip(BLANKS)
+        if elem not in self.elems:
+            self.elems.append(elem)
         lever = t.field(row, "lever")
         if lever not in self.levers:
             self.levers.append(lever)
@@ -132,7 +144,8 @@ class Group:
         self.factors[(lever, t.field(row, "dram_bytes_per_load_byte"))] = None
 
     def type(self):
-        return "ladder" if self.cycles else "chase" if self.hops else "stream"
+        return ("ladder" if self.cycles else "chase" if self.hops else
+                "arith" if self.flops else "stream")
 
     def factor(self, path, lever, suffix):
         """The CSV's text of the traffic factor when every row agrees on one positive number."""
@@ -154,8 +167,22 @@ def lever_words(levers):
     return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
 
 
+def arith_figures(g, base):
+    """[(type, suffix, extra where)] of an arithmetic group: with GB/s too (memory +
+    arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
+    per chain count, one figure per element size (vec_bytes: 4 fp32, 8 fp64)."""
+    if g.bandwidth:
+        return [("flops-fmas", "flops-" + base, ""), ("intensity", "intensity-" + base, "")]
+    out = []
+    for elem in sorted(g.elems, key=sort_key):
+        name = "fp%d" % (8 * occcsv.number(elem)) if finite(elem) else clean(elem)
+        out.append(("flops", "flops-%s-%s" % (base, name), "\037vec_bytes=" + clean(elem)))
+    return out
+
+
 def figures(groups):
-    """[(type, group, lever or None, suffix)] in the order the groups first appear."""
+    """[(type, group, lever or None, suffix, extra where)] in the order the groups first
+    appear."""
     kinds = collections.Counter((g.kernel, g.type()) for g in groups.values())
     figs = []
     for g in groups.values():
@@ -165,11 +192,15 @@ def figures(groups):
             base = "ladder" + ("-" + qualifier if qualifier else "")
         else:
             base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
-        types = ["occupancy", "inflight"] if kind == "stream" else [kind]
+        if kind == "stream":
+            types = [(ty, ty + "-" + base, "") for ty in ("occupancy", "inflight")]
+        elif kind == "arith":
+            types = arith_figures(g, base)
+        else:
+            types = [(kind, base, "")]
         for lever in g.levers if g.per_lever else [None]:
-            for ty in types:
-                prefix = ty + "-" if kind == "stream" else ""
-                figs.append([ty, g, lever, prefix + base + ("-" + lever if lever else "")])
+            for ty, name, extra in types:
+                figs.append([ty, g, lever, name + ("-" + lever if lever else ""), extra])
     names = collections.Counter(f[3] for f in figs)
     for f in figs:
         if names[f[3]] > 1:
@@ -199,13 +230,19 @@ def check(path):
     out = []
     for key, value in t.meta.items():
         out.append("meta\t%s\t%s" % (clean(key), clean(value)))
-    for ty, g, lever, suffix in figures(groups):
-        where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode))
+    for ty, g, lever, suffix, extra in figures(groups):
+        where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode)) + extra
         if lever is not None:
             where += "\037lever=" + clean(lever)
         what = "%s, mode %s" % (g.kernel, g.mode)
         desc = what + ": latency ladder" if ty == "ladder" else what + lever_words(
             [lever] if lever is not None else g.levers)
+        if ty == "flops":
+            desc = "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
+        elif ty == "flops-fmas":
+            desc = g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
+        elif ty == "intensity":
+            desc = g.kernel + ": occupancy needed against FLOP per byte"
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
                   g.factor(path, lever, suffix), desc]
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))

@@ -64,5 +64,6 @@ def report(path):
                   f"{key} {roof:.1f}")
 
 
-for p in sys.argv[1:]:
-    report(p)
+if __name__ == "__main__":
+    for p in sys.argv[1:]:
+        report(p)

@@ -3,6 +3,7 @@
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
 # Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold,
+# fma, mixed (the arithmetic families, as tests/gpu_check_fma.sh runs them),
 # compare (this session's runs against results/h200's runs of the same command), static
 # (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
 # over this session's CSVs);
@@ -70,6 +71,8 @@ for s in $steps; do
     cold) ./run_sweep --kernel chase --mode latency --cold --footprint 4K..4G --quiet ;;
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
+    fma) ./run_sweep --kernel fma --vec 4,8 --quiet ;;
+    mixed) ./run_sweep --kernel mixed --size 1G --quiet ;;
     static) ./run_sweep --kernel reduce,copy --schedule static --quiet ;;
     big) ./run_sweep --kernel reduce,copy --size 4G --quiet ;;
     fidelity) python3 tests/fidelity.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \

@@ -242,6 +242,56 @@ class HotLoop(unittest.TestCase):
         self.assertEqual(row[2:4], (0, 0))
 
 
+class FmaChains(unittest.TestCase):
+    def test_interleaved_chains_count(self):
+        # fma_fp32_u2: two chains interleaved, the trip loop's counter, compare and branch.
+        row = audit_one([
+            'FFMA R8, R4.reuse, R8, R5.reuse',
+            'FFMA R10, R4.reuse, R10, R5.reuse',
+            'FFMA R8, R4.reuse, R8, R5.reuse',
+            'FFMA R10, R4.reuse, R10, R5.reuse',
+            'UIADD3 UR4, UR4, 0x1, URZ',
+            'ISETP.NE.AND P0, PT, R2, UR4, PT',
+            '@P0 BRA 0x0',
+            'STG.E.64 desc[UR6][R6.64], R8',
+            'EXIT',
+        ], 'occsweep_fma_fp32_u2')
+        self.assertEqual(row[2:4], (0, 0))  # no load loop
+        self.assertEqual(row[6:], (2, 4, 7))
+
+    def test_serial_chains_count_one(self):
+        # Two chains written one after the other: in-order issue keeps one FMA in flight.
+        row = audit_one([
+            'DFMA R8, R8, R4, R6',
+            'DFMA R8, R8, R4, R6',
+            'DFMA R10, R10, R4, R6',
+            'DFMA R10, R10, R4, R6',
+            'NOP',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_fma_fp64_u2')
+        self.assertEqual(row[6:], (1, 4, 5))  # the NOP is not counted as issued
+
+    def test_innermost_loop_with_most_fmas(self):
+        # A short prologue loop with one FMA, then the hot loop: the hot one is audited.
+        row = audit_one([
+            'FFMA R2, R2, R3, R3',
+            '@P1 BRA 0x0',
+            'FFMA R8, R4, R8, R5',
+            'FFMA R9, R4, R9, R5',
+            'FFMA R10, R4, R10, R5',
+            'FFMA R8, R4, R8, R5',
+            '@P0 BRA 0x20',
+            'EXIT',
+        ], 'occsweep_fma_fp32_u4')
+        self.assertEqual(row[6:], (3, 4, 5))
+
+    def test_memory_kernel_has_no_chains(self):
+        row = audit_one(['LDG.E R8, desc[UR6][R2.64]', 'FADD R9, R8, R9', '@P0 BRA 0x0', 'EXIT'],
+                        'occsweep_reduce_u1_v4')
+        self.assertEqual(row[6:], (0, 0, 0))
+
+
 class Listing(unittest.TestCase):
     def test_names_archs_and_skipped_kernels(self):
         loop = ['LDG.E R8, desc[UR6][R2.64]', 'STG.E desc[UR6][R4.64], R8', '@P0 BRA 0x0']

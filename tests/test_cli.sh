@@ -87,7 +87,7 @@ expect_usage "--arch 'sm_91' is not known" --dry-run --arch sm_91
 expect_usage "--arch: 'sm_9' is not an architecture name" --dry-run --arch sm_9
 expect_usage "--arch: 'sm_90' needs --dry-run" --arch sm_90
 expect_usage "--mode: 'warp' does not apply to copy (its modes: stream)" --kernel copy --mode warp
-expect_usage "--footprint does not apply to copy, reduce, chase warp" --footprint 4K..1G
+expect_usage "--footprint does not apply to copy, reduce, chase warp, fma, mixed" --footprint 4K..1G
 expect_usage "--cold does not apply to chase warp" --kernel chase --cold
 expect_usage "--index-bytes: '6' is not a power of two (accepted: 4 or 8)" --kernel chase --mode latency --index-bytes 6
 expect_usage "--stride: '96' is not a power of two" --kernel chase --mode latency --stride 96
@@ -289,8 +289,10 @@ run --list
 expected=$( (for k in copy reduce; do for u in 1 2 4 8; do for w in 4 8 16; do
     printf '%s_u%s_v%s\n' $k $u $w
     [ $u$w = 816 ] || printf '%s_u%s_v%s_lbfull\n' $k $u $w; done; done; done
-    for m in warp thread; do for k in 1 2 4 8; do echo "chase_${m}_k$k"; done; done) | sort)
-check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 54 ] &&
+    for m in warp thread; do for k in 1 2 4 8; do echo "chase_${m}_k$k"; done; done
+    for t in fp32 fp64; do for u in 1 2 4 8; do echo "fma_${t}_u$u"; done; done
+    for a in 0 1 2 4 8 12 16 24 32 48 64 96 128 256; do echo "mixed_u2_v16_a$a"; done) | sort)
+check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 76 ] &&
     [ "$(sort "$out")" = "$expected" ] ||
     echo "exit $rc, $(lines "$out") lines; diff: $(diff <(sort "$out") <(echo "$expected") | head -n 3 | tr '\n' ' ')")"
 

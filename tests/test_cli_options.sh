@@ -38,6 +38,8 @@ planned() {
 warp_takes="(it takes: unroll, occ, block, lever, carveout, size)"
 ladder_takes="(it takes: footprint, stride, cold, chain, index-bytes)"
 stream_takes="(they take: unroll, vec, occ, block, lever, carveout, schedule, size, waves)"
+# What the default selection (every kernel in its default mode) takes together.
+default_takes="(they take: unroll, vec, fmas, occ, block, lever, carveout, schedule, size, waves)"
 
 # ---- options of the stream kernels, given for the pointer chase ----
 refused "--vec does not apply to chase warp $warp_takes" --kernel chase --vec 8
@@ -55,7 +57,7 @@ for opt in "--occ 50" "--lever pad" "--block 64" "--unroll 2" "--vec 4" "--size 
 done
 
 # ---- ladder options without --mode latency ----
-refused "--footprint does not apply to copy, reduce, chase warp $stream_takes" --footprint 4K..1G
+refused "--footprint does not apply to copy, reduce, chase warp, fma, mixed $default_takes" --footprint 4K..1G
 refused "--stride does not apply to chase warp $warp_takes" --kernel chase --stride 256
 refused "--cold does not apply to chase thread $warp_takes" --kernel chase --mode thread --cold
 refused "--index-bytes does not apply to copy (it takes: ${stream_takes#(they take: }" \
@@ -79,8 +81,20 @@ refused "--mode: 'warp' does not apply to reduce (its modes: stream)" \
     --kernel reduce,chase --mode warp
 refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, latency)" \
     --kernel copy,chase --mode stream
-refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency)" \
+refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency, fma chain, mixed stream)" \
     --mode fast
+
+# ---- the arithmetic families' axes: fma's type is --vec, mixed's A is --fmas ----
+refused "--fmas does not apply to fma (it takes: unroll, vec, occ, block, lever)" \
+    --kernel fma --fmas 4
+refused "--fmas: '3' is not compiled (accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256)" \
+    --kernel mixed --fmas 3
+refused "--vec: '16' is not compiled (accepted: 4, 8)" --kernel fma --vec 16
+refused "--unroll does not apply to mixed" --kernel mixed --unroll 2
+refused "--lever bounds: fma has no register-capped variants (use auto, pad or both)" \
+    --kernel fma --lever bounds
+planned --kernel fma --vec 8 --unroll 1,8 --occ 50
+planned --kernel mixed --fmas 0,32..64 --occ 25,100
 
 # ---- --lever bounds needs register-capped variants ----
 refused "--lever bounds: chase warp has no register-capped variants (use auto, pad or both)" \
@@ -120,13 +134,14 @@ LC_ALL=de_DE.UTF-8 planned --kernel copy --occ 12.5,50
 rc=$?
 flat=$(tr -s ' \n' ' ' <"$out")
 missing=""
-wants=("--vec LIST bytes per load (copy, reduce)"
-       "--waves N" "(copy, reduce) accepted: 1..64; default: 1"
+wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64) (copy, reduce, fma)"
+       "--fmas LIST dependent FMAs per loaded float (2A/4 FLOP per byte) (mixed)"
+       "--waves N" "(copy, reduce, mixed) accepted: 1..64; default: 1"
        "--footprint LO..HI footprints to sweep, smallest to largest (whole lines of --stride, at least 2, at most 1 TiB) (chase latency)"
        "--cold flush L2" "instead of a warm chain (chase latency)"
        "--chain C what each line stores" "(chase latency) accepted: address, index; default: address"
        "--index-bytes N width of the stored next-line indices, only with --chain index (chase latency)"
-       "--block N threads per block (copy, reduce, chase warp, chase thread)"
+       "--block N threads per block (copy, reduce, chase warp, chase thread, fma, mixed)"
        "accepted: 32..256, a multiple of 32; default: 128")
 for want in "${wants[@]}"; do
     [[ $flat == *"$want"* ]] || missing="$missing '$want'"

@@ -9,8 +9,8 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/mini.csv
-"$bin" --kernel all --unroll 1,8 --vec 4,16 --occ 25,100 --size 128M --max-time 0.05 --quiet \
-    --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
+"$bin" --kernel all --unroll 1,8 --vec 4,16 --fmas 0,64 --occ 25,100 --size 128M --max-time 0.05 \
+    --quiet --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 if [ $rc -eq 3 ]; then
     cat "$tmp/stderr"
@@ -22,22 +22,27 @@ check() { if ! eval "$1"; then echo "FAILED: $2"; fail=1; fi; }
 check '[ $rc -eq 0 ]' "exit status $rc (stderr: $(head -c 300 "$tmp/stderr"))"
 check '[ -f "$out" ] && [ ! -e "$out.partial" ]' "CSV renamed into place"
 # copy and reduce: 2 U x 2 V x 2 levels each; chase (warp): 2 K x 2 levels; auto lever: one
-# row each: 20 points.
+# row each: 20 points; fma: 2 U x fp32 (V 4) x 2 levels; mixed: 2 A x 2 levels: 28 points.
 rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
-check '[ "$rows" -eq 20 ]' "20 rows, got $rows"
-check 'grep -q "^# end_status=complete after 20 of 20 points" "$out"' "end_status complete"
+check '[ "$rows" -eq 28 ]' "28 rows, got $rows"
+check 'grep -q "^# end_status=complete after 28 of 28 points" "$out"' "end_status complete"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
 check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
-# By column name: every status ok, every gbps a positive number, blocks/SM matches the level;
-# the one exception is u8_v16 at 100%, which no variant reaches (its registers allow 50% and it
-# has no capped twin): a skip row saying so.
+# By column name: every status ok, every gbps a positive number (fma: GFLOP/s and % of the
+# arithmetic peak instead; mixed at A = 64: both), blocks/SM matches the level; the one
+# exception is u8_v16 at 100%, which no variant reaches (its registers allow 50% and it has no
+# capped twin): a skip row saying so.
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["variant"] ~ /_u8_v16$/ && $c["occ_target_pct"] == 100 {
         if ($c["status"] !~ /^skip:registers/) print; next }
+    $c["kernel"] == "fma" || $c["fma_per_element"] > 0 {
+        if (!($c["gflops_median"] > 0) || !($c["pct_of_flop_peak"] > 0)) { print; next } }
+    $c["kernel"] == "fma" { if ($c["status"] != "ok") print; next }
     $c["status"] != "ok" || !($c["gbps_median"] > 0) || $c["samples"] < 1 ||
     ($c["occ_target_pct"] == 100 && $c["blocks_per_sm"] * $c["block_threads"] / 32 != 64) {print}' "$out" | wc -l)
 check '[ "$bad" -eq 0 ]' "$bad rows not ok / without throughput / at the wrong occupancy"
 check 'grep -q "best GB/s" "$tmp/stdout"' "summary table printed"
+check 'grep -q "best GFLOP/s" "$tmp/stdout"' "arithmetic summary table printed"
 
 # Chase: the latency ladder over a few footprints and a short thread-mode sweep, every row ok.
 lad=$tmp/ladder.csv
@@ -109,7 +114,8 @@ check '[ "$(grep -c ",chase,thread,chase_thread_k.*,ok$" "$thr")" -eq 4 ]' "4 th
 
 # Interrupted: SIGINT part-way keeps every finished row, says so, and exits 1.
 int=$tmp/interrupted.csv
-"$bin" --kernel all --occ 6.25..100 --size 64M --quiet --out "$int" >/dev/null 2>"$tmp/int.err" &
+"$bin" --kernel copy,reduce,chase --occ 6.25..100 --size 64M --quiet --out "$int" >/dev/null \
+    2>"$tmp/int.err" &
 pid=$!
 sleep 2
 kill -INT $pid
@@ -124,7 +130,8 @@ check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_r
 # Resumed: the rest of the points are measured, none twice, and the file holds all 448
 # (copy and reduce: 12 (U, V) x 16 levels each; chase warp: 4 K x 16 levels; the auto lever puts
 # a natural variant or its capped twin at each level: one row per (variant pair, level)).
-"$bin" --kernel all --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null 2>"$tmp/res.err"
+"$bin" --kernel copy,reduce,chase --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null \
+    2>"$tmp/res.err"
 check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
 total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
@@ -132,5 +139,5 @@ unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; ne
 check '[ "$total" -eq 448 ] && [ "$unique" -eq 448 ]' "resumed file: $total rows, $unique distinct (want 448)"
 check 'grep -q "^# resumed_rows=$done_rows$" "$int"' "resumed_rows=$done_rows recorded"
 check 'grep -q "^# end_status=complete" "$int"' "resumed run complete"
-[ $fail -eq 0 ] && echo "mini sweep: 20 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
+[ $fail -eq 0 ] && echo "mini sweep: 28 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
 exit $fail

@@ -62,9 +62,11 @@ static void test_defaults(void)
     const char *only_prog[] = {"run_sweep", NULL};
     memset(&opt, 0x5a, sizeof opt);
     occ_options_defaults(&opt);
-    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
-    CHECK_INT_EQ(opt.families,
-                 fam("copy", "stream") | fam("reduce", "stream") | fam("chase", "warp"));
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
+                                   fam("fma", NULL) | fam("mixed", NULL));
+    CHECK_INT_EQ(opt.families, fam("copy", "stream") | fam("reduce", "stream") |
+                                   fam("chase", "warp") | fam("fma", "chain") |
+                                   fam("mixed", "stream"));
     CHECK(opt.kernel_arg == NULL && opt.mode_arg == NULL);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16);
@@ -126,7 +128,8 @@ static void test_lists_and_kernels(void)
     CHECK_INT_EQ(opt.n_vec, 0); /* no chase family takes --vec */
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INT_EQ(PARSE("--kernel=all"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
+                                   fam("fma", NULL) | fam("mixed", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--kernel", "chase,copy"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("chase", NULL) | fam("copy", NULL));
     CHECK_STR_EQ(opt.kernel_arg, "chase,copy"); /* last one wins */
@@ -139,7 +142,8 @@ static void test_lists_and_kernels(void)
     CHECK_INT_EQ(PARSE("--kernel", "copy,reduce", "--mode", "stream"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy,all"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL));
+    CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
+                                   fam("fma", NULL) | fam("mixed", NULL));
 
     CHECK_INT_EQ(PARSE("--unroll", "1..8"), OCC_EXIT_OK);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
@@ -157,6 +161,22 @@ static void test_lists_and_kernels(void)
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 16, 4);
     CHECK_INT_EQ(PARSE("--unr", "2"), OCC_EXIT_OK); /* getopt_long takes unique prefixes */
     CHECK_INTS(opt.unroll, opt.n_unroll, 2);
+
+    /* The arithmetic families: fma's type is --vec (element bytes), mixed's axis is --fmas. */
+    CHECK_INT_EQ(PARSE("--kernel", "fma"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.families, fam("fma", "chain"));
+    CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8);
+    CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
+    CHECK_INT_EQ(opt.n_fma_per_element, 0);
+    CHECK_INT_EQ(PARSE("--kernel", "mixed"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64,
+               96, 128, 256);
+    CHECK_INT_EQ(opt.n_unroll + opt.n_vec, 0);
+    CHECK_INT_EQ(PARSE("--kernel", "mixed", "--fmas", "0,16..64"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 0, 16, 32, 64);
+    CHECK_INT_EQ(PARSE("--kernel", "fma,mixed", "--fmas", "256", "--vec", "8"), OCC_EXIT_OK);
+    CHECK_INTS(opt.fma_per_element, opt.n_fma_per_element, 256);
+    CHECK_INTS(opt.vec_bytes, opt.n_vec, 8);
 }
 
 static void test_occ_forms(void)
@@ -283,8 +303,16 @@ static void test_bad_flags_and_lists(void)
     BAD("unexpected argument 'foo'", "", "foo");
     BAD("unexpected argument 'foo'", "", "--plot", "foo", "--quiet");
     BAD("unexpected argument 'bar'", "", "--", "bar");
-    BAD("--kernel: 'fma' is not a kernel", "accepted: copy, reduce, chase, all", "--kernel", "fma");
+    BAD("--kernel: 'triad' is not a kernel", "accepted: copy, reduce, chase, fma, mixed, all",
+        "--kernel", "triad");
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
+    BAD("--fmas: '3' is not compiled", "accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256",
+        "--kernel", "mixed", "--fmas", "3");
+    BAD("--fmas does not apply to fma", "(it takes: unroll, vec, occ, block, lever)", "--kernel",
+        "fma", "--fmas", "4");
+    BAD("--vec does not apply to mixed", "", "--kernel", "mixed", "--vec", "16");
+    BAD("--vec: '16' is not compiled", "accepted: 4, 8", "--kernel", "fma", "--vec", "16");
+    BAD("--lever bounds", "", "--kernel", "fma", "--lever", "bounds");
     BAD("'Copy'", "not a kernel", "--kernel", "Copy");
     BAD("--unroll: '' is empty", "accepted: 1, 2, 4, 8", "--unroll", "");
     BAD("--out: '' is empty", "", "--out=");
@@ -717,13 +745,13 @@ static void test_help_text(void)
         CHECK(strcspn(p, "\n") <= 79);
     /* The scopes come from the catalog. */
     help_entry("vec", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "(copy, reduce) accepted: 4, 8, 16 or a range like 4..16;");
+    CHECK_CONTAINS(entry, "(copy, reduce, fma) accepted: 4, 8, 16 or a range like 4..16;");
     help_entry("footprint", entry, sizeof entry);
     CHECK_CONTAINS(entry, "(chase latency) accepted:");
     help_entry("size", entry, sizeof entry);
     CHECK_CONTAINS(entry, "default: auto: 8 x the L2 size, at least 4 GiB where a quarter of the "
-                          "free memory allows (copy, reduce), 8 x (chase warp), 16 x (chase "
-                          "thread)");
+                          "free memory allows (copy, reduce, mixed), 8 x (chase warp), 16 x "
+                          "(chase thread)");
     help_entry("block", entry, sizeof entry);
     CHECK_CONTAINS(entry, "accepted: 32..256, a multiple of 32; default: 128");
     /* A requires rule is stated beside the option that has it. */
@@ -913,8 +941,8 @@ static void test_applicability(void)
         BAD(want, takes_ladder, ladder_refuses[i][0], ladder_refuses[i][1], "--mode", "latency",
             "--kernel", "chase");
     }
-    BAD("--footprint does not apply to copy, reduce, chase warp (they take: unroll, vec, occ, "
-        "block, lever, carveout, schedule, size, waves)",
+    BAD("--footprint does not apply to copy, reduce, chase warp, fma, mixed (they take: unroll, "
+        "vec, fmas, occ, block, lever, carveout, schedule, size, waves)",
         "", "--footprint", "4K..1G");
     BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
     BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",

@@ -246,6 +246,54 @@ static void test_carveout_pct_selects_step(void)
     }
 }
 
+/* The arithmetic families' axes: fma by U (--unroll) and element size (--vec 4 fp32, 8 fp64),
+ * mixed by A (--fmas) and not by --unroll or --vec (its U and V are fixed). */
+static void test_arithmetic_axes(void)
+{
+    OccOptions o;
+    OccPlan plan = {0};
+    char err[128];
+    const int fma = occ_family_find("fma", NULL), mixed = occ_family_find("mixed", NULL);
+    CHECK(fma >= 0 && mixed >= 0);
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){32, 0, 0, 0};
+    OccLevel lv[2] = {{50, 8, 50}, {100, 16, 100}};
+    occ_options_defaults(&o);
+    o.families = 1u << fma;
+    o.unroll[0] = 2, o.unroll[1] = 8, o.n_unroll = 2;
+    o.vec_bytes[0] = 8, o.n_vec = 1;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err), 4);
+    CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "fma_fp64_u2");
+    CHECK_STR_EQ(occ_point_variant(&plan.points[3]), "fma_fp64_u8");
+    CHECK_STR_EQ(plan.points[0].mode, "chain");
+    CHECK(plan.points[3].reachable && plan.points[3].lever == OCC_LEVER_PAD);
+    occ_plan_free(&plan);
+
+    occ_options_defaults(&o);
+    o.families = 1u << mixed;
+    o.unroll[0] = 1, o.n_unroll = 1; /* not taken by mixed: no effect */
+    o.vec_bytes[0] = 4, o.n_vec = 1;
+    o.fma_per_element[0] = 64, o.fma_per_element[1] = 0, o.n_fma_per_element = 2;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err), 4);
+    /* Variants in catalog order (A ascending), levels within each. */
+    CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "mixed_u2_v16_a0");
+    CHECK_STR_EQ(occ_point_variant(&plan.points[2]), "mixed_u2_v16_a64");
+    CHECK_INT_EQ(occ_variant_at(plan.points[2].variant_index)->fma_per_element, 64);
+    CHECK_INT_EQ(plan.points[1].level.blocks_per_sm, 16);
+    occ_plan_free(&plan);
+    o.fma_per_element[0] = 3, o.n_fma_per_element = 1; /* not compiled: nothing to plan */
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err), -1);
+    occ_plan_free(&plan);
+
+    int vals[32];
+    CHECK_INT_EQ(occ_family_axis_values(mixed, 'a', vals, 32), 14);
+    CHECK_INT_EQ(vals[0], 0);
+    CHECK_INT_EQ(vals[13], 256);
+    CHECK_INT_EQ(occ_family_axis_values(fma, 'v', vals, 32), 2);
+    CHECK(vals[0] == 4 && vals[1] == 8);
+    CHECK_INT_EQ(occ_family_axis_values(fma, 'a', vals, 32), 1); /* every fma variant: A = 0 */
+    CHECK(!occ_family_has_capped(fma) && !occ_family_has_capped(mixed));
+}
+
 int main(void)
 {
     test_carveout();
@@ -257,5 +305,6 @@ int main(void)
     test_footprint_family();
     test_footprint_bounds();
     test_default_size();
+    test_arithmetic_axes();
     return check_done();
 }

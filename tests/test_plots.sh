@@ -83,6 +83,38 @@ done
 check "exactly the expected files, nothing else" [ "$(ls "$OUT" | wc -l)" -eq $n_expected ]
 
 svg="$OUT/reduce-synthetic-occupancy-reduce.svg"
+
+# --- the arithmetic families: GFLOP/s per chain count and type; the intensity figure ------------
+AR="$T/arith"
+"$PLOT" --outdir "$AR" "$FIX/fma-synthetic.csv" "$FIX/mixed-synthetic.csv" >"$T/arith.out" \
+    2>"$T/arith.err"
+check "plot the arithmetic fixtures exits 0, silent on stderr" \
+    [ $? -eq 0 ] && [ ! -s "$T/arith.err" ]
+for fig in fma-synthetic-flops-fma-fp32 fma-synthetic-flops-fma-fp64 mixed-synthetic-flops-mixed \
+    mixed-synthetic-intensity-mixed; do
+    check "$fig.png is a valid PNG" is_png "$AR/$fig.png"
+    check "$fig.svg is a valid SVG" is_svg "$AR/$fig.svg"
+done
+check "arithmetic: exactly the expected files" [ "$(ls "$AR" | wc -l)" -eq 8 ]
+for t in 32 64; do
+    # One point per ok row of the type, plus one per key entry (U = 1, 2, 4, 8).
+    check "fma fp$t: one point per ok row" [ "$(drawn_points "$AR/fma-synthetic-flops-fma-fp$t.svg")" \
+        -eq $(($(count_rows "$FIX/fma-synthetic.csv" "$ok && v[\"vec_bytes\"] == $t / 8") + 4)) ]
+done
+check "fma legend names the chains" has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "U = 8 chains"
+check "fma fp32 names its clock-derived peak" \
+    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "<title>peak 66.9 TFLOP/s<"
+check "fma fp64 names its peak, half the fp32 one" \
+    has_text "$AR/fma-synthetic-flops-fma-fp64.svg" "<title>peak 33.5 TFLOP/s<"
+check "fma has the % of peak axis" \
+    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "% of the clock-derived FMA peak"
+check "mixed legend names A" has_text "$AR/mixed-synthetic-flops-mixed.svg" "A = 256 FMAs per float"
+check "intensity marks the balance (peak / memcpy roof)" \
+    has_text "$AR/mixed-synthetic-intensity-mixed.svg" "balance 16.7 FLOP/B"
+# Per A: the knee, % of roof and (A > 0) % of peak; one point each per key entry.
+n_a=$(count_rows "$FIX/mixed-synthetic.csv" "$ok && v[\"blocks_per_sm\"] == 1")
+check "intensity: three points per A (two for A = 0)" \
+    [ "$(drawn_points "$AR/mixed-synthetic-intensity-mixed.svg")" -eq $((3 * n_a - 1 + 3)) ]
 check "occupancy title names GPU, kernel, date" \
     has_text "$svg" "Synthetic GPU A — reduce, mode stream, lever pad — 2025-01-15 [synthetic test"
 check "occupancy legend has unroll 8" has_text "$svg" "unroll 8"

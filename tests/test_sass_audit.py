@@ -3,8 +3,16 @@
 
 For every (variant, arch) row of the build's kernel_resources.csv, loads_in_flight_sass (global
 loads the steady-state loop issues before the first use of one, kernels/audit_sass.py) must equal
-the promise: U for copy_u<U>_v<V>[_lbfull] and reduce_u<U>_v<V>[_lbfull], K for
-chase_warp_k<K> and chase_thread_k<K>. The latency ladder's kernel (chase_latency_*) is exempt:
+the promise: U for copy_u<U>_v<V>[_lbfull], reduce_u<U>_v<V>[_lbfull] and mixed_u<U>_v<V>_a<A>,
+K for chase_warp_k<K> and chase_thread_k<K>. The arithmetic promises use the audit's FMA columns:
+fma_<type>_u<U> issues no load; its hot loop holds U independent FMA chains (fma_chains_sass),
+OCC_FMA_PER_TRIP = 512 FMAs per trip (kernels/fma_chain.h), and at most 1% other instructions
+(the loop's overhead; NOPs, which ptxas pads a slow fp64 pipe's stream with, are not counted).
+The 1% bound is checked for fp32 everywhere and for fp64 where the fp64 pipe is 64 lanes per SM
+(sm_90, sm_100); elsewhere fp64 has at most 32 lanes per SM, a warp's DFMA holds its
+sub-partition's pipe for 4 cycles or more and the loop's few other instructions issue in the idle
+slots, so there the overhead is printed, not failed (sm_80: 6 per 512 DFMAs); mixed_u<U>_v<V>_a<A>'s load loop holds A FMAs for each of its U x V/4 floats
+(fma_per_trip = A x U x V / 4). The latency ladder's kernel (chase_latency_*) is exempt:
 one dependent chain, 1 by construction; its count is reported. Lists every mismatch; exit 1 if
 any, or if a variant has no known promise. Exit 99 (a hard error, which meson reports as ERROR even
 while the test is registered should_fail) when the CSV is unreadable or holds no variant row.
@@ -15,18 +23,53 @@ import sys
 
 PROMISES = (
     (re.compile(r'^(?:copy|reduce)_u(\d+)_v\d+(?:_lbfull)?$'), 'U'),
+    (re.compile(r'^mixed_u(\d+)_v\d+_a\d+$'), 'U'),
     (re.compile(r'^chase_(?:warp|thread)_k(\d+)$'), 'K'),
+    (re.compile(r'^fma_fp\d+_u\d+$'), 'loads'),
 )
 EXEMPT = re.compile(r'^chase_latency_')
+FMA = re.compile(r'^fma_fp\d+_u(\d+)$')
+MIXED = re.compile(r'^mixed_u(\d+)_v(\d+)_a(\d+)$')
+FMA_PER_TRIP = 512  # OCC_FMA_PER_TRIP, kernels/fma_chain.h
+MAX_OVERHEAD = 0.01
+FP64_FULL_PIPE = ('sm_90', 'sm_100')  # 64 fp64 FMA lanes per SM (harness/arch.c)
 
 
 def promise(variant):
-    """(count, axis letter) the name promises, or None."""
+    """(loads in flight, axis letter) the name promises, or None (fma: no load, 0)."""
     for pattern, axis in PROMISES:
         m = pattern.match(variant)
         if m:
-            return int(m.group(1)), axis
+            return (0 if axis == 'loads' else int(m.group(1))), axis
     return None
+
+
+def arithmetic_failures(variant, arch, chains, per_trip, issued):
+    """What the row breaks of its name's arithmetic promise (fma and mixed), as messages;
+    issued: the loop's instructions other than NOPs."""
+    out = []
+    m = FMA.match(variant)
+    if m:
+        if chains != int(m.group(1)):
+            out.append('%s %s: promised %s independent FMA chains, SASS audit %d'
+                       % (variant, arch, m.group(1), chains))
+        overhead = '%s %s: loop overhead %d of %d instructions' % (variant, arch,
+                                                                   issued - per_trip, issued)
+        if per_trip != FMA_PER_TRIP:
+            out.append('%s %s: %d FMAs per loop trip, want %d' % (variant, arch, per_trip,
+                                                                 FMA_PER_TRIP))
+        elif issued - per_trip > MAX_OVERHEAD * issued:
+            if variant.startswith('fma_fp64_') and arch not in FP64_FULL_PIPE:
+                print('info: %s (fp64 pipe of at most 32 lanes: issued in idle slots)' % overhead)
+            else:
+                out.append('%s (over %g%%)' % (overhead, 100 * MAX_OVERHEAD))
+    m = MIXED.match(variant)
+    if m:
+        want = int(m.group(3)) * int(m.group(1)) * int(m.group(2)) // 4
+        if per_trip != want:
+            out.append('%s %s: %d FMAs in the load loop, want A x U x V/4 = %d'
+                       % (variant, arch, per_trip, want))
+    return out
 
 
 HARD_ERROR = 99
@@ -35,7 +78,8 @@ HARD_ERROR = 99
 def read_rows(path):
     """(variant, arch, audited count) of every row."""
     with open(path, newline='') as f:
-        return [(r['variant'], r['arch'], int(r['loads_in_flight_sass']))
+        return [(r['variant'], r['arch'], int(r['loads_in_flight_sass']),
+                 int(r['fma_chains_sass']), int(r['fma_per_trip']), int(r['issued_per_trip']))
                 for r in csv.DictReader(f)]
 
 
@@ -49,7 +93,7 @@ def main():
         print('ERROR: %s: %r' % (sys.argv[1], e))
         return HARD_ERROR
     checked, failures = 0, []
-    for variant, arch, audited in rows:
+    for variant, arch, audited, chains, per_trip, insns in rows:
         if EXEMPT.match(variant):
             print('exempt: %s %s: %d load(s) in flight (one dependent chain)'
                   % (variant, arch, audited))
@@ -59,6 +103,7 @@ def main():
             failures.append('%s %s: no promise known for this name' % (variant, arch))
             continue
         checked += 1
+        failures += arithmetic_failures(variant, arch, chains, per_trip, insns)
         if audited != want[0]:
             failures.append('%s %s: promised %s=%d loads in flight, SASS audit %d'
                             % (variant, arch, want[1], want[0], audited))

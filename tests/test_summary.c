@@ -205,8 +205,55 @@ static void test_rowfmt(void)
     free(out);
 }
 
+/* Arithmetic rows: fma_fp32_u1 (GFLOP/s only) has best 60000 at 75% and 54000 first at 50%;
+ * mixed_a64 (both rates) keeps its GB/s line and gets a GFLOP/s line too. */
+static void test_flops(void)
+{
+    n_rows = 0;
+    const double occ[] = {25, 50, 75, 100}, gflops[] = {20000, 54000, 60000, 59000};
+    for (int i = 0; i < 4; i++) {
+        add("fma_fp32_u1", "ok", occ[i], NAN, NAN);
+        rows[n_rows - 1].gflops_median = gflops[i];
+        rows[n_rows - 1].pct_of_flop_peak = gflops[i] / 600.0;
+        add("mixed_u2_v16_a64", "ok", occ[i], 1000.0 * (i + 1), 25.0 * (i + 1));
+        rows[n_rows - 1].gflops_median = 32000.0 * (i + 1);
+    }
+    OccVariantSummary v[MAX_ROWS];
+    CHECK_INT_EQ(occ_summary_compute(rows, n_rows, v, MAX_ROWS), 2);
+    CHECK(isnan(v[0].best_gbps));
+    CHECK_NEAR(v[0].best_gflops, 60000.0, 0);
+    CHECK_NEAR(v[0].best_gflops_occ_pct, 75.0, 0);
+    CHECK_NEAR(v[0].best_pct_of_flop_peak, 100.0, 1e-12);
+    CHECK_NEAR(v[0].knee_gflops_occ_pct, 50.0, 0);
+    CHECK_NEAR(v[1].best_gflops, 128000.0, 0);
+    CHECK_NEAR(v[1].knee_gflops_occ_pct, 100.0, 0); /* 90% of 4000 GB/s: only at 100% */
+    CHECK_NEAR(v[1].knee_occ_pct, 100.0, 0);
+
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    occ_summary_print(f, rows, n_rows);
+    char *out = slurp(f);
+    fclose(f);
+    fputs(out, stdout);
+    const char *bw = line_starting(out, "variant "), *mixed = line_starting(out, "mixed_u2_v16_a64 ");
+    const char *ar = bw ? line_starting(bw + 1, "variant ") : NULL;
+    CHECK(bw != NULL && ar != NULL && mixed != NULL);
+    if (bw && ar && mixed) {
+        CHECK_CONTAINS(bw, "best GB/s");
+        CHECK_CONTAINS(ar, "best GFLOP/s");
+        CHECK(bw < mixed && mixed < ar); /* mixed in the GB/s table, fma only in the other */
+        CHECK(line_starting(out, "fma_fp32_u1 ") > ar);
+        CHECK(line_starting(ar, "mixed_u2_v16_a64 ") != NULL);
+        CHECK_CONTAINS(out, "arithmetic: knee = lowest occupancy reaching 90% of the variant's "
+                            "best GFLOP/s");
+    }
+    free(out);
+}
+
 int main(void)
 {
+    test_flops();
     test_compute();
     test_tie_and_exact_knee();
     test_print();

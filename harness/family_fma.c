@@ -1,0 +1,144 @@
+/* harness/family_fma.c: the fma family: U independent FMA chains per thread, fp32 or fp64
+ * (Volkov 2010's arithmetic experiment). One launch performs grid x block x trips x
+ * OCC_FMA_PER_TRIP FMAs (2 FLOP each) and no memory traffic but one store per chain, so the rate
+ * is GFLOP/s (no GB/s). Verified exactly: the recurrence x = x * 1 + 2^-20 from a start that is a
+ * multiple of 2^-10 in [1, 2) stays below 2, where every step is exact in fp32 and fp64, so after
+ * N steps each chain holds start + N x 2^-20 bit for bit (tolerance 0: one step too many or too
+ * few, or a wrong start, is a mismatch). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "family_fma.h"
+#include "flops.h"
+
+#define ENTRY(t, bytes, u) {"fma_" #t "_u" #u, occ_launch_fma_##t##_u##u, occ_kernel_fma_##t##_u##u, bytes},
+static const OccFmaKernel kernels[] = {OCC_FMA_VARIANTS(ENTRY)};
+#undef ENTRY
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* The most chain elements one launch stores per thread (the largest U) and their largest size. */
+enum { MAX_CHAINS = 8, MAX_ELEM_BYTES = 8 };
+
+typedef struct FmaState {
+    const OccDevice *dev;
+    void *out;                /* device: max grid x max block x MAX_CHAINS elements */
+    void *host;               /* host copy of out for the check */
+    size_t out_capacity;      /* bytes of each */
+    int trips[MAX_ELEM_BYTES + 1]; /* loop trips per launch, by element bytes */
+    const OccFmaKernel *k;    /* the bound point */
+    OccLaunch launch;
+    int unroll;
+} FmaState;
+
+static FmaState state;
+
+const OccFmaKernel *occ_fma_kernel_find(const char *name)
+{
+    for (int i = 0; i < N_KERNELS; i++)
+        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
+    return NULL;
+}
+
+const OccFmaKernel *occ_fma_kernels(int *n)
+{
+    *n = N_KERNELS;
+    return kernels;
+}
+
+static void teardown(void *sp)
+{
+    FmaState *s = sp;
+    cudaFree(s->out);
+    free(s->host);
+    memset(s, 0, sizeof *s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    memset(&state, 0, sizeof state);
+    state.dev = env->dev;
+    *out = &state;
+    state.out_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads *
+                         MAX_CHAINS * MAX_ELEM_BYTES;
+    state.host = malloc(state.out_capacity);
+    cudaError_t e = state.host ? cudaMalloc(&state.out, state.out_capacity)
+                               : cudaErrorMemoryAllocation;
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "allocating the fma output", err, err_len);
+        teardown(&state);
+        return -1;
+    }
+    const double clock_mhz = env->dev->sm_clock_khz / 1000.0;
+    state.trips[4] = occ_fma_trips(&env->dev->limits, 4, clock_mhz);
+    state.trips[8] = occ_fma_trips(&env->dev->limits, 8, clock_mhz);
+    env->meta(env->meta_user, "fma_trips_fp32", "%d", state.trips[4]);
+    env->meta(env->meta_user, "fma_trips_fp64", "%d", state.trips[8]);
+    env->meta(env->meta_user, "fma_lanes_per_sm_clk_fp32", "%d",
+              env->dev->limits.fma_fp32_per_sm_clk);
+    env->meta(env->meta_user, "fma_lanes_per_sm_clk_fp64", "%d",
+              env->dev->limits.fma_fp64_per_sm_clk);
+    return 0;
+}
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    const OccFmaKernel *k = occ_fma_kernel_find(v->name);
+    return k ? k->kernel() : NULL;
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    FmaState *c = sp;
+    (void)skip, (void)skip_len;
+    c->k = occ_fma_kernel_find(v->name);
+    c->launch = s->launch;
+    c->unroll = v->unroll;
+    const long long threads = (long long)s->launch.grid_blocks * s->launch.block_threads;
+    const int trips = c->trips[c->k->elem_bytes];
+    r->buffer_bytes = threads * v->unroll * c->k->elem_bytes;
+    r->bytes_per_launch = 0;
+    r->flops_per_launch = 2 * threads * trips * OCC_FMA_PER_TRIP;
+    r->bytes_in_flight_per_sm = 0;
+    *touched_bytes = r->buffer_bytes;
+    return 0;
+}
+
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    FmaState *c = sp;
+    const OccFmaArgs a = {.out = c->out, .mul = OCC_FMA_MUL, .add = OCC_FMA_ADD,
+                          .trips = c->trips[c->k->elem_bytes], .probe = probe};
+    c->launch.stream = st;
+    return c->k->launch(&c->launch, &a);
+}
+
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    FmaState *c = sp;
+    const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
+    const size_t bytes = (size_t)threads * (size_t)c->unroll * (size_t)c->k->elem_bytes;
+    cudaError_t e = cudaMemsetAsync(c->out, 0xff, bytes, st);
+    if (e == cudaSuccess) e = launch(c, st, NULL);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, bytes, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    if (e != cudaSuccess) return e;
+    const unsigned long long bad = occ_fma_mismatches(c->host, c->k->elem_bytes, threads,
+                                                      c->unroll, c->trips[c->k->elem_bytes]);
+    r->verify_err = (double)bad;
+    snprintf(status, len, "%s", bad == 0 ? "ok" : "fail:fma chains differ from the closed form");
+    return cudaSuccess;
+}
+
+static void fill(void *sp, const OccTiming *t, OccRow *r)
+{
+    FmaState *c = sp;
+    r->flop_peak_gflops = occ_arch_flop_peak_gflops(&c->dev->limits, c->k->elem_bytes,
+                                                    c->dev->sm_count, t->clock_mhz_median);
+}
+
+const OccFamilyOps occ_family_fma = {.setup = setup, .teardown = teardown, .kernel = kernel,
+                                     .bind = bind, .launch = launch, .verify = verify,
+                                     .fill = fill};

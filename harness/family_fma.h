@@ -1,0 +1,21 @@
+/* harness/family_fma.h: what the fma family exports beyond its OccFamilyOps: its kernel table,
+ * for the GPU tests that exercise every launcher directly. */
+#ifndef OCC_FAMILY_FMA_H
+#define OCC_FAMILY_FMA_H
+
+#include "api.h"
+
+/* One compiled fma kernel. */
+typedef struct OccFmaKernel {
+    const char *name;         /* the variant name (catalog), fma_<type>_u<U> */
+    OccFmaLaunchFn launch;    /* enqueues one launch */
+    OccKernelHandleFn kernel; /* the kernel, for the runtime's attribute and occupancy APIs */
+    int elem_bytes;           /* 4: fp32, 8: fp64 */
+} OccFmaKernel;
+
+/* The entry named name, or NULL. */
+const OccFmaKernel *occ_fma_kernel_find(const char *name);
+/* The whole table, *n entries. */
+const OccFmaKernel *occ_fma_kernels(int *n);
+
+#endif

@@ -1,0 +1,114 @@
+/* harness/family_mixed.c: the mixed family: the reduce walk over the run's input buffer with A
+ * dependent FMAs applied to every loaded float before it is summed (Volkov's arithmetic-intensity
+ * sweep). One launch reads the buffer once (GB/s) and performs 2A FLOP per float (GFLOP/s).
+ * Verified against the closed form of the steps over the host's double-precision sum
+ * (occ_mixed_expected_sum) within the reduce bound plus the steps' rounding. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "family.h"
+#include "family_reduce.h"
+#include "flops.h"
+
+#define ENTRY(a) {OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a), occ_launch_mixed_a##a,             \
+                  occ_kernel_mixed_a##a},
+static const OccStreamKernel kernels[] = {OCC_MIXED_VARIANTS(ENTRY)};
+#undef ENTRY
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* Chunks per block of the dynamic schedule: reduce's (the same walk; at A > 0 blocks take
+ * chunks more slowly, so the claim counter is further from being the bottleneck). */
+enum { CHUNKS_PER_BLOCK = 64 };
+
+typedef struct MixedState {
+    const OccDevice *dev;
+    OccStreamBuffers *buf;
+    OccSumScratch scratch;     /* partials, counter, total */
+    OccStreamBound bound;
+    int dynamic;               /* --schedule dynamic */
+    int fma_per_element;       /* A of the bound variant */
+} MixedState;
+
+static MixedState state;
+
+static void teardown(void *sp)
+{
+    MixedState *s = sp;
+    occ_sum_scratch_free(&s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    memset(&state, 0, sizeof state);
+    state.dev = env->dev;
+    state.buf = env->stream;
+    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
+    *out = &state;
+    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
+    return occ_sum_scratch_alloc(&state.scratch, env->max_grid_blocks,
+                                 "allocating the mixed scratch", err, err_len);
+}
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    MixedState *c = sp;
+    (void)skip, (void)skip_len;
+    c->fma_per_element = v->fma_per_element;
+    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+                    c->dynamic, CHUNKS_PER_BLOCK, 1, v->unroll, v->vec_bytes, r, touched_bytes);
+    r->flops_per_launch = 2LL * v->fma_per_element * (long long)c->buf->n_floats;
+    return 0;
+}
+
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    MixedState *c = sp;
+    OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
+                       .block_sums = c->scratch.block_sums,
+                       .blocks_done = c->scratch.blocks_done, .sum = c->scratch.sum,
+                       .probe = probe, .sched = c->bound.sched, .fma_mul = OCC_MIXED_MUL,
+                       .fma_add = OCC_MIXED_ADD};
+    c->bound.launch.stream = st;
+    return c->bound.k->launch(&c->bound.launch, &a);
+}
+
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    MixedState *c = sp;
+    float got = 0.0f;
+    cudaError_t e = occ_sum_scratch_total(&c->scratch, st, launch, c, &got);
+    const size_t n = c->buf->n_floats;
+    const double want = occ_mixed_expected_sum(c->buf->host_sum, n, c->fma_per_element);
+    r->verify_err = fabs((double)got - want) / want; /* all terms are >= 0 */
+    const double sum_tol = occ_reduce_tolerance(n, c->bound.launch.grid_blocks,
+                                                c->bound.launch.block_threads, OCC_MIXED_U,
+                                                c->dynamic ? OCC_REDUCE_DYNAMIC_SHARE : 1.0);
+    const double tol = occ_mixed_tolerance(sum_tol, n, c->fma_per_element, want);
+    snprintf(status, len, "%s", r->verify_err <= tol ? "ok" : "fail:sum out of tolerance");
+    return e;
+}
+
+static void fill(void *sp, const OccTiming *t, OccRow *r)
+{
+    MixedState *c = sp;
+    r->flop_peak_gflops = occ_arch_flop_peak_gflops(&c->dev->limits, 4, c->dev->sm_count,
+                                                    t->clock_mhz_median);
+}
+
+const OccFamilyOps occ_family_mixed = {.setup = setup, .teardown = teardown, .kernel = kernel,
+                                       .bind = bind, .launch = launch, .verify = verify,
+                                       .fill = fill};
+
+const OccStreamKernel *occ_mixed_kernels(int *n)
+{
+    *n = N_KERNELS;
+    return kernels;
+}

@@ -1,0 +1,59 @@
+# plots/flops.gp: arithmetic throughput against achieved occupancy: median GFLOP/s (drawn in
+# TFLOP/s), one curve per value of one axis column, the clock-derived arithmetic peak as a line
+# named in the key and, on the right axis, the throughput as % of that peak. For the fma family
+# (one curve per number of independent chains U: how ILP substitutes for TLP) and for the mixed
+# family (one curve per FMAs per loaded float A).
+#
+#   gnuplot -c plots/flops.gp DATA OUT TITLE BY
+#
+# DATA  plots/csvsel.py select output with PLOT_BY=BY, PLOT_X=occ_achieved_pct,
+#       PLOT_Y=gflops_median, PLOT_KEEP=flop_peak_gflops (one block per curve, sorted by x)
+# OUT   output path without extension: writes OUT.png and OUT.svg
+# BY    the curve column: unroll (colour by value, as in every figure) or fma_per_element
+#       (colour by rank)
+# The peak is the largest flop_peak_gflops of the rows (each row's peak is at its own clock).
+# plots/plot prepares DATA and the arguments from a sweep CSV.
+
+load ARG0[1 : strlen(ARG0) - strlen("flops.gp")] . "style.gp"
+DATA = ARG1
+OUT = ARG2
+BY = ARG4
+XCOL = "occ_achieved_pct"
+YSCALE = 1e3
+
+stats DATA using "gflops_median" nooutput
+NB = STATS_blocks
+YMAX = STATS_max / YSCALE
+stats DATA using "flop_peak_gflops" nooutput
+PEAK = STATS_max / YSCALE
+array VAL[NB]
+array RK[NB]
+stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
+                  VAL[b] = column(BY), RK[b] = int(column(BY . "_rank")), 0)) nooutput
+curve_rgb(b) = BY eq "unroll" ? unroll_rgb(VAL[b]) : rank_rgb(RK[b])
+curve_pt(b) = BY eq "unroll" ? rank_pt(unroll_slot(VAL[b])) : rank_pt(RK[b])
+curve_title(b) = BY eq "unroll" ? sprintf("U = %d chain%s", VAL[b], VAL[b] == 1 ? "" : "s") \
+                                : sprintf("A = %d FMA%s per float", VAL[b], VAL[b] == 1 ? "" : "s")
+PEAK_TITLE = sprintf("peak %.1f TFLOP/s", PEAK)
+
+set yrange [0 : 1.1 * max2(YMAX, PEAK)]
+set xrange [0 : 100]
+set xtics 0, 12.5, 100
+set mxtics 2
+set xlabel "achieved occupancy (% of max warps per SM)"
+set ylabel "median throughput (TFLOP/s)"
+if (PEAK > 0) {
+    set link y2 via 100.0 * y / PEAK inverse y * PEAK / 100.0
+    set y2tics 10 out nomirror
+    set y2label "% of the clock-derived FMA peak"
+}
+set title ARG3 noenhanced left offset graph -0.5, 0
+set key outside right top vertical Left reverse noenhanced width key_trim(24)
+
+eval PNG_BEGIN
+plot for [b = 1 : NB] DATA index (b - 1) using XCOL:(column("gflops_median") / YSCALE) \
+         with linespoints linewidth 2.5 linecolor rgb curve_rgb(b) pointtype curve_pt(b) \
+         title curve_title(b), \
+     for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
+         title (PEAK > 0 ? PEAK_TITLE : "")
+eval SVG_AGAIN
