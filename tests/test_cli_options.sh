@@ -85,7 +85,7 @@ refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, cha
     --mode fast
 
 # ---- the arithmetic families' axes: fma's type is --vec, mixed's A is --fmas ----
-refused "--fmas does not apply to fma (it takes: unroll, vec, occ, block, lever)" \
+refused "--fmas does not apply to fma (it takes: unroll, vec, occ, block, lever, carveout)" \
     --kernel fma --fmas 4
 refused "--fmas: '3' is not compiled (accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256)" \
     --kernel mixed --fmas 3

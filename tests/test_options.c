@@ -308,7 +308,7 @@ static void test_bad_flags_and_lists(void)
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
     BAD("--fmas: '3' is not compiled", "accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256",
         "--kernel", "mixed", "--fmas", "3");
-    BAD("--fmas does not apply to fma", "(it takes: unroll, vec, occ, block, lever)", "--kernel",
+    BAD("--fmas does not apply to fma", "(it takes: unroll, vec, occ, block, lever, carveout)", "--kernel",
         "fma", "--fmas", "4");
     BAD("--vec does not apply to mixed", "", "--kernel", "mixed", "--vec", "16");
     BAD("--vec: '16' is not compiled", "accepted: 4, 8", "--kernel", "fma", "--vec", "16");
