@@ -37,15 +37,19 @@ ncu_points() {
         done
     done
 }
-# ncu_dips: at one variant, the same bytes from DRAM at every level while DRAM throughput falls
-# as the blocks per SM grow (the curves' decline above 50% is the memory system's, not the harness's).
+# ncu_dips: for the natural curves that bend down before 100% (reduce_u8_v16 from 25 to 56.25%,
+# copy_u8_v4 from 50 to 93.75%), Nsight Compute at the top and at the bent point: the bytes from
+# DRAM, the L2 sectors and hit rate, the warps active and DRAM throughput, so that what changed
+# is named.
 ncu_dips() {
-    local o m=dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
-    for o in 50 75 93.75; do
-        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/reduce_u4_v16 occ=$o%/" \
-            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel reduce --unroll 4 --vec 16 \
-            --occ "$o" --quiet --max-time 0.05 --min-samples 3 --force --out "$LOGS/dips-$o.csv" |
-            grep -E "dram__|lts__|gpu__time|sm__warps" | sed "s/^/occ $o%: /"
+    local spec k u v o m=dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
+    for spec in "reduce 8 16 25" "reduce 8 16 56.25" "copy 8 4 50" "copy 8 4 93.75"; do
+        read -r k u v o <<<"$spec"
+        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/${k}_u${u}_v${v} occ=$o%/" \
+            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel "$k" --unroll "$u" \
+            --vec "$v" --occ "$o" --quiet --max-time 0.05 --min-samples 3 --force \
+            --out "$LOGS/dips-$k-$o.csv" | grep -E "dram__|lts__|gpu__time|sm__warps|smsp__" |
+            sed "s/^/${k}_u${u}_v${v} occ $o%: /"
     done
 }
 # Only what this session measured (the CSVs and knee reports written after it started) and the
@@ -79,7 +83,7 @@ for s in $steps; do
         2>&1 | tee "$LOGS/fidelity.log" ;;
     sanitize) tests/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
         echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
-    dips) ncu_dips 2>&1 | tee "$LOGS/dips.log" | grep -E "^occ|==ERROR"
+    dips) ncu_dips 2>&1 | tee "$LOGS/dips.log" | grep -E "occ [0-9.]+%:|==ERROR"
         ./run_sweep --kernel reduce --unroll 2,4 --vec 16 --block 256 --occ 12.5..100 --quiet
         ./run_sweep --kernel copy --unroll 2,4 --vec 8,16 --block 256 --occ 12.5..100 --quiet ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;

@@ -11,6 +11,15 @@ FLEET=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SWEEP=(--dry-run --kernel reduce --unroll 1,4 --vec 16 --occ 25..100)
 export OCC_FAKE_DEVICES=sm_90,sm_90,sm_90:0.8,sm_80
+# The fake GPUs plan from the build's resource table: a build without sm_90 or sm_80 code
+# (-Dgpu_archs=90 for one GPU) cannot stand in for them.
+for a in sm_90 sm_80; do
+    if ! OCC_FAKE_DEVICES= "$BIN" --dry-run --arch "$a" --kernel reduce --unroll 1 --vec 16 --occ 50 \
+        >/dev/null 2>&1; then
+        echo "SKIP: this build has no $a code, which the fake device list needs"
+        exit 77
+    fi
+done
 
 run() { (cd "$cwd" && "$BIN" "$@" >"$out" 2>"$err"); rc=$?; }
 csvs() { find "$1" -name '*.csv' | sort; }

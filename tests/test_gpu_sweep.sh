@@ -88,17 +88,21 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
 check '[ "$bad" -eq 0 ] && grep -q "^# axis.waves=3$" "$wav"' "--waves 3: grid or metadata wrong"
 
 # Sustained occupancy: with the dynamic schedule (default) and the default buffer, the residency
-# measured in the timed launch shape is within 2 points of the API's occupancy at every level,
-# up to the high-parallelism variants where a static share used to fall 10-30 points short.
+# measured in the timed launch shape is within 2 points of the API's occupancy at >= 95% of the
+# points and never more than 4 points below (issue 11's target), up to the high-parallelism
+# variants where a static share used to fall 10-30 points short. (reduce sits 1.5-1.9 points
+# below at 75-100%: its warps drift up to a few chunks apart, so its blocks end less together.)
 occ=$tmp/resid.csv
 "$bin" --kernel reduce,copy --unroll 2,4 --vec 8,16 --occ 25,50,75,100 --max-time 0.05 --quiet \
     --out "$occ" >/dev/null 2>"$tmp/resid.err"
 check '[ $? -eq 0 ]' "residency sweep: $(head -c 300 "$tmp/resid.err")"
 off=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] == "ok" { n++; d = $c["occ_measured_pct"] - $c["occ_achieved_pct"];
-        if ($c["schedule"] != "dynamic" || !(d >= -2 && d <= 2)) bad++ }
-    END { print (n == 32 ? bad + 0 : "rows " n) }' "$occ")
-check '[ "$off" = 0 ]' "dynamic schedule: residency off by more than 2 points, or ok rows missing: $off"
+        if ($c["schedule"] != "dynamic" || !(d >= -4 && d <= 4)) bad++
+        else if (!(d >= -2 && d <= 2)) wide++ }
+    END { print (n != 32 ? "rows " n : bad > 0 ? bad " beyond 4 points" :
+                 wide > 1 ? wide " of 32 beyond 2 points" : 0) }' "$occ")
+check '[ "$off" = 0 ]' "dynamic schedule: residency: $off"
 
 # Out of device memory: one line naming the size, what is free and the flag; no CSV.
 "$bin" --kernel copy --size 100000G --quiet --out "$tmp/oom.csv" >/dev/null 2>"$tmp/oom.err"

@@ -38,8 +38,8 @@ for d in "${dirs[@]}"; do
     fi
     nomeson_path=${nomeson_path:+$nomeson_path:}$d
 done
-if ! python3 -c 'import mesonbuild' 2>/dev/null; then
-    echo "(b) not applicable: this meson is no Python package the wrapper could find off PATH"
+if ! PATH=$nomeson_path python3 -m mesonbuild.mesonmain --version >/dev/null 2>&1; then
+    echo "(b) not applicable: this meson is no Python package the PATH's python3 can run"
 elif PATH=$nomeson_path command -v meson >/dev/null; then
     fail "(b): meson still on the test's PATH"
 elif sweep meson-off-path PATH="$nomeson_path" PIP_NO_INDEX=1; then
