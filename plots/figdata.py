@@ -1,0 +1,287 @@
+"""plots/figdata.py: one streaming pass over an occsweep CSV that gathers what its figures draw.
+
+scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:
+  - the metadata (last value of each key), the row counts;
+  - per (kernel, mode) of the ok rows a Group: what its rows hold (finite cycles_per_hop_median:
+    a latency ladder; else finite hops_per_s_median: a chase throughput figure; else the stream
+    figures) and which levers measured which point;
+  - per Spec (one kind of figure data: its curve columns, x, y and carried values) the ok rows
+    aggregated into Points: one per (kernel, mode, lever, curve values, x value), holding the
+    median of y and of each carried column over the rows there (the lower median of an even
+    count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a remedian,
+    see Median). Rows repeated over runs of one sweep become one point each, as drawn.
+Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
+points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
+refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
+on stderr naming its file and line.
+"""
+import array
+import collections
+import math
+import operator
+import sys
+
+import occcsv
+
+BLANKS = " \t\n\v\f\r"
+
+# No measurement comes near 1e15 in a column a figure draws (GB/s, %, bytes, cycles, ns, loads/s);
+# a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+ABSURD = 1e15
+DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
+         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median")
+# Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
+# 8 block sizes is 6144 per figure), and it bounds the memory of a pass.
+MAX_POINTS = 200000
+# Rows at one point whose median is exact; past that, a remedian of this base.
+MEDIAN_EXACT = 255
+
+
+class Error(Exception):
+    """A file that cannot be drawn; str() is the message without the "plots: " prefix."""
+
+
+def value(text):
+    """The finite float of an INT or NUM field's text (the reader has checked its form), or None."""
+    try:
+        v = float(text)
+    except ValueError:  # hex and nan(chars): forms strtod takes and float() does not
+        v = occcsv.number(text)
+    return v if v - v == 0 else None
+
+
+class Median:
+    """Median of a stream of floats in bounded memory: exact (the lower median) up to
+    MEDIAN_EXACT values; then a remedian (Rousseeuw and Bassett 1990): each full buffer of
+    MEDIAN_EXACT values passes its median to the next level, and the result is the weighted
+    lower median of what the levels hold, a value of the stream in every case."""
+
+    __slots__ = ("levels",)
+
+    def __init__(self):
+        self.levels = [array.array("d")]
+
+    def add(self, v):
+        low = self.levels[0]
+        low.append(v)
+        if len(low) == MEDIAN_EXACT:
+            self.carry()
+
+    def carry(self):
+        """Passes the median of each full level on to the next (after an append to levels[0])."""
+        j = 0
+        while len(self.levels[j]) == MEDIAN_EXACT:
+            m = sorted(self.levels[j])[(MEDIAN_EXACT - 1) // 2]
+            self.levels[j] = array.array("d")
+            if j + 1 == len(self.levels):
+                self.levels.append(array.array("d"))
+            self.levels[j + 1].append(m)
+            j += 1
+
+    def result(self):
+        """The median, or None when no value was added."""
+        pairs = sorted((v, MEDIAN_EXACT ** j) for j, lv in enumerate(self.levels) for v in lv)
+        total, acc = sum(w for _, w in pairs), 0
+        for v, w in pairs:
+            acc += w
+            if 2 * acc >= total:
+                return v
+        return None
+
+
+# Column name: STR, INT or NUM.
+TYPES = dict(occcsv.schema())
+
+
+class Spec:
+    """One kind of figure data: rows with finite x (and > 0 when positive_x) and finite y, whose
+    fields are where's texts ([(column, text)]), give a point per (kernel, mode, lever, by
+    values, text keep values, x value); each number kept has its own median, NaN where no row
+    there holds a finite one."""
+
+    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=()):
+        self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
+        self.positive_x, self.where = positive_x, list(where)
+        self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR")
+        self.curve = self.by + self.text_keep
+        self.carry = tuple(k for k in self.keep if TYPES[k] != "STR")
+
+
+# The data of the figures plots/plot draws, by figure type.
+FIGURE_SPECS = (
+    Spec("occupancy", ["unroll", "vec_bytes"], "occ_achieved_pct", "gbps_median", ["lever"]),
+    Spec("inflight", ["unroll", "vec_bytes"], "bytes_in_flight_per_sm", "gbps_median", ["lever"],
+         positive_x=True),
+    Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
+         positive_x=True),
+    Spec("chase", ["unroll"], "occ_achieved_pct", "hops_per_s_median"),
+)
+SPEC = {s.name: s for s in FIGURE_SPECS}
+
+
+class Point:
+    """The rows of one point: x as they write it (leading blanks dropped) and its value, the
+    medians of y and of the numbers kept, the number of rows."""
+
+    __slots__ = ("x_text", "x", "y", "carry", "rows")
+
+    def __init__(self, x_text, x, n_carry):
+        self.x_text, self.x, self.rows = x_text.lstrip(BLANKS), x, 0
+        self.y, self.carry = Median(), [Median() for _ in range(n_carry)]
+
+
+class Group:
+    """The ok rows of one (kernel, mode): what they hold (cycles, hops: some row holds a finite
+    cycles_per_hop_median, hops_per_s_median), the levers in the order they first appear,
+    per_lever (some (unroll, vec_bytes, blocks_per_sm) point was measured under two levers) and
+    factors, the distinct (lever, dram_bytes_per_load_byte text) in the order they appear."""
+
+    def __init__(self, kernel, mode):
+        self.kernel, self.mode = kernel, mode
+        self.cycles = self.hops = False
+        self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm) of its rows
+
+    def finish(self):
+        self.levers = list(dict.fromkeys(k[0] for k in self.seen))
+        self.factors = list(dict.fromkeys(k[:2] for k in self.seen))
+        lever_of = {}
+        self.per_lever = any(lever_of.setdefault(k[2:], k[0]) != k[0] for k in self.seen)
+        del self.seen
+
+    def type(self):
+        return "ladder" if self.cycles else "chase" if self.hops else "stream"
+
+
+class Run:
+    """What scan() kept of one file (see the module's text): meta, n_rows, n_ok, groups
+    {(kernel, mode): Group} in the order they appear, and points[spec name][(kernel, mode)]
+    {(lever, curve values, x text): Point} (curve values: the spec's by and text keep fields)."""
+
+    def __init__(self, path, columns):
+        self.path, self.columns = path, columns
+        self.index = {name: i for i, (name, _) in enumerate(columns)}
+        self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
+        self.groups = collections.OrderedDict()
+        self.points, self.n_points = {}, 0
+
+    def new_point(self):
+        self.n_points += 1
+        if self.n_points > MAX_POINTS:
+            raise Error("%s: more than %d distinct points in its figures: not a sweep this tool "
+                        "draws" % (self.path, MAX_POINTS))
+
+
+def _getter(indices):
+    """A function giving the tuple of a row's fields at indices."""
+    if len(indices) == 1:
+        return lambda row, i=indices[0]: (row[i],)
+    return operator.itemgetter(*indices) if indices else lambda row: ()
+
+
+LEFT_OUT = object()  # a point key whose x is not finite (or not positive where it must be)
+
+
+def _feeder(run, spec):
+    """A function adding one ok row (its fields, kernel, mode, lever) to the spec's points."""
+    ix = run.index
+    table = run.points.setdefault(spec.name, {})
+    curve = _getter([ix[c] for c in spec.curve])
+    wheres = [(ix[c], v) for c, v in spec.where]
+    i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
+    positive = spec.positive_x
+
+    def feed(row, kernel, mode, lever):
+        y = row[i_y]
+        if y == "NaN":
+            return
+        y = value(y)
+        if y is None:
+            return
+        for i, v in wheres:
+            if row[i] != v:
+                return
+        points = table.get((kernel, mode))
+        if points is None:
+            points = table[(kernel, mode)] = {}
+        key = (lever, curve(row), row[i_x])
+        p = points.get(key)
+        if p is None:
+            run.new_point()
+            x = value(key[2])
+            if x is None or (positive and x <= 0):
+                p = points[key] = LEFT_OUT
+            else:
+                p = points[key] = Point(key[2], x, len(i_carry))
+        if p is LEFT_OUT:
+            return
+        p.rows += 1
+        low = p.y.levels[0]
+        low.append(y)
+        if len(low) == MEDIAN_EXACT:
+            p.y.carry()
+        for m, i in zip(p.carry, i_carry):
+            v = value(row[i])
+            if v is not None:
+                m.add(v)
+    return feed
+
+
+def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
+    """The Run of the file at path; raises Error where occ_csv_read rejects it. absurd_lines:
+    name each row left out for an absurd value on stderr."""
+    columns = occcsv.schema()
+    run = Run(path, columns)
+    ix = run.index
+    feeders = [_feeder(run, spec) for spec in specs]
+    i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
+    i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
+    seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
+                                   ix["vec_bytes"], ix["blocks_per_sm"])
+    drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
+    groups, meta = run.groups, run.meta
+    try:
+        for kind, row, line in occcsv.records(path, columns):
+            if kind == "meta":
+                meta[row[0]] = row[1]
+                continue
+            run.n_rows += 1
+            if row[i_status] != "ok":
+                continue
+            run.n_ok += 1
+            texts = drawn(row)
+            joined = "".join(texts)
+            # Text beyond 1e15 is longer than 15 characters, or has an exponent, or is hex.
+            if "e" in joined or "E" in joined or "x" in joined or "X" in joined or \
+                    max(map(len, texts)) > 15:
+                name = _absurd(texts)
+                if name is not None:
+                    if absurd_lines:
+                        print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the "
+                              "figures" % (path, line, name, row[ix[name]], ABSURD),
+                              file=sys.stderr)
+                    continue
+            kernel, mode, lever = row[i_kernel], row[i_mode], row[i_lever]
+            g = groups.get((kernel, mode))
+            if g is None:
+                g = groups[(kernel, mode)] = Group(kernel, mode)
+            if not g.cycles and row[i_cycles] != "NaN":
+                g.cycles = value(row[i_cycles]) is not None
+            if not g.hops and row[i_hops] != "NaN":
+                g.hops = value(row[i_hops]) is not None
+            g.seen[seen_key(row)] = None
+            for feed in feeders:
+                feed(row, kernel, mode, lever)
+    except occcsv.CsvError as err:
+        raise Error(str(err)) from None
+    for g in groups.values():
+        g.finish()
+    return run
+
+
+def _absurd(texts):
+    """The first DRAWN column whose text holds a finite value beyond ABSURD, or None."""
+    for name, text in zip(DRAWN, texts):
+        v = value(text)
+        if v is not None and abs(v) > ABSURD:
+            return name
+    return None
