@@ -6,12 +6,13 @@ rows with status "ok" are used, and of those not a row that holds a finite value
 a column a figure draws: check and compare name each such row on stderr ("plots: FILE:LINE:
 COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it out silently.
 
-    python3 plots/csvsel.py check [--data PREFIX] FILE
+    python3 plots/csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
-        order of the fig lines). The ok rows are grouped by (kernel, mode); what a group holds
+        order of the fig lines), of the curves with unroll U and vec_bytes V only when given
+        (figures whose curves have those columns). The ok rows are grouped by (kernel, mode); what a group holds
         decides its figures: finite cycles_per_hop_median: a latency ladder (TYPE ladder); else
         finite hops_per_s_median: a chase throughput figure (chase); else the Volkov figures
         (occupancy and inflight). WHERE is the row filter that gives the figure's rows to task
@@ -43,13 +44,14 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
         selected points), PLOT_X (as the point's first row writes it), PLOT_Y (the median over
         the point's rows), PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns
         (numbers: their median over the point's rows that hold one, else NaN).
-    python3 plots/csvsel.py compare --data FILE [--x occ|inflight] [--kernel K] [--lever L]
-                                    [--unroll U] [--vec V] CSV...
+    python3 plots/csvsel.py compare --data FILE [--table PREFIX] [--x occ|inflight] [--kernel K]
+                                    [--lever L] [--unroll U] [--vec V] CSV...
         The data of the comparison figure: the occupancy (or inflight) figure data of one
         kernel's points in every CSV, PLOT_NORM=roof_memcpy_gbps, one block per file and
         (unroll, vec_bytes). The kernel is --kernel, else the one kernel every CSV has Volkov
         figures for; each CSV must hold it in one mode, the same in all, and one lever or
-        --lever. Prints the kernel, a tab and 1 when some CSV's synthetic metadata starts with 1
+        --lever. With --table, also PREFIX.csv and PREFIX.md, the numeric comparison
+        (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic metadata starts with 1
         (test data), else 0.
 
 Medians are the lower median of an even count, so each is a value the CSV holds; numbers are
@@ -67,6 +69,7 @@ import sys
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import comparetab  # noqa: E402
 import figdata  # noqa: E402
 import occcsv  # noqa: E402
 
@@ -211,7 +214,18 @@ def open_out(path):
         fail("%s: %s" % (path, e.strerror))
 
 
-def check(path, prefix):
+def curve_filter(spec, unroll, vec):
+    """A keep_curve function for entries(): by values with unroll and vec_bytes (where the spec's
+    curves have them) equal to unroll and vec when these are given; None when nothing is kept
+    out."""
+    wants = [(spec.by.index(c), w) for c, w in (("unroll", unroll), ("vec_bytes", vec))
+             if w is not None and c in spec.by]
+    if not wants:
+        return None
+    return lambda by_vals: all(by_vals[i].lstrip(BLANKS) == w for i, w in wants)
+
+
+def check(path, prefix, unroll=None, vec=None):
     run = scan(path)
     require_rows(run)
     out = []
@@ -230,10 +244,12 @@ def check(path, prefix):
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
         if prefix is not None:
             spec = figdata.SPEC[ty]
-            ents = entries(run, spec, g.kernel, g.mode, lever)
+            only = curve_filter(spec, unroll, vec)
+            ents = entries(run, spec, g.kernel, g.mode, lever, only)
             if not ents:
-                fail("%s: figure %s: no ok rows with finite %s and %s"
-                     % (path, suffix, spec.x, spec.y))
+                fail("%s: figure %s: no ok rows with finite %s and %s%s"
+                     % (path, suffix, spec.x, spec.y, "" if only is None else
+                        " among the curves kept (--unroll/--vec)"))
             with open_out("%s%d.tsv" % (prefix, k)) as f:
                 write_points(f, spec, [(1, label, None, ents)])
     print("\n".join(out))
@@ -293,7 +309,8 @@ def stream_kernels(run):
 
 
 def compare(opts, paths):
-    runs = [scan(p) for p in paths]
+    specs = figdata.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
+    runs = [scan(p, specs) for p in paths]
     for run in runs:
         require_rows(run)
     kernels = [stream_kernels(r) for r in runs]
@@ -321,9 +338,7 @@ def compare(opts, paths):
                  % (run.path, kernel, ",".join(lev for _, lev in figs)))
     spec = figdata.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
 
-    def keep_curve(by_vals):
-        return all(want is None or text.lstrip(BLANKS) == want
-                   for text, want in zip(by_vals, (opts["--unroll"], opts["--vec"])))
+    keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"])
     sets = []
     for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
         ents = entries(run, spec, kernel, mode, opts["--lever"], keep_curve)
@@ -333,6 +348,10 @@ def compare(opts, paths):
         sets.append((set_idx, label, norm_of(run, "roof_memcpy_gbps"), ents))
     with open_out(opts["--data"]) as f:
         write_points(f, spec, sets, "roof_memcpy_gbps")
+    if opts["--table"] and not comparetab.write(
+            opts["--table"], runs, labels_of(runs), kernel, mode, opts["--lever"],
+            curve_filter(comparetab.TABLE_SPEC, opts["--unroll"], opts["--vec"])):
+        fail("compare %s: no (variant, occupancy) point is in every CSV: no table" % kernel)
     synthetic = any((r.meta.get("synthetic") or "").startswith("1") for r in runs)
     print("%s\t%d" % (clean(kernel), synthetic))
 
@@ -355,17 +374,17 @@ def main(argv):
         stream.reconfigure(encoding="utf-8", errors="surrogateescape")
     task, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     if task == "check":
-        opts, args = parse_options(args, ["--data"])
+        opts, args = parse_options(args, ["--data", "--unroll", "--vec"])
         if len(args) == 1:
-            return check(args[0], opts["--data"])
+            return check(args[0], opts["--data"], opts["--unroll"], opts["--vec"])
     elif task == "select" and args:
         return select(args)
     elif task == "compare":
-        opts, args = parse_options(args, ["--data", "--x", "--kernel", "--lever", "--unroll",
-                                          "--vec"])
+        opts, args = parse_options(args, ["--data", "--table", "--x", "--kernel", "--lever",
+                                          "--unroll", "--vec"])
         if opts["--data"] is not None and len(args) >= 2:
             return compare(opts, args)
-    fail("usage: csvsel.py check [--data PREFIX] FILE | csvsel.py select FILE... | "
+    fail("usage: csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE | csvsel.py select FILE... | "
          "csvsel.py compare --data FILE [options] CSV...")
 
 

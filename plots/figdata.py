@@ -109,8 +109,8 @@ class Spec:
 
 # The data of the figures plots/plot draws, by figure type.
 FIGURE_SPECS = (
-    Spec("occupancy", ["unroll", "vec_bytes"], "occ_achieved_pct", "gbps_median", ["lever"]),
-    Spec("inflight", ["unroll", "vec_bytes"], "bytes_in_flight_per_sm", "gbps_median", ["lever"],
+    Spec("occupancy", ["unroll", "vec_bytes", "lever"], "occ_achieved_pct", "gbps_median"),
+    Spec("inflight", ["unroll", "vec_bytes", "lever"], "bytes_in_flight_per_sm", "gbps_median",
          positive_x=True),
     Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
          positive_x=True),

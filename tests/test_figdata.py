@@ -3,8 +3,9 @@
 made-up inputs: Median is the lower median, exactly, up to MEDIAN_EXACT values and a value of the
 stream within the middle quantiles beyond; the rows of one point (curve and x) become one point
 with the median y, in every figure's data and in task select, whatever their order in the file;
-a row with another x or another lever is its own point; x keeps the CSV's text. Exit 0 passed,
-1 failed."""
+a row with another x or another lever is its own point; x keeps the CSV's text; the numeric
+comparison of two fixture GPUs (compare --table) holds each common point's values, % of roof,
+ratio and noise flag, and the plateaus. Exit 0 passed, 1 failed."""
 import os
 import random
 import subprocess
@@ -14,17 +15,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "plots"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from pycheck import check, finish  # noqa: E402
 import figdata  # noqa: E402
+import occcsv  # noqa: E402
 
-failed = checks = 0
-
-
-def check(desc, ok):
-    global failed, checks
-    checks += 1
-    if not ok:
-        failed += 1
-        print("FAIL: " + desc)
 
 
 def median_of(values):
@@ -85,22 +80,23 @@ def data_rows(text):
     return [line.split("\t") for line in text.splitlines() if line and not line.startswith("set_")]
 
 
-env = dict(os.environ, PLOT_WHERE="kernel=reduce", PLOT_BY="unroll,vec_bytes",
-           PLOT_X="occ_achieved_pct", PLOT_Y="gbps_median", PLOT_KEEP="lever")
+env = dict(os.environ, PLOT_WHERE="kernel=reduce", PLOT_BY="unroll,vec_bytes,lever",
+           PLOT_X="occ_achieved_pct", PLOT_Y="gbps_median")
 sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", path],
                      env=env, capture_output=True, text=True)
 check("select exits 0 (%s)" % sel.stderr.strip(), sel.returncode == 0)
 got = data_rows(sel.stdout)
 x = one[c["occ_achieved_pct"]]
-at = [r for r in got if r[2:4] == ["4", "16"] and r[6] == x]
-check("the repeated point is one point per lever", sorted(r[8] for r in at) == ["bounds", "pad"])
+# set_idx label unroll vec_bytes lever (3 ranks) x y
+at = [r for r in got if r[2:4] == ["4", "16"] and r[8] == x]
+check("the repeated point is one point per lever", sorted(r[4] for r in at) == ["bounds", "pad"])
 check("its y is the median of its rows",
-      [r[7] for r in at if r[8] == "pad"] == ["3"])
-check("the capped row is its own point", [r[7] for r in at if r[8] == "bounds"] == ["9"])
-check("another x is another point", [r[7] for r in got if r[2:4] == ["4", "16"] and
-                                     r[6] == "99.5"] == ["7"])
+      [r[9] for r in at if r[4] == "pad"] == ["3"])
+check("the capped row is its own point", [r[9] for r in at if r[4] == "bounds"] == ["9"])
+check("another x is another point", [r[9] for r in got if r[2:4] == ["4", "16"] and
+                                     r[8] == "99.5"] == ["7"])
 check("every other ok row is a point", len(got) == len(others) + 3)
-check("x keeps the CSV's text", all(r[6] in {o[c["occ_achieved_pct"]] for o in ok} | {"99.5"}
+check("x keeps the CSV's text", all(r[8] in {o[c["occ_achieved_pct"]] for o in ok} | {"99.5"}
                                     for r in got))
 
 prefix = os.path.join(tmp, "fig-")
@@ -116,5 +112,49 @@ sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), 
 with open(prefix + "1.tsv", encoding="utf-8") as f:
     check("the pad occupancy figure's data is select's of lever pad", f.read() == sel.stdout)
 
-print("%d checks, %d failed" % (checks, failed))
-sys.exit(1 if failed else 0)
+# --- the numeric comparison (csvsel.py compare --table): two fixture GPUs ------------------------
+A, B = (os.path.join(ROOT, "tests", "fixtures", n) for n in ("reduce-synthetic.csv",
+                                                             "reduce-gpu-b-synthetic.csv"))
+tab = os.path.join(tmp, "tab")
+cmp_run = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "compare",
+                          "--data", os.path.join(tmp, "cmp.tsv"), "--table", tab, A, B],
+                         capture_output=True, text=True)
+check("compare --table exits 0 (%s)" % cmp_run.stderr.strip(), cmp_run.returncode == 0)
+ta, tb = occcsv.read(A), occcsv.read(B)
+
+
+def ok_points(t):
+    return {(t.field(r, "variant"), float(t.field(r, "occ_achieved_pct"))):
+            (float(t.field(r, "gbps_median")), float(t.field(r, "noise_pct")))
+            for r in t.rows if t.field(r, "status") == "ok"}
+
+
+pa, pb = ok_points(ta), ok_points(tb)
+common = set(pa) & set(pb)
+with open(tab + ".csv", encoding="utf-8") as f:
+    table = [line.rstrip("\n").split(",") for line in f]
+head, body = table[0], table[1:]
+col = {name: i for i, name in enumerate(head)}
+check("table: one row per point in both runs (%d)" % len(common), len(body) == len(common) > 0)
+roof_a = float(ta.meta_get("roof_memcpy_gbps"))
+good = True
+for r in body:
+    a, b = pa[(r[0], float(r[1]))], pb[(r[0], float(r[1]))]
+    good &= abs(float(r[col["run1_gbps"]]) - a[0]) < 0.01
+    good &= abs(float(r[col["run1_pct_of_roof"]]) - 100 * a[0] / roof_a) < 0.06
+    good &= abs(float(r[col["run2_ratio_to_run1"]]) - b[0] / a[0]) < 1e-4
+    differs = abs(b[0] / a[0] - 1) * 100 > (a[1] ** 2 + b[1] ** 2) ** 0.5
+    good &= r[col["run2_differs"]] == str(int(differs))
+check("table: values, % of roof, ratio and the noise flag agree with the CSVs", good)
+check("table: another GPU differs beyond the noise somewhere",
+      "1" in {r[col["run2_differs"]] for r in body})
+with open(tab + ".md", encoding="utf-8") as f:
+    md = f.read()
+check("markdown names both GPUs and the knee table", "Synthetic GPU A" in md and
+      "Synthetic GPU B" in md and "knee occ %" in md)
+knee_lines = [line for line in md.splitlines() if line.startswith("| reduce_u4_v16 |")]
+best_a = max(g for (v, x), (g, n) in pa.items() if v == "reduce_u4_v16" and (v, x) in common)
+check("markdown: u4_v16's plateau is its best common point",
+      knee_lines and knee_lines[-1].split(" | ")[1] == "%.1f" % best_a)
+
+finish()
