@@ -13,12 +13,18 @@ scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothin
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
-on stderr naming its file and line.
+on stderr naming its file and line. A file of 64 MiB or more without a quote is read in parts of
+PART_BYTES by a pool of processes (one per processor, at most MAX_WORKERS) and the parts merged
+in file order: the same metadata, counts, groups, points, messages and errors as one pass, and
+the same medians where a point has fewer than MEDIAN_EXACT rows (past that, both are remedians
+of its rows, merged in another order).
 """
 import array
 import collections
 import math
+import multiprocessing
 import operator
+import os
 import sys
 
 import occcsv
@@ -76,6 +82,23 @@ class Median:
             if j + 1 == len(self.levels):
                 self.levels.append(array.array("d"))
             self.levels[j + 1].append(m)
+            j += 1
+
+    def merge(self, other):
+        """Adds the values other holds, level by level; then each full buffer of a level, from
+        the lowest, passes its median on."""
+        for j, values in enumerate(other.levels):
+            if j == len(self.levels):
+                self.levels.append(array.array("d"))
+            self.levels[j].extend(values)
+        j = 0
+        while j < len(self.levels):
+            while len(self.levels[j]) >= MEDIAN_EXACT:
+                full = sorted(self.levels[j][:MEDIAN_EXACT])
+                del self.levels[j][:MEDIAN_EXACT]
+                if j + 1 == len(self.levels):
+                    self.levels.append(array.array("d"))
+                self.levels[j + 1].append(full[(MEDIAN_EXACT - 1) // 2])
             j += 1
 
     def result(self):
@@ -178,7 +201,8 @@ def _getter(indices):
     return operator.itemgetter(*indices) if indices else lambda row: ()
 
 
-LEFT_OUT = object()  # a point key whose x is not finite (or not positive where it must be)
+# The value of a point key whose x is not finite (or not positive where it must be).
+LEFT_OUT = False
 
 
 def _feeder(run, spec):
@@ -226,11 +250,12 @@ def _feeder(run, spec):
     return feed
 
 
-def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
-    """The Run of the file at path; raises Error where occ_csv_read rejects it. absurd_lines:
-    name each row left out for an absurd value on stderr."""
+def _scan_part(path, specs, part):
+    """The Run of part (see occcsv.records) of the file, its groups not finished, with absurd:
+    [(line, column, text)] of the rows left out; raises Error."""
     columns = occcsv.schema()
     run = Run(path, columns)
+    run.absurd = []
     ix = run.index
     feeders = [_feeder(run, spec) for spec in specs]
     i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
@@ -240,7 +265,7 @@ def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
     groups, meta = run.groups, run.meta
     try:
-        for kind, row, line in occcsv.records(path, columns):
+        for kind, row, line in occcsv.records(path, columns, part):
             if kind == "meta":
                 meta[row[0]] = row[1]
                 continue
@@ -255,10 +280,7 @@ def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
                     max(map(len, texts)) > 15:
                 name = _absurd(texts)
                 if name is not None:
-                    if absurd_lines:
-                        print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the "
-                              "figures" % (path, line, name, row[ix[name]], ABSURD),
-                              file=sys.stderr)
+                    run.absurd.append((line, name, row[ix[name]]))
                     continue
             kernel, mode, lever = row[i_kernel], row[i_mode], row[i_lever]
             g = groups.get((kernel, mode))
@@ -272,8 +294,127 @@ def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
             for feed in feeders:
                 feed(row, kernel, mode, lever)
     except occcsv.CsvError as err:
-        raise Error(str(err)) from None
-    for g in groups.values():
+        run.error = str(err)
+    except Error as err:
+        run.error = str(err)
+    return run
+
+
+def _scan_part_args(args):
+    return _scan_part(*args)
+
+
+# Files of at least 2 parts' bytes that hold no quote are read in parts of PART_BYTES (whole
+# lines; a quoted field may hold a line end), by up to MAX_WORKERS processes, and merged in file
+# order: the result depends on the file only, not on the number of processors.
+PART_BYTES = 32 << 20
+MAX_WORKERS = 8
+
+
+def _parts(path):
+    """[(start, end, first_line, header_read)] of the file, or [None]: one sequential pass."""
+    size = os.path.getsize(path)
+    if size < 2 * PART_BYTES:
+        return [None]
+    with open(path, "rb") as f:
+        while True:  # the header: the first line that is not empty, a comment or metadata
+            line = f.readline(PART_BYTES)
+            if f.tell() >= PART_BYTES or not line.endswith(b"\n"):
+                return [None]
+            if line[:1] != b"#" and line not in (b"\n", b"\r\n"):
+                break
+        f.seek(0)
+        starts, first_lines = [0], [1]
+        cut, pos, n_lf = PART_BYTES, 0, 0  # cut: where to look for the next part's start
+        while True:
+            block = f.read(8 << 20)
+            if not block:
+                break
+            if b'"' in block:
+                return [None]
+            while cut is not None and cut < pos + len(block):
+                i = block.find(b"\n", cut - pos)
+                if i == -1:  # that line ends in a later block
+                    cut = pos + len(block)
+                    break
+                if pos + i + 1 >= size:
+                    cut = None
+                    break
+                starts.append(pos + i + 1)
+                first_lines.append(1 + n_lf + block.count(b"\n", 0, i + 1))
+                cut = starts[-1] + PART_BYTES
+            n_lf += block.count(b"\n")
+            pos += len(block)
+    ends = starts[1:] + [size]
+    return [(start, end, first, k > 0)
+            for k, (start, end, first) in enumerate(zip(starts, ends, first_lines))]
+
+
+def _workers(n_parts):
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_WORKERS, n_parts))
+
+
+def _merge(run, other):
+    for k, v in other.meta.items():
+        run.meta[k] = v
+    run.n_rows += other.n_rows
+    run.n_ok += other.n_ok
+    for key, g in other.groups.items():
+        mine = run.groups.get(key)
+        if mine is None:
+            run.groups[key] = g
+            continue
+        mine.cycles |= g.cycles
+        mine.hops |= g.hops
+        for k in g.seen:
+            mine.seen[k] = None
+    for name, tables in other.points.items():
+        mine_tables = run.points.setdefault(name, {})
+        for group, points in tables.items():
+            mine = mine_tables.setdefault(group, {})
+            for key, p in points.items():
+                q = mine.get(key)
+                if q is None:
+                    mine[key] = p
+                    run.new_point()
+                elif q is not LEFT_OUT:
+                    q.rows += p.rows
+                    q.y.merge(p.y)
+                    for a, b in zip(q.carry, p.carry):
+                        a.merge(b)
+
+
+def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
+    """The Run of the file at path; raises Error where occ_csv_read rejects it. absurd_lines:
+    name each row left out for an absurd value on stderr."""
+    parts = _parts(path)
+    args = [(path, specs, part) for part in parts]
+    n = _workers(len(parts))
+    if n == 1:
+        return _merged(path, map(_scan_part_args, args), absurd_lines)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ctx.Pool(n) as pool:
+        # In file order, as each is done: the main process holds one part's points at a time.
+        return _merged(path, pool.imap(_scan_part_args, args), absurd_lines)
+
+
+def _merged(path, results, absurd_lines):
+    """The Run of the parts' Runs, in file order; prints their absurd rows; raises Error."""
+    run = Run(path, occcsv.schema())
+    for part in results:
+        if absurd_lines:
+            for line, name, text in part.absurd:
+                print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the figures"
+                      % (path, line, name, text, ABSURD), file=sys.stderr)
+        if getattr(part, "error", None):
+            raise Error(part.error)
+        _merge(run, part)
+    for g in run.groups.values():
         g.finish()
     return run
 

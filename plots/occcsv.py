@@ -257,20 +257,38 @@ def _plain_rows(path, src, columns, writer, full):
         src.fill()
 
 
-def records(path, columns=None):
-    """The file at path read one record at a time: yields ("meta", (key, value)) for each
-    metadata line, ("meta", (key, value), None), and for each data row, ("row", fields, line), in file order, in memory that does
-    not grow with the file; raises CsvError where occ_csv_read rejects the file."""
+class _Range:
+    """The bytes [start, end) of an open binary file, read as a file."""
+
+    def __init__(self, f, start, end):
+        f.seek(start)
+        self.f, self.left = f, end - start
+
+    def read(self, n):
+        data = self.f.read(min(n, self.left))
+        self.left -= len(data)
+        return data
+
+
+def records(path, columns=None, part=None):
+    """The file at path read one record at a time: yields ("meta", (key, value), None) for each
+    metadata line and ("row", fields, line) for each data row, in file order, in memory that does
+    not grow with the file; raises CsvError where occ_csv_read rejects the file.
+    part=(start, end, first_line, header_read) reads only the bytes [start, end) of a file that
+    holds no quote: start and end at line starts, first_line the number of the line at start,
+    header_read whether the header lies before start (else it must lie in the part)."""
     columns = schema() if columns is None else columns
     try:
         f = open(path, "rb")
     except OSError as e:
         raise CsvError("%s: %s" % (path, e.strerror)) from None
     with f:
-        src = _Lines(f)
+        src = _Lines(f if part is None else _Range(f, part[0], part[1]))
+        if part is not None:
+            src.i = src.lf = part[2] - 1
         reader = csv.reader(src, strict=True)
         writer, full = _row_patterns(columns)
-        have_header = False
+        have_header = part is not None and part[3]
         while src.next is not None:
             line, lineno = src.next, src.i + 1
             if line in ("\n", "\r\n"):

@@ -5,7 +5,8 @@ stream within the middle quantiles beyond; the rows of one point (curve and x) b
 with the median y, in every figure's data and in task select, whatever their order in the file;
 a row with another x or another lever is its own point; x keeps the CSV's text; the numeric
 comparison of two fixture GPUs (compare --table) holds each common point's values, % of roof,
-ratio and noise flag, and the plateaus. Exit 0 passed, 1 failed."""
+ratio and noise flag, and the plateaus; a file read in parts by several processes gives what one
+pass gives, errors at the same line. Exit 0 passed, 1 failed."""
 import os
 import random
 import subprocess
@@ -156,5 +157,44 @@ knee_lines = [line for line in md.splitlines() if line.startswith("| reduce_u4_v
 best_a = max(g for (v, x), (g, n) in pa.items() if v == "reduce_u4_v16" and (v, x) in common)
 check("markdown: u4_v16's plateau is its best common point",
       knee_lines and knee_lines[-1].split(" | ")[1] == "%.1f" % best_a)
+
+# --- a file read in parts, by several processes, gives what one pass gives ---------------------
+big = os.path.join(tmp, "big.csv")
+subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_big_csv.py"), "1", big],
+               check=True, capture_output=True)
+
+
+def summary(path, part_bytes):
+    figdata.PART_BYTES = part_bytes
+    r = figdata.scan(path, absurd_lines=False)
+    pts = sorted((name, g, repr(k), None if p is figdata.LEFT_OUT else
+                  (p.x_text, p.rows, p.y.result(), [m.result() for m in p.carry]))
+                 for name, tables in r.points.items() for g, points in tables.items()
+                 for k, p in points.items())
+    return (list(r.meta.items()), r.n_rows, r.n_ok, pts, [(k, g.levers, g.factors, g.per_lever,
+                                                          g.type()) for k, g in r.groups.items()])
+
+
+whole = summary(big, 1 << 40)
+parted = summary(big, 50000)
+check("a 1 MB file in 20 parts", len(figdata._parts(big)) >= 20)
+check("parts give the one pass's metadata, counts, groups and points", parted == whole)
+with open(big, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+bad_line = len(lines) - 100
+fields = lines[bad_line - 1].split(",")
+fields[c["gbps_median"]] = "fast"
+lines[bad_line - 1] = ",".join(fields)
+with open(big, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines))
+for part_bytes in (1 << 40, 50000):
+    figdata.PART_BYTES = part_bytes
+    try:
+        figdata.scan(big)
+        msg = ""
+    except figdata.Error as err:
+        msg = str(err)
+    check("an error in the last part names its line (%s)" % msg,
+          msg == "%s:%d: column gbps_median: 'fast' is not a number" % (big, bad_line))
 
 finish()
