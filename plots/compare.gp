@@ -51,7 +51,7 @@ set yrange [0 : (YPCT > 100 ? 1.1 * YPCT : 110)]
 set ytics 20
 set ylabel "% of own memcpy roof"
 # The key of the first panel is drawn below all panels, in rows, hiding none of them.
-set key at screen 0.5, 0.15 center top vertical width -6 Left reverse \
+set key at screen 0.5, 0.15 center top vertical width 0 Left reverse \
     noenhanced font ",14" \
     noopaque nobox samplen 4 spacing 1.0
 

@@ -7,8 +7,8 @@ first run, and differs = 1 where |ratio - 1| x 100 exceeds the two runs' combine
 (sqrt(noise_1^2 + noise_i^2), in %). A second table gives per variant and run the plateau (best
 GB/s over the levels present in every run) and the knee (lowest such level reaching 90% of
 that best, the knee table's definition). The Markdown page names each run: label, file, GPU,
-SM clock, buffer bytes, roof, git revision, so that runs of different GPUs, clocks or sizes are
-compared with that in view.
+SM clock, buffer bytes, roof, the axis.* metadata (schedule, size, waves, ...), git revision and
+command, so that runs of different GPUs, clocks or sizes are compared with that in view.
 """
 import math
 import os
@@ -85,15 +85,16 @@ def _cell(v):
 
 def _markdown(runs, labels, kernel, mode, head, rows, per_run, common, roofs):
     out = ["# %s (mode %s): run against run" % (kernel, mode), "",
-           "| run | label | file | GPU | SM clock MHz | buffer bytes | memcpy roof GB/s | git |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "| run | label | file | GPU | SM clock MHz | buffer bytes | memcpy roof GB/s | axes "
+           "| git | command |", "|" + " --- |" * 10]
     for i, (r, label) in enumerate(zip(runs, labels), 1):
         m = r.meta
+        axes = ", ".join("%s=%s" % (k[5:], v) for k, v in m.items() if k.startswith("axis."))
         out.append("| %d | %s |" % (i, _cell(label)) + "|".join(
             " %s " % _cell(v or "?") for v in (os.path.basename(r.path), m.get("gpu_name"),
                                                m.get("sm_clock_mhz"), m.get("buffer_bytes"),
-                                               m.get("roof_memcpy_gbps"), m.get("git_rev"))) +
-            "|")
+                                               m.get("roof_memcpy_gbps"), axes,
+                                               m.get("git_rev"), m.get("command"))) + "|")
     out += ["", "Points present in every run (%d). ratio: to run 1; differs: the difference "
             "exceeds the two runs' combined noise (sqrt(noise_1^2 + noise_i^2))." % len(rows), "",
             "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]

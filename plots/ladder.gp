@@ -64,7 +64,7 @@ if (L2 > 0) {
     set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
 }
 set title ARG3 noenhanced
-set key inside left top vertical Left reverse noenhanced opaque box
+set key inside left top vertical Left reverse noenhanced opaque box width 0
 
 # One variant is the usual ladder: its name would only repeat the title.
 cycles_title(b) = NB > 1 ? VNAME[b] . (MHZ > 0 ? "" : ": cycles") : \

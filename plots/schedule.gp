@@ -27,7 +27,7 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 
 eval PNG_BEGIN
 set multiplot layout 2, 1 title ARG3 noenhanced
-set key inside right bottom noenhanced
+set key inside right bottom vertical noenhanced width 0
 set xrange [0 : 100]
 set xtics 12.5
 set format x "%g"
