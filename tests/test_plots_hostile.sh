@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/test_plots_hostile.sh: plots/plot where the environment and the input are unkind: the same
-# plot data (the pre-filter's output, as gnuplot gets it) and the same SVG bytes under LC_ALL=C,
-# C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped with a note where
-# that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can pass (occ=50.csv,
+# plot data (the pre-filter's output, as gnuplot gets it), the same SVG bytes and compare tables
+# under LC_ALL=C, C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped
+# with a note where that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can pass (occ=50.csv,
 # task=select, -x.csv after --, spaces, quotes, a newline) give figures named after them;
 # --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with one line
 # naming file:line and the rest drawn (large files: tests/test_plots_big.sh).
@@ -60,6 +60,9 @@ in_locales() {
             diff -r -x '*.png' "$T/$1-C/out" "$T/$1-$loc/out"
         check "$1: --compare SVG under $loc is byte-identical to C's" \
             cmp -s "$T/$1-C/cmp/both.svg" "$T/$1-$loc/cmp/both.svg"
+        check "$1: --compare tables under $loc are byte-identical to C's" sh -c \
+            'cmp -s "$1.md" "$2.md" && cmp -s "$1.csv" "$2.csv"' - "$T/$1-C/cmp/both" \
+            "$T/$1-$loc/cmp/both"
     done
 }
 in_locales listed "$PATH"
