@@ -99,10 +99,22 @@ check("open points are larger than filled ones",
       min(m["scale"] for m in open_pts) > max(m["scale"] for m in filled))
 
 # --- bytes in flight: ticks past the data, the model line ----------------------------------------
-_, rows = ok_rows("reduce-synthetic.csv")
-hi = max(occcsv.number(t.field(r, "bytes_in_flight_per_sm")) for r in rows)
-labels = [svgfig.bytes_of(label) for _, label in inf.tick_labels("middle")]
-check("an x label at or past the largest bytes in flight (%d)" % hi,
+# The fixture's rows up to 128 KiB in flight: data past the last even power of two.
+with open(os.path.join(FIX, "reduce-synthetic.csv"), encoding="utf-8") as f:
+    lines = f.read().splitlines()
+head = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+ib = lines[head].split(",").index("bytes_in_flight_per_sm")
+kept = lines[:head + 1] + [line for line in lines[head + 1:] if line and not
+                           line.startswith("#") and int(line.split(",")[ib]) <= 131072]
+upto = os.path.join(T, "upto128k.csv")
+with open(upto, "w", encoding="utf-8") as f:
+    f.write("\n".join(kept) + "\n")
+plot("--outdir", out, upto)
+hi = max(int(line.split(",")[ib]) for line in kept[head + 1:])
+labels = [svgfig.bytes_of(label) for _, label in svgfig.Figure(
+    os.path.join(out, "upto128k-inflight-reduce.svg")).tick_labels("middle")]
+check("data past 64 KiB (%d B in flight)" % hi, hi > 65536)
+check("an x label at or past the largest bytes in flight",
       max(v for v in labels if v) >= hi)
 little = [p for p in inf.paths if p["title"].startswith("Little")]
 model = max(little, key=lambda p: len(p["points"]))
@@ -147,8 +159,9 @@ cmp = os.path.join(T, "cmp")
 plot("--compare", "--out", cmp, os.path.join(FIX, "reduce-synthetic.csv"),
      os.path.join(FIX, "reduce-gpu-b-synthetic.csv"))
 cf = svgfig.Figure(cmp + ".svg")
-check("compare: one panel per unroll",
-      all(cf.texts.count("unroll %d" % u) == 1 for u in (1, 2, 4, 8)))
+check("compare: one panel per unroll, each with its axis",
+      all(cf.texts.count("unroll %d" % u) == 1 for u in (1, 2, 4, 8)) and
+      [label for _, label in cf.tick_labels("end")].count("100") == 4)
 gpu_curves = [p for p in curve_paths(cf) if p["stroke"] in (rgb[1], rgb[2])]
 check("compare: every curve of both GPUs, in colour by GPU (%d)" % len(gpu_curves),
       len(gpu_curves) == 2 * len(curve_paths(occ)))
