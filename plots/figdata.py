@@ -398,7 +398,11 @@ def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
         return _merged(path, map(_scan_part_args, args), absurd_lines)
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ctx.Pool(n) as pool:
+    try:
+        pool = ctx.Pool(n)
+    except (OSError, ImportError):  # no process pool here (no /dev/shm, say): one process
+        return _merged(path, map(_scan_part_args, args), absurd_lines)
+    with pool:
         # In file order, as each is done: the main process holds one part's points at a time.
         return _merged(path, pool.imap(_scan_part_args, args), absurd_lines)
 

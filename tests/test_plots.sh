@@ -107,6 +107,8 @@ gnuplot -c "$ROOT/plots/schedule.gp" "$T/sched.tsv" "$T/sched" "schedules" 2>"$T
 check "schedule figure renders" is_png "$T/sched.png"
 check "schedule figure names the schedule and the agreement line" \
     sh -c "grep -q '<title>dynamic<' '$T/sched.svg' && grep -q 'measured = API' '$T/sched.svg'"
+check "schedule SVG has both panels (bandwidth and residency)" \
+    sh -c "grep -q 'median bandwidth (GB/s)' '$T/sched.svg' && grep -q 'measured residency' '$T/sched.svg'"
 check "ladder marks L2" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L2 50 MiB"
 check "chase legend names chains per warp" \
     has_text "$OUT/chase-warp-synthetic-chase-warp.svg" "K = 8 chains per warp"
