@@ -55,7 +55,8 @@ set key at screen 0.5, 0.15 center top vertical width 0 Left reverse \
     noenhanced font ",14" \
     noopaque nobox samplen 4 spacing 1.0
 
-# The blocks by panel, widest line first within each: panel r holds P_ORDER[P_FIRST[r] .. P_LAST[r]].
+# The blocks by panel, widest line first within each: panel r holds
+# P_ORDER[P_FIRST[r] .. P_LAST[r]].
 array P_ORDER[NB]
 array P_FIRST[NU]
 array P_LAST[NU]
@@ -74,20 +75,25 @@ DRAW = "set multiplot layout NROW, NCOL title ARG3 noenhanced margins 0.1, 0.97,
     "if (r <= NU - NCOL) { set xlabel ' ' } else { set xlabel XLABEL }; " . \
     "if (r > 1) { set key off }; " . \
     "plot 100 with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB notitle, " . \
-    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) using XCOL:(ycol(P_ORDER[k])) " . \
+    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) " . \
+    "using XCOL:(ycol(P_ORDER[k])) " . \
     "with lines linewidth v_lw(VR[P_ORDER[k]]) linecolor rgb rank_rgb(GPU[P_ORDER[k]]) " . \
     "dashtype 1 + CAP_B[P_ORDER[k]] notitle, " . \
-    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) using XCOL:(ycol(P_ORDER[k])) " . \
+    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) " . \
+    "using XCOL:(ycol(P_ORDER[k])) " . \
     "with points linecolor rgb 'white' pointtype vec_pt(V_B[P_ORDER[k]]) " . \
     "pointsize cap_ps(P_ORDER[k]) notitle, " . \
-    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) using XCOL:(ycol(P_ORDER[k])) " . \
+    "for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) " . \
+    "using XCOL:(ycol(P_ORDER[k])) " . \
     "with points linewidth 1.5 linecolor rgb rank_rgb(GPU[P_ORDER[k]]) " . \
     "pointtype cap_pt(P_ORDER[k]) pointsize cap_ps(P_ORDER[k]) notitle, " . \
     "for [g = 1 : NG] NaN with lines linewidth 5 linecolor rgb rank_rgb(g) title GPU_NAME[g], " . \
     "for [v = 1 : NV] NaN with linespoints linewidth v_lw(v) linecolor rgb 'black' " . \
-    "pointtype vec_pt(V_OF_RANK[v]) pointsize 1.4 * PS title sprintf('%d B loads', V_OF_RANK[v]), " . \
+    "pointtype vec_pt(V_OF_RANK[v]) pointsize 1.4 * PS " . \
+    "title sprintf('%d B loads', V_OF_RANK[v]), " . \
     "for [k = 1 : CAPPED] NaN with linespoints linewidth 2 dashtype 2 linecolor rgb 'black' " . \
-    "pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS title (CAPPED ? CAPPED_TITLE : '') }; " . \
+    "pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.6 * PS " . \
+    "title (CAPPED ? CAPPED_TITLE : '') }; " . \
     "unset multiplot"
 
 eval PNG_BEGIN

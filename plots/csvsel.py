@@ -12,13 +12,13 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
-        (figures whose curves have those columns). The ok rows are grouped by (kernel, mode); what a group holds
-        decides its figures: finite cycles_per_hop_median: a latency ladder (TYPE ladder); else
-        finite hops_per_s_median: a chase throughput figure (chase); else the Volkov figures
-        (occupancy and inflight). WHERE is the row filter that gives the figure's rows to task
-        select; LEVER the lever it keeps, or * for all; SUFFIX the part of the output name after
-        "<csvbase>-"; FACTOR the figure's dram_bytes_per_load_byte as the CSV writes it, when its
-        ok rows agree on one positive number, else "-". Names:
+        (figures whose curves have those columns). The ok rows are grouped by (kernel, mode);
+        what a group holds decides its figures: finite cycles_per_hop_median: a latency ladder
+        (TYPE ladder); else finite hops_per_s_median: a chase throughput figure (chase); else the
+        Volkov figures (occupancy and inflight). WHERE is the row filter that gives the
+        figure's rows to task select; LEVER the lever it keeps, or * for all; SUFFIX the part of
+        the output name after "<csvbase>-"; FACTOR the figure's dram_bytes_per_load_byte as the
+        CSV writes it, when its ok rows agree on one positive number, else "-". Names:
           occupancy-K[-M], inflight-K[-M], K[-M]   for kernel K and mode M: the mode part only
                                                    when K has several groups of that figure type
           ladder[-Q]                               Q: the part of the mode after its first '-'
@@ -27,8 +27,8 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
         blocks_per_sm) point was measured under two levers; otherwise one figure holds every
         lever's points. Names that would still coincide become TYPE-K-M[-lever]. The data of
         each TYPE is task select's output for:
-          occupancy  PLOT_BY=unroll,vec_bytes PLOT_X=occ_achieved_pct PLOT_Y=gbps_median
-                     PLOT_KEEP=lever
+          occupancy  PLOT_BY=unroll,vec_bytes,lever PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median (a capped twin is its own curve)
           inflight   the same with PLOT_X=bytes_in_flight_per_sm PLOT_POSITIVE_X=1
           ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
                      PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
@@ -48,16 +48,17 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
                                     [--lever L] [--unroll U] [--vec V] CSV...
         The data of the comparison figure: the occupancy (or inflight) figure data of one
         kernel's points in every CSV, PLOT_NORM=roof_memcpy_gbps, one block per file and
-        (unroll, vec_bytes). The kernel is --kernel, else the one kernel every CSV has Volkov
+        (unroll, vec_bytes, lever). The kernel is --kernel, else the one kernel every CSV has Volkov
         figures for; each CSV must hold it in one mode, the same in all, and one lever or
         --lever. With --table, also PREFIX.csv and PREFIX.md, the numeric comparison
-        (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic metadata starts with 1
-        (test data), else 0.
+        (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic
+        metadata starts with 1 (test data), else 0.
 
 Medians are the lower median of an even count, so each is a value the CSV holds; numbers are
 written as the C writer writes them (%.10g) where that reads back as the value, else as the
-shortest text that does (so the CSV's own text where the C writer wrote it), x as the CSV wrote it (leading blanks dropped). Text fields have tabs, CR and LF replaced
-by spaces, as the output is one line per row. Environment of select: PLOT_WHERE conditions
+shortest text that does (so the CSV's own text where the C writer wrote it), x as the CSV
+wrote it (leading blanks dropped). Text fields have tabs, CR and LF replaced by spaces, as the
+output is one line per row. Environment of select: PLOT_WHERE conditions
 "col=value" (the field's exact text) joined by \\037; PLOT_BY and PLOT_KEEP comma-separated
 column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a
 metadata key that must hold a positive number; PLOT_WHAT names the figure in messages. Errors:
@@ -384,7 +385,8 @@ def main(argv):
                                           "--unroll", "--vec"])
         if opts["--data"] is not None and len(args) >= 2:
             return compare(opts, args)
-    fail("usage: csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE | csvsel.py select FILE... | "
+    fail("usage: csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE | "
+         "csvsel.py select FILE... | "
          "csvsel.py compare --data FILE [options] CSV...")
 
 

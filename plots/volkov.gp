@@ -54,15 +54,18 @@ ycol(b) = column("gbps_median")
 VOLKOV_CURVES = "for [k = 1 : NB] DATA index (ORDER[k] - 1) using XCOL:(ycol(ORDER[k])) " . \
     "with lines linewidth v_lw(VR[ORDER[k]]) linecolor rgb unroll_rgb(U_B[ORDER[k]]) " . \
     "dashtype 1 + CAP_B[ORDER[k]] notitle, " . \
-    "for [b = 1 : NB] DATA index (b - 1) using XCOL:(ycol(b)) with points linecolor rgb 'white' " . \
+    "for [b = 1 : NB] DATA index (b - 1) using XCOL:(ycol(b)) " . \
+    "with points linecolor rgb 'white' " . \
     "pointtype vec_pt(V_B[b]) pointsize cap_ps(b) notitle, " . \
     "for [b = 1 : NB] DATA index (b - 1) using XCOL:(ycol(b)) with points linewidth 1.5 " . \
     "linecolor rgb unroll_rgb(U_B[b]) pointtype cap_pt(b) pointsize cap_ps(b) notitle"
 # A clause iterating over nothing still takes a row in the key unless its title is empty, hence
 # the conditional title of the capped entry.
-VOLKOV_KEY = "for [r = 1 : NU] NaN with lines linewidth 5 linecolor rgb unroll_rgb(U_OF_RANK[r]) " . \
+VOLKOV_KEY = "for [r = 1 : NU] NaN with lines linewidth 5 " . \
+    "linecolor rgb unroll_rgb(U_OF_RANK[r]) " . \
     "title sprintf('unroll %d', U_OF_RANK[r]), " . \
     "for [r = 1 : NV] NaN with linespoints linewidth v_lw(r) linecolor rgb 'black' " . \
-    "pointtype vec_pt(V_OF_RANK[r]) pointsize 1.6 * PS title sprintf('%d B loads', V_OF_RANK[r]), " . \
+    "pointtype vec_pt(V_OF_RANK[r]) pointsize 1.6 * PS " . \
+    "title sprintf('%d B loads', V_OF_RANK[r]), " . \
     "for [k = 1 : CAPPED] NaN with linespoints linewidth 2 dashtype 2 linecolor rgb 'black' " . \
     "pointtype vec_pt_open(V_OF_RANK[1]) pointsize 1.8 * PS title (CAPPED ? CAPPED_TITLE : '')"

@@ -47,7 +47,8 @@ def curve_paths(fig):
 
 out = os.path.join(T, "all")
 plot("--outdir", out, "--latency-ns", "350", os.path.join(FIX, "reduce-synthetic.csv"),
-     os.path.join(FIX, "reduce-auto-synthetic.csv"), os.path.join(FIX, "chase-latency-synthetic.csv"))
+     os.path.join(FIX, "reduce-auto-synthetic.csv"),
+     os.path.join(FIX, "chase-latency-synthetic.csv"))
 occ = svgfig.Figure(os.path.join(out, "reduce-synthetic-occupancy-reduce.svg"))
 inf = svgfig.Figure(os.path.join(out, "reduce-synthetic-inflight-reduce.svg"))
 auto = svgfig.Figure(os.path.join(out, "reduce-auto-synthetic-occupancy-reduce.svg"))

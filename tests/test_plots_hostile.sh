@@ -2,10 +2,10 @@
 # tests/test_plots_hostile.sh: plots/plot where the environment and the input are unkind: the same
 # plot data (the pre-filter's output, as gnuplot gets it), the same SVG bytes and compare tables
 # under LC_ALL=C, C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped
-# with a note where that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can pass (occ=50.csv,
-# task=select, -x.csv after --, spaces, quotes, a newline) give figures named after them;
-# --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with one line
-# naming file:line and the rest drawn (large files: tests/test_plots_big.sh).
+# with a note where that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can
+# pass (occ=50.csv, task=select, -x.csv after --, spaces, quotes, a newline) give figures named
+# after them; --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with
+# one line naming file:line and the rest drawn (large files: tests/test_plots_big.sh).
 # Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
