@@ -9,7 +9,7 @@ scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothin
     aggregated into Points: one per (kernel, mode, lever, curve values, x value), holding the
     median of y and of each carried column over the rows there (the lower median of an even
     count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a remedian,
-    see Median). Rows repeated over runs of one sweep become one point each, as drawn.
+    see plots/median.py). Rows repeated over runs of one sweep become one point each, as drawn.
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
@@ -19,7 +19,6 @@ in file order: the same metadata, counts, groups, points, messages and errors as
 the same medians where a point has fewer than MEDIAN_EXACT rows (past that, both are remedians
 of its rows, merged in another order).
 """
-import array
 import collections
 import math
 import multiprocessing
@@ -28,6 +27,7 @@ import os
 import sys
 
 import occcsv
+from median import MEDIAN_EXACT, Median
 
 BLANKS = " \t\n\v\f\r"
 
@@ -39,8 +39,6 @@ DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps
 # Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
 # 8 block sizes is 6144 per figure), and it bounds the memory of a pass.
 MAX_POINTS = 200000
-# Rows at one point whose median is exact; past that, a remedian of this base.
-MEDIAN_EXACT = 255
 
 
 class Error(Exception):
@@ -54,62 +52,6 @@ def value(text):
     except ValueError:  # hex and nan(chars): forms strtod takes and float() does not
         v = occcsv.number(text)
     return v if v - v == 0 else None
-
-
-class Median:
-    """Median of a stream of floats in bounded memory: exact (the lower median) up to
-    MEDIAN_EXACT values; then a remedian (Rousseeuw and Bassett 1990): each full buffer of
-    MEDIAN_EXACT values passes its median to the next level, and the result is the weighted
-    lower median of what the levels hold, a value of the stream in every case."""
-
-    __slots__ = ("levels",)
-
-    def __init__(self):
-        self.levels = [array.array("d")]
-
-    def add(self, v):
-        low = self.levels[0]
-        low.append(v)
-        if len(low) == MEDIAN_EXACT:
-            self.carry()
-
-    def carry(self):
-        """Passes the median of each full level on to the next (after an append to levels[0])."""
-        j = 0
-        while len(self.levels[j]) == MEDIAN_EXACT:
-            m = sorted(self.levels[j])[(MEDIAN_EXACT - 1) // 2]
-            self.levels[j] = array.array("d")
-            if j + 1 == len(self.levels):
-                self.levels.append(array.array("d"))
-            self.levels[j + 1].append(m)
-            j += 1
-
-    def merge(self, other):
-        """Adds the values other holds, level by level; then each full buffer of a level, from
-        the lowest, passes its median on."""
-        for j, values in enumerate(other.levels):
-            if j == len(self.levels):
-                self.levels.append(array.array("d"))
-            self.levels[j].extend(values)
-        j = 0
-        while j < len(self.levels):
-            while len(self.levels[j]) >= MEDIAN_EXACT:
-                full = sorted(self.levels[j][:MEDIAN_EXACT])
-                del self.levels[j][:MEDIAN_EXACT]
-                if j + 1 == len(self.levels):
-                    self.levels.append(array.array("d"))
-                self.levels[j + 1].append(full[(MEDIAN_EXACT - 1) // 2])
-            j += 1
-
-    def result(self):
-        """The median, or None when no value was added."""
-        pairs = sorted((v, MEDIAN_EXACT ** j) for j, lv in enumerate(self.levels) for v in lv)
-        total, acc = sum(w for _, w in pairs), 0
-        for v, w in pairs:
-            acc += w
-            if 2 * acc >= total:
-                return v
-        return None
 
 
 # Column name: STR, INT or NUM.
