@@ -32,7 +32,7 @@ set yrange [0 : 1.1 * YMAX]
 set xlabel "achieved occupancy (% of max warps per SM)"
 set ylabel "dependent loads completed (10⁹/s, all chains)"
 set title ARG3 noenhanced
-set key inside right bottom vertical Left reverse noenhanced
+set key inside right bottom vertical Left reverse noenhanced width 0
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(column(YCOL) / YSCALE) \

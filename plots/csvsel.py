@@ -1,25 +1,29 @@
-"""plots/csvsel.py: the plots' pre-filter: reads occsweep CSVs with plots/occcsv.py (what
-occ_csv_read accepts, nothing else), says which figures a file's rows call for, and selects the
-rows of one figure for gnuplot. Only rows with status "ok" are used, and of those not a row that
-holds a finite value beyond 1e15 in a column a figure draws (ABSURD, DRAWN below): check names
-each such row on stderr ("plots: FILE:LINE: COLUMN 'TEXT' is beyond 1e+15: row left out of the
-figures"), select leaves it out silently. Files are read as a stream: memory does not grow with
-their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges them).
+"""plots/csvsel.py: the plots' pre-filter: reads each occsweep CSV once (plots/figdata.py, through
+plots/occcsv.py: what occ_csv_read accepts, nothing else), says which figures its rows call for
+(plots/figlist.py) and writes what each figure draws: one point per curve and x, the median of
+the ok rows there (rows repeated over runs of a sweep become one point; memory does not grow
+with the file). Only
+rows with status "ok" are used, and of those not a row that holds a finite value beyond 1e15 in
+a column a figure draws: check and compare name each such row on stderr ("plots: FILE:LINE:
+COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it out silently.
 
-    python3 plots/csvsel.py check FILE
+    python3 plots/csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
-        The ok rows are grouped by (kernel, mode); what a group holds decides its figures:
-        finite cycles_per_hop_median: a latency ladder (TYPE ladder); else finite
-        hops_per_s_median: a chase throughput figure (chase); else finite gflops_median: the
-        arithmetic figures, GFLOP/s against occupancy per FMAs-per-float A (flops-fmas) and the
-        intensity figure (intensity) when the rows have GB/s too, else GFLOP/s per chain count
-        U (flops), one figure per vec_bytes (the element size); else the Volkov figures
-        (occupancy and inflight). WHERE is the row filter to pass back to task select; LEVER the
-        lever it keeps, or * for all; SUFFIX the part of the output name after "<csvbase>-";
-        FACTOR the figure's dram_bytes_per_load_byte as the CSV writes it, when its ok rows agree
-        on one positive number, else "-". Names:
+        and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
+        order of the fig lines), of the curves with unroll U and vec_bytes V only when given
+        (figures whose curves have those columns). The ok rows are grouped by (kernel, mode);
+        what a group holds decides its figures: finite cycles_per_hop_median: a latency ladder
+        (TYPE ladder); else finite hops_per_s_median: a chase throughput figure (chase); else
+        finite gflops_median: the arithmetic figures, GFLOP/s against occupancy per
+        FMAs-per-float A (flops-fmas) and the intensity figure (intensity) when the rows have
+        GB/s too, else GFLOP/s per chain count U (flops), one figure per vec_bytes (the element
+        size; with --vec V only V's); else the Volkov figures (occupancy and inflight). WHERE
+        is the row filter that gives the figure's rows to task select; LEVER the lever it
+        keeps, or * for all; SUFFIX the part of the output name after "<csvbase>-"; FACTOR the
+        figure's dram_bytes_per_load_byte as the CSV writes it, when its ok rows agree on one
+        positive number, else "-". Names:
           occupancy-K[-M], inflight-K[-M], K[-M]   for kernel K and mode M: the mode part only
                                                    when K has several groups of that figure type
           ladder[-Q]                               Q: the part of the mode after its first '-'
@@ -28,35 +32,63 @@ their size (select sorts runs of CHUNK_ROWS rows in temporary files and merges t
           intensity-K[-M]                          vec_bytes bits per element)
         plus "-<lever>" and a figure per lever when some (kernel, mode, unroll, vec_bytes,
         blocks_per_sm) point was measured under two levers; otherwise one figure holds every
-        lever's points. Names that would still coincide become TYPE-K-M[-lever].
+        lever's points. Names that would still coincide become TYPE-K-M[-lever]. The data of
+        each TYPE is task select's output for:
+          occupancy  PLOT_BY=unroll,vec_bytes,lever PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median (a capped twin is its own curve)
+          inflight   the same with PLOT_X=bytes_in_flight_per_sm PLOT_POSITIVE_X=1
+          ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
+                     PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
+          chase      PLOT_BY=unroll PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
+          flops      PLOT_BY=unroll,vec_bytes PLOT_X=occ_achieved_pct PLOT_Y=gflops_median
+                     PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
+          flops-fmas PLOT_BY=fma_per_element, otherwise as flops
+          intensity  PLOT_BY=fma_per_element PLOT_X=occ_achieved_pct PLOT_Y=gbps_median
+                     PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
     python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
-        Prints the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X and PLOT_Y, as
-        tab-separated blocks for gnuplot's `index`: one block per file and distinct PLOT_BY
-        tuple, sorted by those and then by x; each block starts with its header line and two
-        blank lines separate blocks. Columns: set_idx (file number, 1-based), label (the file's
-        gpu_name; where names repeat, plus its pci_bus_id, then its host, then its base name), each PLOT_BY
-        column, <col>_rank (1-based rank of its value among all selected rows), PLOT_X, PLOT_Y,
-        PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns.
+        Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X
+        and PLOT_Y, as tab-separated blocks for gnuplot's `index`: one block per file and
+        distinct PLOT_BY tuple, sorted by those and then by x; each block starts with its header
+        line and two blank lines separate blocks. A point is one (kernel, mode, lever, PLOT_BY
+        values, text PLOT_KEEP values, x value) of a file. Columns: set_idx (file number,
+        1-based), label (the file's gpu_name; where names repeat, plus its pci_bus_id, then its
+        host, then its base name), each PLOT_BY column, <col>_rank (1-based rank of its value
+        among all selected points), PLOT_X (as the point's first row writes it), PLOT_Y (the
+        median over the point's rows), PLOT_NORM (the file's metadata value) when set, the
+        PLOT_KEEP columns (numbers: their median over the point's rows that hold one, else NaN).
+    python3 plots/csvsel.py compare --data FILE [--table PREFIX] [--x occ|inflight] [--kernel K]
+                                    [--lever L] [--unroll U] [--vec V] CSV...
+        The data of the comparison figure: the occupancy (or inflight) figure data of one
+        kernel's points in every CSV, PLOT_NORM=roof_memcpy_gbps, one block per file and
+        (unroll, vec_bytes, lever). The kernel is --kernel, else the one kernel every CSV has Volkov
+        figures for; each CSV must hold it in one mode, the same in all, and one lever or
+        --lever. With --table, also PREFIX.csv and PREFIX.md, the numeric comparison
+        (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic
+        metadata starts with 1 (test data), else 0.
 
-Numbers are passed on as the CSV's own text (leading blanks dropped), never converted and
-printed again. Text fields have tabs, CR and LF replaced by spaces, as the output is one line per
-row. Environment: PLOT_WHERE conditions "col=value" joined by \\037; PLOT_BY and PLOT_KEEP
-comma-separated column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log
-axes); PLOT_NORM a metadata key that must hold a positive number; PLOT_WHAT names the figure in
-messages. Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
+Medians are the lower median of an even count, so each is a value the CSV holds; numbers are
+written as the C writer writes them (%.10g) where that reads back as the value, else as the
+shortest text that does (so the CSV's own text where the C writer wrote it), x as the CSV
+wrote it (leading blanks dropped). Text fields have tabs, CR and LF replaced by spaces, as the
+output is one line per row. Environment of select: PLOT_WHERE conditions
+"col=value" (the field's exact text) joined by \\037; PLOT_BY and PLOT_KEEP comma-separated
+column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a
+metadata key that must hold a positive number; PLOT_WHAT names the figure in messages. Errors:
+one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
 """
 import collections
-import heapq
-import math
 import os
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import comparetab  # noqa: E402
+import figdata  # noqa: E402
+import figlist  # noqa: E402
+from figlist import clean, sort_key  # noqa: E402
 import occcsv  # noqa: E402
 
-BLANKS = " \t\n\v\f\r"
+BLANKS = figdata.BLANKS
 
 
 def fail(msg):
@@ -64,314 +96,268 @@ def fail(msg):
     sys.exit(2)
 
 
-class Scan:
-    """One pass over a CSV: meta (last value of each key, in first-seen order) fills as rows
-    are taken from rows(), which yields (line, fields) of the ok rows and counts all rows."""
-
-    def __init__(self, path):
-        self.path, self.columns = path, occcsv.schema()
-        self.index = {name: i for i, (name, _) in enumerate(self.columns)}
-        self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
-
-    def rows(self):
-        try:
-            for kind, *rest in occcsv.records(self.path, self.columns):
-                if kind == "meta":
-                    self.meta[rest[0][0]] = rest[0][1]
-                    continue
-                self.n_rows += 1
-                if rest[0][self.index["status"]] == "ok":
-                    self.n_ok += 1
-                    yield rest[1], rest[0]
-        except occcsv.CsvError as err:
-            fail(err)
-
-    def field(self, row, name):
-        return row[self.index[name]]
+def number_text(v):
+    """v as the C writer writes it (%.10g) where that reads back as v, else the shortest text
+    that does."""
+    text = "%.10g" % v
+    return text if float(text) == v else repr(v)
 
 
-def clean(s):
-    return s.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+def scan(path, specs=figdata.FIGURE_SPECS, absurd_lines=True):
+    if not (os.path.isfile(path) and os.access(path, os.R_OK)):
+        fail("%s: cannot read the file" % path)
+    try:
+        return figdata.scan(path, specs, absurd_lines)
+    except figdata.Error as err:
+        fail(err)
 
 
-def finite(text):
-    return occcsv.is_num(text) and math.isfinite(occcsv.number(text))
+def require_rows(run):
+    if not run.n_rows:
+        fail("%s: no data rows after the header" % run.path)
+    if not run.n_ok:
+        fail("%s: no ok rows to plot: all %d rows are skip or fail" % (run.path, run.n_rows))
+    if not run.groups:
+        fail("%s: no ok rows to plot: every one holds an absurd value" % run.path)
 
 
-# No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
-# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
-ABSURD = 1e15
-DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
-         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
-         "gflops_median", "flop_peak_gflops")
-
-
-def absurd(scan, row):
-    """The first drawn column of row holding a finite value beyond ABSURD, or None. The reader
-    has checked that these INT and NUM fields are numbers; plain text beyond 1e15 has more than
-    15 characters, so only such text, or text with an exponent or in hex, is converted."""
-    for name in DRAWN:
-        text = scan.field(row, name)
-        if (len(text) > 15 or "e" in text or "E" in text or "x" in text or "X" in text) and \
-                ABSURD < abs(occcsv.number(text)) < math.inf:
-            return name
-    return None
-
-
-class Group:
-    """The ok rows of one (kernel, mode): what they hold and which levers measured them."""
-
-    def __init__(self, kernel, mode):
-        self.kernel, self.mode = kernel, mode
-        self.cycles = self.hops = self.per_lever = self.flops = self.bandwidth = False
-        self.elems = []  # vec_bytes values in order: element sizes of pure arithmetic rows
-        self.levers, self.lever_of_point = [], {}
-        self.factors = collections.OrderedDict()  # (lever, text): the distinct ones, in order
-
-    def add(self, t, row):
-        self.cycles |= finite(t.field(row, "cycles_per_hop_median"))
-        self.hops |= finite(t.field(row, "hops_per_s_median"))
-        self.flops |= finite(t.field(row, "gflops_median"))
-        self.bandwidth |= finite(t.field(row, "gbps_median"))
-        elem = t.field(row, "vec_bytes").lstrip(BLANKS)
-        if elem not in self.elems:
-            self.elems.append(elem)
-        lever = t.field(row, "lever")
-        if lever not in self.levers:
-            self.levers.append(lever)
-        point = tuple(t.field(row, c) for c in ("unroll", "vec_bytes", "blocks_per_sm"))
-        self.per_lever |= self.lever_of_point.setdefault(point, lever) != lever
-        self.factors[(lever, t.field(row, "dram_bytes_per_load_byte"))] = None
-
-    def type(self):
-        return ("ladder" if self.cycles else "chase" if self.hops else
-                "arith" if self.flops else "stream")
-
-    def factor(self, path, lever, suffix):
-        """The CSV's text of the traffic factor when every row agrees on one positive number."""
-        texts = [x.lstrip(BLANKS) for lev, x in self.factors if lever is None or lev == lever]
-        values = {occcsv.number(x) for x in texts}
-        if all(finite(x) for x in texts) and len(values) == 1 and min(values) > 0:
-            return texts[0]
-        if any(finite(x) for x in texts):
-            print("plots: %s: figure %s: dram_bytes_per_load_byte differs between its rows (%s); "
-                  "no Little's-law line" % (path, suffix, ", ".join(sorted(set(texts)))),
-                  file=sys.stderr)
-        return "-"
-
-
-def lever_words(levers):
-    levers = [lev for lev in levers if lev != "-"]  # "-": not applicable (csv_columns.h)
-    if not levers:
-        return ""
-    return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
-
-
-def arith_figures(g, base):
-    """[(type, suffix, extra where)] of an arithmetic group: with GB/s too (memory +
-    arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
-    per chain count, one figure per element size (vec_bytes: 4 fp32, 8 fp64)."""
-    if g.bandwidth:
-        return [("flops-fmas", "flops-" + base, ""), ("intensity", "intensity-" + base, "")]
+def entries(run, spec, kernel, mode, lever=None, keep_curve=None):
+    """(by values, keep values, Point) of the spec's points of (kernel, mode), of one lever when
+    given and with curve values keep_curve accepts (a function of the by values) when given."""
+    nb = len(spec.by)
     out = []
-    for elem in sorted(g.elems, key=sort_key):
-        name = "fp%d" % (8 * occcsv.number(elem)) if finite(elem) else clean(elem)
-        out.append(("flops", "flops-%s-%s" % (base, name), "\037vec_bytes=" + clean(elem)))
+    for key, p in run.points[spec.name].get((kernel, mode), {}).items():
+        if p is figdata.LEFT_OUT or (lever is not None and key[0] != lever):
+            continue
+        curve = key[1]
+        if keep_curve is not None and not keep_curve(curve[:nb]):
+            continue
+        texts, medians = iter(curve[nb:]), iter(p.carry)
+        keep = []
+        for name in spec.keep:
+            if name in spec.text_keep:
+                keep.append(next(texts))
+            else:
+                m = next(medians).result()
+                keep.append("NaN" if m is None else number_text(m))
+        out.append((curve[:nb], keep, p))
     return out
 
 
-def figures(groups):
-    """[(type, group, lever or None, suffix, extra where)] in the order the groups first
-    appear."""
-    kinds = collections.Counter((g.kernel, g.type()) for g in groups.values())
-    figs = []
-    for g in groups.values():
-        kind = g.type()
-        if kind == "ladder":
-            qualifier = g.mode.partition("-")[2]
-            base = "ladder" + ("-" + qualifier if qualifier else "")
-        else:
-            base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
-        if kind == "stream":
-            types = [(ty, ty + "-" + base, "") for ty in ("occupancy", "inflight")]
-        elif kind == "arith":
-            types = arith_figures(g, base)
-        else:
-            types = [(kind, base, "")]
-        for lever in g.levers if g.per_lever else [None]:
-            for ty, name, extra in types:
-                figs.append([ty, g, lever, name + ("-" + lever if lever else ""), extra])
-    names = collections.Counter(f[3] for f in figs)
-    for f in figs:
-        if names[f[3]] > 1:
-            f[3] = "-".join([f[0], f[1].kernel, f[1].mode] + ([f[2]] if f[2] else []))
-    for f in figs:
-        f[3] = "".join(c if c.isalnum() and c.isascii() or c in "_.+-" else "_" for c in f[3])
-    return figs
+def write_points(out, spec, sets, norm=None):
+    """Writes sets [(set_idx, label, norm text, entries)] as tab-separated blocks (see select)."""
+    distinct = [set() for _ in spec.by]
+    for _, _, _, ents in sets:
+        for by_vals, _, _ in ents:
+            for k, v in enumerate(by_vals):
+                distinct[k].add(v)
+    ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
+    head = "\t".join(["set_idx", "label"] + list(spec.by) + [c + "_rank" for c in spec.by] +
+                     [spec.x, spec.y] + ([norm] if norm else []) + list(spec.keep)) + "\n"
+    first = True
+    for set_idx, label, norm_text, ents in sets:
+        ents.sort(key=lambda e: ([sort_key(v) for v in e[0]], e[2].x, e[1]))
+        prev = None
+        for by_vals, keep, p in ents:
+            if by_vals != prev:
+                out.write(head if first else "\n\n" + head)
+                first, prev = False, by_vals
+            out.write("\t".join([str(set_idx), label] + [clean(v) for v in by_vals] +
+                                [ranks[k][v] for k, v in enumerate(by_vals)] +
+                                [p.x_text, number_text(p.y.result())] +
+                                ([norm_text] if norm else []) + [clean(v) for v in keep]) + "\n")
 
 
-def check(path):
-    t = Scan(path)
-    groups = collections.OrderedDict()
-    for line, row in t.rows():
-        name = absurd(t, row)
-        if name is not None:
-            print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the figures"
-                  % (path, line, name, t.field(row, name), ABSURD), file=sys.stderr)
-            continue
-        key = (t.field(row, "kernel"), t.field(row, "mode"))
-        groups.setdefault(key, Group(*key)).add(t, row)
-    if not t.n_rows:
-        fail("%s: no data rows after the header" % path)
-    if not t.n_ok:
-        fail("%s: no ok rows to plot: all %d rows are skip or fail" % (path, t.n_rows))
-    if not groups:
-        fail("%s: no ok rows to plot: every one holds an absurd value" % path)
+def open_out(path):
+    try:
+        return open(path, "w", encoding="utf-8", errors="surrogateescape")
+    except OSError as e:
+        fail("%s: %s" % (path, e.strerror))
+
+
+def curve_filter(spec, unroll, vec):
+    """A keep_curve function for entries(): by values with unroll and vec_bytes (where the spec's
+    curves have them) equal to unroll and vec when these are given; None when nothing is kept
+    out."""
+    wants = [(spec.by.index(c), w.lstrip(BLANKS)) for c, w in (("unroll", unroll),
+                                                               ("vec_bytes", vec))
+             if w is not None and c in spec.by]
+    if not wants:
+        return None
+    return lambda by_vals: all(by_vals[i].lstrip(BLANKS) == w for i, w in wants)
+
+
+def check(path, prefix, unroll=None, vec=None):
+    run = scan(path)
+    require_rows(run)
     out = []
-    for key, value in t.meta.items():
+    for key, value in run.meta.items():
         out.append("meta\t%s\t%s" % (clean(key), clean(value)))
-    for ty, g, lever, suffix, extra in figures(groups):
-        where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode)) + extra
+    label = clean(run.meta.get("gpu_name") or path)
+    figs = [f for f in figlist.figures(run.groups) if f[4] is None or vec is None or
+            f[4] == vec.lstrip(BLANKS)]  # --vec V: of one element size, only V's figure
+    for k, (ty, g, lever, suffix, elem) in enumerate(figs, 1):
+        where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode))
+        if elem is not None:
+            where += "\037vec_bytes=" + clean(elem)
         if lever is not None:
             where += "\037lever=" + clean(lever)
-        what = "%s, mode %s" % (g.kernel, g.mode)
-        desc = what + ": latency ladder" if ty == "ladder" else what + lever_words(
-            [lever] if lever is not None else g.levers)
-        if ty == "flops":
-            desc = "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
-        elif ty == "flops-fmas":
-            desc = g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
-        elif ty == "intensity":
-            desc = g.kernel + ": occupancy needed against FLOP per byte"
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
-                  g.factor(path, lever, suffix), desc]
+                  figlist.factor(run, g, lever, suffix), figlist.describe(ty, g, lever, suffix)]
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
+        if prefix is not None:
+            spec = figdata.SPEC[ty]
+            only = curve_filter(spec, unroll, vec if elem is None else elem)
+            ents = entries(run, spec, g.kernel, g.mode, lever, only)
+            if not ents:
+                fail("%s: figure %s: no ok rows with finite %s and %s%s"
+                     % (path, suffix, spec.x, spec.y, "" if only is None else
+                        " among the curves kept (--unroll/--vec)"))
+            with open_out("%s%d.tsv" % (prefix, k)) as f:
+                write_points(f, spec, [(1, label, None, ents)])
     print("\n".join(out))
 
 
-def sort_key(text):
-    """Numbers by value, before other text; other text by itself."""
-    return (0, occcsv.number(text), "") if occcsv.is_num(text) else (1, 0.0, text)
+def labels_of(runs):
+    """Each file's curve label: its gpu_name; where names repeat (GPUs of one model, the per-GPU
+    CSVs of a fleet run) the file's pci_bus_id is added, then its host, and where even those
+    repeat (or are missing) its base name."""
+    labels = [clean(r.meta.get("gpu_name") or r.path) for r in runs]
+    for key in ("pci_bus_id", "host"):
+        count = collections.Counter(labels)
+        for i, r in enumerate(runs):
+            if count[labels[i]] > 1 and r.meta.get(key):
+                labels[i] += " %s" % clean(r.meta[key])
+    count = collections.Counter(labels)
+    for i, r in enumerate(runs):
+        if count[labels[i]] > 1:
+            base = os.path.basename(r.path)
+            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
+    return labels
+
+
+def norm_of(run, key):
+    text = run.meta.get(key) or ""
+    v = figdata.value(text) if occcsv.is_num(text) else None
+    if v is None or v <= 0:
+        fail("%s: metadata %s is missing or not a positive number; cannot normalise"
+             % (run.path, key))
+    return text.lstrip(BLANKS)
 
 
 def env_list(name):
     return [c for c in os.environ.get(name, "").split(",") if c]
 
 
-# Rows select keeps in memory at once; beyond that, sorted runs go to temporary files and are
-# merged, so that memory does not grow with the file.
-CHUNK_ROWS = 200000
-
-
-def record_key(rec):
-    """Sort key of a selected row's record "set_idx TAB by... TAB x TAB ...": file, the PLOT_BY
-    values (numbers by value), then x by value."""
-    parts = rec.split("\t")
-    return (int(parts[0]), [sort_key(v) for v in parts[1:record_key.n_by + 1]],
-            occcsv.number(parts[record_key.n_by + 1]))
-
-
-def sorted_records(chunks, last):
-    """The records of the spilled runs and of the last (in-memory) run, merged in key order;
-    equal keys keep file order (runs are in file order, heapq.merge and sort are stable)."""
-    last.sort(key=record_key)
-    if not chunks:
-        return iter(last)
-    runs = []
-    for f in chunks:
-        f.seek(0)
-        runs.append(line.rstrip("\n") for line in f)
-    return heapq.merge(*runs, iter(last), key=record_key)
-
-
-def spill(run):
-    f = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape")
-    run.sort(key=record_key)
-    f.write("".join(r + "\n" for r in run))
-    return f
-
-
-def disambiguate(scans):
-    """Each file's curve label: its gpu_name; where names repeat (GPUs of one model, the per-GPU
-    CSVs of a fleet run) the file's pci_bus_id is added, then its host, and where even those
-    repeat (or are missing) its base name."""
-    labels = [clean(t.meta.get("gpu_name") or t.path) for t in scans]
-    for key in ("pci_bus_id", "host"):
-        count = collections.Counter(labels)
-        for i, t in enumerate(scans):
-            if count[labels[i]] > 1 and t.meta.get(key):
-                labels[i] += " %s" % clean(t.meta[key])
-    count = collections.Counter(labels)
-    for i, t in enumerate(scans):
-        if count[labels[i]] > 1:
-            base = os.path.basename(t.path)
-            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
-    return labels
-
-
 def select(paths):
     env = os.environ
-    where = [c.partition("=")[::2] for c in env.get("PLOT_WHERE", "").split("\037") if c]
+    where = [tuple(c.partition("=")[::2]) for c in env.get("PLOT_WHERE", "").split("\037") if c]
     by, keep = env_list("PLOT_BY"), env_list("PLOT_KEEP")
     xcol, ycol, norm = env.get("PLOT_X", ""), env.get("PLOT_Y", ""), env.get("PLOT_NORM", "")
-    positive_x, what = env.get("PLOT_POSITIVE_X") == "1", env.get("PLOT_WHAT", "selection")
-    scans = [Scan(p) for p in paths]
+    what = env.get("PLOT_WHAT", "selection")
     for name in [c for c, _ in where] + by + keep + [xcol, ycol]:
-        if name not in scans[0].index:
+        if name not in figdata.TYPES:
             fail("%s: %s names unknown column '%s'" % (paths[0], what, name))
-    record_key.n_by = len(by)
-    chunks, run = [], []  # records "set_idx TAB by... TAB x TAB y TAB keep..."
-    distinct = [set() for _ in by]
-    norms = {}
-    for set_idx, t in enumerate(scans, 1):
-        n = 0
-        for _, r in t.rows():
-            x, y = t.field(r, xcol).lstrip(BLANKS), t.field(r, ycol).lstrip(BLANKS)
-            if any(clean(t.field(r, c)) != v for c, v in where) or not finite(x) or \
-                    not finite(y) or (positive_x and occcsv.number(x) <= 0) or absurd(t, r):
-                continue
-            by_vals = [clean(t.field(r, c)) for c in by]
-            for k, v in enumerate(by_vals):
-                distinct[k].add(v)
-            run.append("\t".join([str(set_idx)] + by_vals + [x, y] +
-                                 [clean(t.field(r, c)) for c in keep]))
-            n += 1
-            if len(run) >= CHUNK_ROWS:
-                chunks.append(spill(run))
-                run = []
-        norm_text = t.meta.get(norm) if norm else ""
-        if norm and not (finite(norm_text or "") and occcsv.number(norm_text) > 0):
-            fail("%s: metadata %s is missing or not a positive number; cannot normalise"
-                 % (t.path, norm))
-        norms[set_idx] = norm_text.lstrip(BLANKS)
-        if n == 0:
-            fail("%s: %s: no ok rows with finite %s and %s" % (t.path, what, xcol, ycol))
-    labels = disambiguate(scans)
-    ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
-    head = "\t".join(["set_idx", "label"] + by + [c + "_rank" for c in by] + [xcol, ycol] +
-                     ([norm] if norm else []) + keep)
-    out, prev, nb = sys.stdout, None, len(by)
-    for rec in sorted_records(chunks, run):
-        parts = rec.split("\t")
-        set_idx, by_vals = int(parts[0]), parts[1:nb + 1]
-        if (set_idx, by_vals) != prev:
-            out.write("\n\n" + head + "\n" if prev is not None else head + "\n")
-            prev = (set_idx, by_vals)
-        ranked = [ranks[k][v] for k, v in enumerate(by_vals)]
-        out.write("\t".join([parts[0], labels[set_idx - 1]] + by_vals + ranked +
-                             parts[nb + 1:nb + 3] + ([norms[set_idx]] if norm else []) +
-                             parts[nb + 3:]) + "\n")
+    spec = figdata.Spec("select", by, xcol, ycol, keep, env.get("PLOT_POSITIVE_X") == "1", where)
+    runs = [scan(p, [spec], absurd_lines=False) for p in paths]
+    sets = []
+    for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
+        ents = [e for kernel, mode in run.points["select"]
+                for e in entries(run, spec, kernel, mode)]
+        if not ents:
+            fail("%s: %s: no ok rows with finite %s and %s" % (run.path, what, xcol, ycol))
+        sets.append((set_idx, label, norm_of(run, norm) if norm else None, ents))
+    write_points(sys.stdout, spec, sets, norm or None)
+
+
+def stream_kernels(run):
+    """{kernel: [(mode, lever or None)]} of the run's occupancy figures."""
+    out = collections.OrderedDict()
+    for ty, g, lever, _, _ in figlist.figures(run.groups):
+        if ty == "occupancy":
+            out.setdefault(g.kernel, []).append((g.mode, lever))
+    return out
+
+
+def compare(opts, paths):
+    specs = figdata.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
+    runs = [scan(p, specs) for p in paths]
+    for run in runs:
+        require_rows(run)
+    kernels = [stream_kernels(r) for r in runs]
+    kernel = opts["--kernel"]
+    if kernel is None:
+        shared = sorted(set.intersection(*[set(k) for k in kernels]))
+        if not shared:
+            fail("no kernel has occupancy figures in every CSV (%s)" % "; ".join(
+                "%s: %s" % (r.path, ",".join(sorted(k)) or "none") for r, k in zip(runs, kernels)))
+        if len(shared) > 1:
+            fail("the CSVs share kernels %s: choose one with --kernel" % ",".join(shared))
+        kernel = shared[0]
+    mode = None
+    for run, k in zip(runs, kernels):
+        figs = k.get(kernel)
+        if not figs:
+            fail("%s: no ok rows for kernel '%s' to compare" % (run.path, kernel))
+        modes = sorted({m for m, _ in figs})
+        if len(modes) > 1 or mode not in (None, modes[0]):
+            fail("%s: kernel %s has occupancy figures in mode %s; --compare takes one mode, "
+                 "the same in every CSV" % (run.path, kernel, ",".join(modes)))
+        mode = modes[0]
+        if opts["--lever"] is None and len(figs) > 1:
+            fail("%s: kernel %s has levers %s: choose one with --lever"
+                 % (run.path, kernel, ",".join(lev for _, lev in figs)))
+    spec = figdata.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
+
+    keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"])
+    sets = []
+    for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
+        ents = entries(run, spec, kernel, mode, opts["--lever"], keep_curve)
+        if not ents:
+            fail("%s: compare %s: no ok rows with finite %s and %s"
+                 % (run.path, kernel, spec.x, spec.y))
+        sets.append((set_idx, label, norm_of(run, "roof_memcpy_gbps"), ents))
+    with open_out(opts["--data"]) as f:
+        write_points(f, spec, sets, "roof_memcpy_gbps")
+    if opts["--table"] and not comparetab.write(
+            opts["--table"], runs, labels_of(runs), kernel, mode, opts["--lever"],
+            curve_filter(comparetab.TABLE_SPEC, opts["--unroll"], opts["--vec"])):
+        fail("compare %s: no (variant, occupancy) point is in every CSV: no table" % kernel)
+    synthetic = any((r.meta.get("synthetic") or "").startswith("1") for r in runs)
+    print("%s\t%d" % (clean(kernel), synthetic))
+
+
+def parse_options(args, names):
+    """({--name: value or None}, the rest): options of names, each with a value, before the rest."""
+    opts = dict.fromkeys(names)
+    while args and args[0] in names:
+        if len(args) < 2:
+            fail("%s needs a value" % args[0])
+        opts[args[0]] = args[1]
+        args = args[2:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    return opts, args
 
 
 def main(argv):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(encoding="utf-8", errors="surrogateescape")
-    if len(argv) >= 3 and argv[1] == "check" and len(argv) == 3:
-        check(argv[2])
-    elif len(argv) >= 3 and argv[1] == "select":
-        select(argv[2:])
-    else:
-        fail("usage: csvsel.py check FILE | csvsel.py select FILE...")
+    task, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    if task == "check":
+        opts, args = parse_options(args, ["--data", "--unroll", "--vec"])
+        if len(args) == 1:
+            return check(args[0], opts["--data"], opts["--unroll"], opts["--vec"])
+    elif task == "select" and args:
+        return select(args)
+    elif task == "compare":
+        opts, args = parse_options(args, ["--data", "--table", "--x", "--kernel", "--lever",
+                                          "--unroll", "--vec"])
+        if opts["--data"] is not None and len(args) >= 2:
+            return compare(opts, args)
+    fail("usage: csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE | "
+         "csvsel.py select FILE... | "
+         "csvsel.py compare --data FILE [options] CSV...")
 
 
 if __name__ == "__main__":

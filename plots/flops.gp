@@ -6,12 +6,13 @@
 #
 #   gnuplot -c plots/flops.gp DATA OUT TITLE BY
 #
-# DATA  plots/csvsel.py select output with PLOT_BY=BY, PLOT_X=occ_achieved_pct,
-#       PLOT_Y=gflops_median, PLOT_KEEP=flop_peak_gflops (one block per curve, sorted by x)
+# DATA  plots/csvsel.py figure data (check --data) of a flops or flops-fmas figure: one block
+#       per curve, sorted by x, one point per x (the median GFLOP/s of its rows)
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # BY    the curve column: unroll (colour by value, as in every figure) or fma_per_element
 #       (colour by rank)
-# The peak is the largest flop_peak_gflops of the rows (each row's peak is at its own clock).
+# The peak is the largest flop_peak_gflops of the points (each point's peak is the median of its
+# rows', each at its own clock). The key is below the plot (style.gp).
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 load ARG0[1 : strlen(ARG0) - strlen("flops.gp")] . "style.gp"
@@ -47,8 +48,9 @@ if (PEAK > 0) {
     set y2tics 10 out nomirror
     set y2label "% of the clock-derived FMA peak"
 }
-set title ARG3 noenhanced left offset graph -0.5, 0
-set key outside right top vertical Left reverse noenhanced width key_trim(24)
+set title ARG3 noenhanced
+# Key columns as wide as the longest title (the style's narrower ones overlap the peak's).
+set key width 0
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using XCOL:(column("gflops_median") / YSCALE) \

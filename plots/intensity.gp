@@ -6,16 +6,17 @@
 #
 #   gnuplot -c plots/intensity.gp DATA OUT TITLE ROOF_GBPS
 #
-# DATA  plots/csvsel.py select output with PLOT_BY=fma_per_element, PLOT_X=occ_achieved_pct,
-#       PLOT_Y=gbps_median, PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,
-#       flop_peak_gflops (one block per A; GB/s and GFLOP/s of one A are proportional, so the
-#       knee is the same in either, and A = 0 has only GB/s)
+# DATA  plots/csvsel.py figure data (check --data) of an intensity figure: one block per A, one
+#       point per occupancy with the median GB/s of its rows and the medians of gflops_median,
+#       flops_per_launch, bytes_per_launch and flop_peak_gflops (GB/s and GFLOP/s of one A are
+#       proportional, so the knee is the same in either, and A = 0 has only GB/s)
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS  the run's memcpy roof, GB/s (the balance's denominator; empty: no balance line, no
 #       % of roof)
-# The knee of a block is computed here from its own rows, as the run's summary computes it (the
+# The knee of a block is computed here from its own points, as the run's summary computes it (the
 # CSV states per-point rates, not knees); FLOP per byte is flops_per_launch / bytes_per_launch.
-# A = 0 (no arithmetic) sits at the left edge, labelled 0. plots/plot prepares DATA.
+# A = 0 (no arithmetic) sits at the left edge, labelled 0. The key is below the plot
+# (style.gp). plots/plot prepares DATA.
 
 load ARG0[1 : strlen(ARG0) - strlen("intensity.gp")] . "style.gp"
 DATA = ARG1
@@ -76,8 +77,6 @@ set xlabel "arithmetic intensity (FLOP per byte loaded)"
 set ylabel "occupancy needed for 90% of the best (%)"
 set y2label "best throughput (% of peak or roof)"
 set title ARG3 noenhanced
-set key outside bottom center horizontal maxrows 2 Left reverse noenhanced width -6
-set bmargin 8
 if (BALANCE > 0) {
     set arrow 1 from BALANCE, graph 0 to BALANCE, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB

@@ -1,5 +1,6 @@
 # plots/ladder.gp: the latency ladder of the pointer chase: footprint (log2 bytes) against SM
-# cycles per dependent load (left axis) and nanoseconds per load (right axis), with the device's
+# cycles per dependent load (left axis, one series per variant) and the same in nanoseconds per
+# load on the right axis (a second scale of that series at the run's clock), with the device's
 # L1 and L2 sizes as vertical lines and the far half of the L2 shaded, so the L1, L2 and DRAM
 # steps can be read off.
 #
@@ -10,8 +11,8 @@
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # L1_BYTES, L2_BYTES  cache sizes to mark; empty: that marker is left out
 # SM_CLOCK_MHZ  when given, the right axis is the left one converted at this clock (ns = cycles
-#       x 1000 / MHz), so measured ns that sit off the cycle curve show a different clock;
-#       empty: the right axis is scaled on its own
+#       x 1000 / MHz); empty: the measured ns are drawn as their own series (open squares)
+#       against a right axis scaled on its own
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 load ARG0[1 : strlen(ARG0) - strlen("ladder.gp")] . "style.gp"
@@ -34,8 +35,9 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 
 eval BYTE_TICS
 set xlabel "footprint of the chain (bytes)"
-set ylabel "cycles per dependent load (solid)"
-set y2label "ns per dependent load (open squares)"
+set ylabel "cycles per dependent load"
+set y2label MHZ > 0 ? sprintf("ns per dependent load (at %g MHz)", MHZ) : \
+    "ns per dependent load (open squares)"
 set yrange [0 : 1.15 * YMAX]
 set ytics nomirror
 set y2tics out nomirror
@@ -62,17 +64,19 @@ if (L2 > 0) {
     set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
 }
 set title ARG3 noenhanced
-set key inside left top vertical Left reverse noenhanced
+set key inside left top vertical Left reverse noenhanced opaque box width 0
 
 # One variant is the usual ladder: its name would only repeat the title.
-cycles_title(b) = NB > 1 ? VNAME[b] . ": cycles" : "cycles per load"
+cycles_title(b) = NB > 1 ? VNAME[b] . (MHZ > 0 ? "" : ": cycles") : \
+    (MHZ > 0 ? "cycles (left), ns (right)" : "cycles per load")
 ns_title(b) = NB > 1 ? VNAME[b] . ": ns" : "ns per load"
+NS_SERIES = MHZ > 0 ? 0 : NB
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"cycles_per_hop_median" \
          axes x1y1 with linespoints linewidth 2.5 linecolor rgb rank_rgb(VR[b]) \
          pointtype rank_pt(1) title cycles_title(b), \
-     for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
+     for [b = 1 : NS_SERIES] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
          axes x1y2 with points linecolor rgb rank_rgb(VR[b]) pointtype rank_pt_open(2) \
          pointsize 2 * PS title ns_title(b)
 eval SVG_AGAIN

@@ -107,22 +107,48 @@ class Table:
 
 
 class _Lines:
-    """The file's lines, split at LF only and read one at a time, for csv.reader; i counts the
-    lines taken, lf those that ended in LF, next is the line after them (None at the end)."""
+    """The file's lines (each with its LF; the last may lack one), split at LF only and read in
+    blocks, for csv.reader and records(): buf holds the lines of the current block, pos the next
+    one to take; i counts the lines taken, lf those that ended in LF, last is the last one taken;
+    next is the line after them (None at the end)."""
+
+    BLOCK_BYTES = 1 << 20
 
     def __init__(self, f):
         self.f, self.i, self.lf, self.last = f, 0, 0, ""
-        self.next = self._read()
+        self.buf, self.pos, self.rest, self.eof = [], 0, [], False
+        self.fill()
 
-    def _read(self):
-        b = self.f.readline()
-        return b.decode("utf-8", "surrogateescape") if b else None
+    def fill(self):
+        """Makes buf[pos] the next line, when there is one."""
+        while self.pos >= len(self.buf) and not self.eof:
+            data = self.f.read(self.BLOCK_BYTES)
+            cut = data.rfind(b"\n") + 1
+            if not data:
+                self.eof = True
+                tail = b"".join(self.rest)
+                lines = [tail.decode("utf-8", "surrogateescape")] if tail else []
+            elif not cut:
+                self.rest.append(data)
+                continue
+            else:
+                text = b"".join(self.rest + [data[:cut]]).decode("utf-8", "surrogateescape")
+                self.rest = [data[cut:]]
+                lines = [line + "\n" for line in text.split("\n")[:-1]]
+            self.buf, self.pos = lines, 0
+
+    @property
+    def next(self):
+        return self.buf[self.pos] if self.pos < len(self.buf) else None
 
     def take(self):
-        line, self.next = self.next, self._read()
+        line = self.buf[self.pos]
+        self.pos += 1
         self.i += 1
         self.lf += line.endswith("\n")
         self.last = line
+        if self.pos == len(self.buf):
+            self.fill()
         return line
 
     def __iter__(self):
@@ -168,11 +194,19 @@ def _check_row(path, line, fields, columns):
             raise CsvError("%s:%d: column %s: '%.40s' is not a number" % (path, line, name, text))
 
 
-def _row_pattern(columns):
-    """One regular expression for a whole record without quotes, CR or NUL: what _check_row
-    accepts, except INT fields of 19 significant digits, which it leaves to _check_row."""
-    part = {"STR": "[^,]*", "INT": _WS + "[+-]?0*[0-9]{1,18}", "NUM": _NUM.pattern}
-    return re.compile(",".join("(?:%s)" % part[kind] for _, kind in columns))
+# Each field as the C writer writes it (harness/csv.c: INT %lld, NUM %.10g, NaN, Inf or -Inf), in
+# possessive form: a record of such fields is one match, several times faster than the full forms.
+_WRITER = {"STR": "[^,]*+", "INT": "-?+[0-9]{1,18}+",
+           "NUM": "(?>-?+[0-9]++(?>[.][0-9]++)?+(?>e[+-][0-9]++)?+|NaN|-?+Inf)"}
+
+
+def _row_patterns(columns):
+    """Regular expressions for a whole record without quotes, CR or NUL, in the order to try:
+    the writer's forms, then every form _check_row accepts except INT fields of 19 significant
+    digits (left to _check_row). A record that either matches is one _check_row accepts."""
+    full = {"STR": "[^,]*", "INT": _WS + "[+-]?0*[0-9]{1,18}", "NUM": _NUM.pattern}
+    return [re.compile(",".join("(?:%s)" % part[kind] for _, kind in columns))
+            for part in (_WRITER, full)]
 
 
 def _record(path, src, reader):
@@ -191,20 +225,70 @@ def _record(path, src, reader):
     return [f.split(_NUL, 1)[0].replace(_CR, "\r") for f in fields]
 
 
-def records(path, columns=None):
-    """The file at path read one record at a time: yields ("meta", (key, value)) for each
+def _plain_rows(path, src, columns, writer, full):
+    """The data rows from src.next on that hold no quote, CR or NUL and do not start with '#',
+    as records() yields them; stops before the first other line. What csv.reader would make of
+    them, without its per-field cost."""
+    while src.next is not None:
+        buf, pos, lineno = src.buf, src.pos, src.i + 1
+        n = len(buf)
+        while pos < n:
+            line = buf[pos]
+            if line[0] == "#" or line == "\n" or line == "\r\n":
+                break
+            body = line[:-1] if line[-1] == "\n" else line
+            body = body[:-1] if body[-1:] == "\r" else body
+            if '"' in body or "\r" in body or "\0" in body:
+                break
+            fields = body.split(",")
+            if writer.fullmatch(body) is None and full.fullmatch(body) is None:
+                _check_row(path, lineno, fields, columns)
+            pos += 1
+            yield "row", fields, lineno
+            lineno += 1
+        taken = pos - src.pos
+        src.i += taken
+        src.lf += taken - (pos == n and not buf[-1].endswith("\n"))
+        if taken:
+            src.last = buf[pos - 1]
+        src.pos = pos
+        if pos < n:
+            return
+        src.fill()
+
+
+class _Range:
+    """The bytes [start, end) of an open binary file, read as a file."""
+
+    def __init__(self, f, start, end):
+        f.seek(start)
+        self.f, self.left = f, end - start
+
+    def read(self, n):
+        data = self.f.read(min(n, self.left))
+        self.left -= len(data)
+        return data
+
+
+def records(path, columns=None, part=None):
+    """The file at path read one record at a time: yields ("meta", (key, value), None) for each
     metadata line and ("row", fields, line) for each data row, in file order, in memory that does
-    not grow with the file; raises CsvError where occ_csv_read rejects the file."""
+    not grow with the file; raises CsvError where occ_csv_read rejects the file.
+    part=(start, end, first_line, header_read) reads only the bytes [start, end) of a file that
+    holds no quote: start and end at line starts, first_line the number of the line at start,
+    header_read whether the header lies before start (else it must lie in the part)."""
     columns = schema() if columns is None else columns
     try:
         f = open(path, "rb")
     except OSError as e:
         raise CsvError("%s: %s" % (path, e.strerror)) from None
     with f:
-        src = _Lines(f)
+        src = _Lines(f if part is None else _Range(f, part[0], part[1]))
+        if part is not None:
+            src.i = src.lf = part[2] - 1
         reader = csv.reader(src, strict=True)
-        fast = _row_pattern(columns)
-        have_header = False
+        writer, full = _row_patterns(columns)
+        have_header = part is not None and part[3]
         while src.next is not None:
             line, lineno = src.next, src.i + 1
             if line in ("\n", "\r\n"):
@@ -212,21 +296,17 @@ def records(path, columns=None):
             elif line.startswith("#"):
                 kv = _meta_line(src.take())
                 if kv is not None:
-                    yield "meta", kv
+                    yield "meta", kv, None
             elif not have_header:
                 _check_header(path, lineno, _record(path, src, reader), columns)
                 have_header = True
             else:
-                body = line[:-1] if line.endswith("\n") else line
-                body = body[:-1] if body.endswith("\r") else body
-                if '"' in body or "\r" in body or "\0" in body:
-                    fields = _record(path, src, reader)
-                    _check_row(path, lineno, fields, columns)
-                else:  # what csv.reader would make of it, without its per-field cost
-                    src.take()
-                    fields = body.split(",")
-                    if fast.fullmatch(body) is None:
-                        _check_row(path, lineno, fields, columns)
+                yield from _plain_rows(path, src, columns, writer, full)
+                line, lineno = src.next, src.i + 1
+                if line is None or line in ("\n", "\r\n") or line.startswith("#"):
+                    continue
+                fields = _record(path, src, reader)
+                _check_row(path, lineno, fields, columns)
                 yield "row", fields, lineno
         if not have_header:
             raise CsvError("%s:%d: no header line" % (path, src.lf + 1))
@@ -236,12 +316,12 @@ def read(path, columns=None):
     """The Table of the file at path, or CsvError; columns defaults to schema()."""
     columns = schema() if columns is None else columns
     table = Table(path, columns)
-    for kind, *rest in records(path, columns):
+    for kind, item, line in records(path, columns):
         if kind == "meta":
-            table.meta.append(rest[0])
+            table.meta.append(item)
         else:
-            table.rows.append(rest[0])
-            table.row_lines.append(rest[1])
+            table.rows.append(item)
+            table.row_lines.append(line)
     return table
 
 

@@ -25,23 +25,25 @@ array SR[NB]
 stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
                   SNAME[b] = strcol("schedule"), SR[b] = int(column("schedule_rank")), 0)) nooutput
 
-eval PNG_BEGIN
-set multiplot layout 2, 1 title ARG3 noenhanced
-set key inside right bottom noenhanced
+# A multiplot is drawn once per terminal (replot would redraw only its last panel).
+DRAW = "set multiplot layout 2, 1 title ARG3 noenhanced; " . \
+    "set ylabel 'median bandwidth (GB/s)'; set yrange [0 : 1.1 * YMAX]; " . \
+    "plot for [b = 1 : NB] DATA index (b - 1) using 'occ_achieved_pct':'gbps_median' " . \
+    "with linespoints linewidth 2.5 linecolor rgb rank_rgb(SR[b]) pointtype rank_pt(SR[b]) " . \
+    "title SNAME[b]; " . \
+    "set ylabel 'measured residency (% of max warps)'; set yrange [0 : 100]; " . \
+    "plot x with lines dashtype 2 linecolor rgb ROOF_RGB title 'measured = API', " . \
+    "for [b = 1 : NB] DATA index (b - 1) using 'occ_achieved_pct':'occ_measured_pct' " . \
+    "with linespoints linewidth 2.5 linecolor rgb rank_rgb(SR[b]) pointtype rank_pt(SR[b]) " . \
+    "title SNAME[b]; unset multiplot"
+
+set key inside right bottom vertical noenhanced width 0
 set xrange [0 : 100]
 set xtics 12.5
 set format x "%g"
 set xlabel "occupancy set by the padding (API, % of max warps per SM)"
-set ylabel "median bandwidth (GB/s)"
-set yrange [0 : 1.1 * YMAX]
-plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"gbps_median" \
-         with linespoints linewidth 2.5 linecolor rgb rank_rgb(SR[b]) pointtype rank_pt(SR[b]) \
-         title SNAME[b]
-set ylabel "measured residency (% of max warps)"
-set yrange [0 : 100]
-plot x with lines dashtype 2 linecolor rgb ROOF_RGB title "measured = API", \
-     for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"occ_measured_pct" \
-         with linespoints linewidth 2.5 linecolor rgb rank_rgb(SR[b]) pointtype rank_pt(SR[b]) \
-         title SNAME[b]
-unset multiplot
-eval SVG_AGAIN
+eval PNG_BEGIN
+eval DRAW
+eval SVG_BEGIN
+eval DRAW
+unset output

@@ -10,18 +10,17 @@
 # Provides:
 #   PNG_BEGIN, SVG_AGAIN  strings to eval: before the plot command (PNG terminal, output OUT.png)
 #                         and after it (SVG terminal, replot into OUT.svg); OUT is the script's
-#                         output path without extension
+#                         output path without extension. SVG_BEGIN: SVG_AGAIN without the
+#                         replot, for a multiplot, which is drawn again (replot redraws only
+#                         its last panel)
 #   rank_rgb(r), rank_pt(r), rank_pt_open(r)   colour, filled and open point type for rank r >= 1
 #   unroll_slot(u)        1, 2, 3, ... for unroll (or chain count) 1, 2, 4, ...
 #   unroll_rgb(u), vec_pt(v), vec_pt_open(v)  colour of unroll u, filled and open point type
 #                         of vector width v bytes
 #   capped_row(0)         in a `using` of DATA with a lever column: 1 on a row of a
 #                         register-capped variant (lever bounds), else 0
-#   lever_pt(v)           the same, for `pointtype variable`: vec_pt_open(v) on a capped row,
-#                         vec_pt(v) on the others
-#   CAPPED_TITLE          the legend line that says what an open point is
-#   max2(a, b), key_trim(n)  the larger of a and b; `set key width key_trim(n)` for a key whose
-#                         longest title has n characters
+#   CAPPED_TITLE          the legend line that says how a capped twin is drawn
+#   max2(a, b)            the larger of a and b
 #   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
 #   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
@@ -39,10 +38,11 @@ PNG_BEGIN = "set terminal pngcairo size " . SIZE . " font '" . FONT . "' linewid
 # (every pointsize is written as a multiple of it) and SVG_FONT bring the SVG to the PNG's look.
 PS = 1.0
 SVG_FONT = "sans-serif,20"
-SVG_AGAIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; set title font ',22'; " . \
+SVG_BEGIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; set title font ',22'; " . \
             "set terminal svg size " . SIZE . \
             " dynamic font '" . SVG_FONT . "' linewidth 1.5 noenhanced background rgb 'white'; " . \
-            "set output OUT . '.svg'; replot; unset output"
+            "set output OUT . '.svg'"
+SVG_AGAIN = SVG_BEGIN . "; replot; unset output"
 
 array RANK_RGB[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", \
                      "#000000", "#999999"]
@@ -57,13 +57,9 @@ vec_pt_open(v) = vec_pt(v) - 1
 
 # gnuplot has no functions without arguments; the argument is ignored.
 capped_row(unused) = strcol("lever") eq "bounds"
-lever_pt(v) = capped_row(0) ? vec_pt_open(v) : vec_pt(v)
-CAPPED_TITLE = "open: register-capped"
+CAPPED_TITLE = "register-capped twin (dashed, open)"
 
 max2(a, b) = a > b ? a : b
-# gnuplot sizes a key for about 1.2 times the width its titles take in this font; the excess grows
-# with the title, and a long one would squeeze the plot for nothing.
-key_trim(n) = -int(0.1 * n)
 
 ROOF_RGB = "#333333"
 GRID_RGB = "#d9d9d9"
@@ -75,20 +71,25 @@ bytes_label(b) = sprintf("%g %s", b / bytes_unit(b), bytes_name(bytes_unit(b)))
 nice_mult(f) = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10
 nice_step(r) = nice_mult(r / 8.0 / 10**floor(log10(r / 8.0))) * 10**floor(log10(r / 8.0))
 
-# Labels at most ~8 powers of two (aligned to the label step so they read 1 KiB, 16 KiB, ...)
+# Labels at most ~8 powers of two (aligned to the label step so they read 1 KiB, 16 KiB, ...),
+# the range widened to the labels on both sides so that the last label lies at or past the data,
 # and marks every other power as a minor tic.
 BYTE_TICS = "set logscale x 2; set xtics (); " . \
             "e_lo = floor(log(BYTES_LO) / log(2)); e_hi = ceil(log(BYTES_HI) / log(2)); " . \
             "if (e_hi == e_lo) { e_lo = e_lo - 1; e_hi = e_hi + 1 }; " . \
             "e_step = int((e_hi - e_lo) / 7) + 1; e_lo = floor(e_lo / real(e_step)) * e_step; " . \
+            "e_hi = ceil(e_hi / real(e_step)) * e_step; " . \
             "do for [e = e_lo : e_hi] { if (e % e_step == 0) { " . \
             "set xtics add (bytes_label(2**e) 2**e) } else { set xtics add ('' 2**e 1) } }; " . \
-            "set xrange [2**e_lo : 2**e_hi]"
+            "set xrange [2**e_lo / 1.001 : 2**e_hi * 1.001]"
 
 set border linewidth 1.2
 set grid xtics ytics linetype 1 linecolor rgb GRID_RGB linewidth 1
 set tics out nomirror
-set key opaque box linecolor rgb GRID_RGB samplen 2.5 spacing 1.15
+# Keys go below the plot, in rows, so that they take neither the plot's width nor hide a curve;
+# samples long enough to show two periods of any dash pattern drawn.
+set key below center horizontal Left reverse noenhanced noopaque nobox samplen 5 spacing 1.1 \
+    maxrows 4 width -8
 set title font ",18"
 set pointsize 1.3 * PS
 set offsets 0, 0, 0, 0

@@ -1,18 +1,16 @@
 #!/bin/bash
 # tests/test_plots_hostile.sh: plots/plot where the environment and the input are unkind: the same
-# plot data (the pre-filter's output, as gnuplot gets it) and the same SVG bytes under LC_ALL=C,
-# C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped with a note where
-# that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can pass (occ=50.csv,
-# task=select, -x.csv after --, spaces, quotes, a newline) give figures named after them;
-# --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with one line
-# naming file:line and the rest drawn; the pre-filter's memory does not grow with the file and
-# its time stays about linear; its spilled sort gives the in-memory sort's bytes.
+# plot data (the pre-filter's output, as gnuplot gets it), the same SVG bytes and compare tables
+# under LC_ALL=C, C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped
+# with a note where that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can
+# pass (occ=50.csv, task=select, -x.csv after --, spaces, quotes, a newline) give figures named
+# after them; --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with
+# one line naming file:line and the rest drawn (large files: tests/test_plots_big.sh).
 # Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
 TEST_NAME=test_plots_hostile
 . "$(dirname "$0")/plots_lib.sh"
-lines_of() { awk 'END { print NR }' "$1"; }
 
 # --- every locale gives the same bytes ---------------------------------------------------------
 # A gnuplot that keeps a copy of each DATA file it is given (argument 3 of gnuplot -c SCRIPT DATA).
@@ -62,6 +60,9 @@ in_locales() {
             diff -r -x '*.png' "$T/$1-C/out" "$T/$1-$loc/out"
         check "$1: --compare SVG under $loc is byte-identical to C's" \
             cmp -s "$T/$1-C/cmp/both.svg" "$T/$1-$loc/cmp/both.svg"
+        check "$1: --compare tables under $loc are byte-identical to C's" sh -c \
+            'cmp -s "$1.md" "$2.md" && cmp -s "$1.csv" "$2.csv"' - "$T/$1-C/cmp/both" \
+            "$T/$1-$loc/cmp/both"
     done
 }
 in_locales listed "$PATH"
@@ -131,52 +132,6 @@ drawn() { grep "<use xlink:href='#gpPt[0-9]*' transform=" "$1" | grep -v "rgb(25
 "$PLOT" --outdir "$T/sane" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
 check "absurd value: one point fewer than the sane file" \
     [ "$(($(drawn "$T/sane/reduce-synthetic-occupancy-reduce.svg") - 1))" -eq "$(drawn "$svg")" ]
-
-# --- large files: memory flat, time about linear, spilled sort identical ------------------------
-grow() { # grow N OUT: reduce-synthetic's rows repeated N times, each copy its own occupancy
-    python3 - "$FIX/reduce-synthetic.csv" "$2" "$1" <<'EOF'
-import sys
-lines = open(sys.argv[1]).read().split("\n")
-meta = [l for l in lines if l.startswith("#")]
-rest = [l for l in lines if l and not l.startswith("#")]
-cols = rest[0].split(",")
-io, iv = cols.index("occ_achieved_pct"), cols.index("variant")
-with open(sys.argv[2], "w") as f:
-    f.write("\n".join(meta + rest[:1]) + "\n")
-    for k in range(int(sys.argv[3])):
-        for r in rest[1:]:
-            p = r.split(",")
-            p[io], p[iv] = "%.9g" % (float(p[io]) * (1 - k * 1e-7)), p[iv] + "_r%d" % k
-            f.write(",".join(p) + "\n")
-EOF
-}
-cost() { # cost ARGS...: "SECONDS MAX_RSS_KB" of python3 plots/csvsel.py ARGS
-    python3 - "$@" <<'EOF'
-import resource, subprocess, sys, time
-t = time.time()
-subprocess.run([sys.executable, sys.argv[1] + "/plots/csvsel.py"] + sys.argv[2:],
-               stdout=subprocess.DEVNULL, check=True)
-print("%.3f %d" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-EOF
-}
-grow 30 "$T/small.csv"
-grow 300 "$T/big.csv" # about 20 MB
-read -r t_small rss_small <<<"$(cost "$ROOT" check "$T/small.csv")"
-read -r t_big rss_big <<<"$(cost "$ROOT" check "$T/big.csv")"
-echo "note: check: 2 MB in ${t_small} s, ${rss_small} KB; 20 MB in ${t_big} s, ${rss_big} KB"
-check "check's memory does not grow with the file" [ "$rss_big" -lt $((rss_small + 10000)) ]
-check "check's time is about linear (10x the rows within 20x the time)" \
-    awk -v a="$t_small" -v b="$t_big" 'BEGIN { exit !(b < 20 * a + 1) }'
-export PLOT_WHERE=kernel=reduce PLOT_BY=unroll,vec_bytes PLOT_X=occ_achieved_pct \
-    PLOT_Y=gbps_median PLOT_KEEP=lever
-python3 "$ROOT/plots/csvsel.py" select "$T/big.csv" "$T/small.csv" >"$T/inmem.tsv"
-python3 -c 'import sys; sys.path.insert(0, sys.argv[1] + "/plots"); import csvsel
-csvsel.CHUNK_ROWS = 1000; csvsel.main(["csvsel.py", "select"] + sys.argv[2:])' \
-    "$ROOT" "$T/big.csv" "$T/small.csv" >"$T/spilled.tsv"
-check "spilled sort gives the in-memory bytes" cmp -s "$T/inmem.tsv" "$T/spilled.tsv"
-python3 "$ROOT/plots/csvsel.py" select "$FIX/reduce-synthetic.csv" >"$T/one.tsv"
-check "selection holds every copy's rows" [ "$(grep -c '^[12]	' "$T/inmem.tsv")" -eq \
-    "$((330 * $(grep -c '^1	' "$T/one.tsv")))" ]
 
 echo "$checks checks, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,399 @@
+"""plots/figdata.py: one streaming pass over an occsweep CSV that gathers what its figures draw.
+
+scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:
+  - the metadata (last value of each key), the row counts;
+  - per (kernel, mode) of the ok rows a Group: what its rows hold (finite cycles_per_hop_median:
+    a latency ladder; else finite hops_per_s_median: a chase throughput figure; else finite
+    gflops_median: the arithmetic figures; else the stream figures) and which levers measured
+    which point;
+  - per Spec (one kind of figure data: its curve columns, x, y and carried values) the ok rows
+    aggregated into Points: one per (kernel, mode, lever, curve values, x value), holding the
+    median of y and of each carried column over the rows there (the lower median of an even
+    count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a remedian,
+    see plots/median.py). Rows repeated over runs of one sweep become one point each, as drawn.
+Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
+points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
+refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
+on stderr naming its file and line. A file of 64 MiB or more without a quote is read in parts of
+PART_BYTES by a pool of processes (one per processor, at most MAX_WORKERS) and the parts merged
+in file order: the same metadata, counts, groups, points, messages and errors as one pass, and
+the same medians where a point has fewer than MEDIAN_EXACT rows (past that, both are remedians
+of its rows, merged in another order).
+"""
+import collections
+import multiprocessing
+import operator
+import os
+import sys
+
+import occcsv
+from median import MEDIAN_EXACT, Median
+
+BLANKS = " \t\n\v\f\r"
+
+# No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
+# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+ABSURD = 1e15
+DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
+         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
+         "gflops_median", "flop_peak_gflops")
+# Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
+# 8 block sizes is 6144 per figure), and it bounds the memory of a pass.
+MAX_POINTS = 200000
+
+
+class Error(Exception):
+    """A file that cannot be drawn; str() is the message without the "plots: " prefix."""
+
+
+def value(text):
+    """The finite float of an INT or NUM field's text (the reader has checked its form), or None."""
+    try:
+        v = float(text)
+    except ValueError:  # hex and nan(chars): forms strtod takes and float() does not
+        v = occcsv.number(text)
+    return v if v - v == 0 else None
+
+
+# Column name: STR, INT or NUM.
+TYPES = dict(occcsv.schema())
+
+
+class Spec:
+    """One kind of figure data: rows with finite x (and > 0 when positive_x) and finite y, whose
+    fields are where's texts ([(column, text)]), give a point per (kernel, mode, lever, by
+    values, text keep values, x value); each number kept has its own median, NaN where no row
+    there holds a finite one. Text keep values: the STR columns of keep and those named in
+    as_text (numbers a point's rows share, such as a launch's size: kept as their text, which
+    costs a row less than a median)."""
+
+    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=()):
+        self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
+        self.positive_x, self.where = positive_x, list(where)
+        self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR" or k in as_text)
+        self.curve = self.by + self.text_keep
+        self.carry = tuple(k for k in self.keep if k not in self.text_keep)
+
+
+# The data of the figures plots/plot draws, by figure type.
+FIGURE_SPECS = (
+    Spec("occupancy", ["unroll", "vec_bytes", "lever"], "occ_achieved_pct", "gbps_median"),
+    Spec("inflight", ["unroll", "vec_bytes", "lever"], "bytes_in_flight_per_sm", "gbps_median",
+         positive_x=True),
+    Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
+         positive_x=True),
+    Spec("chase", ["unroll"], "occ_achieved_pct", "hops_per_s_median"),
+    Spec("flops", ["unroll", "vec_bytes"], "occ_achieved_pct", "gflops_median",
+         ["flop_peak_gflops"]),
+    Spec("flops-fmas", ["fma_per_element"], "occ_achieved_pct", "gflops_median",
+         ["flop_peak_gflops"]),
+    # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):
+    # the launch sizes kept as text and the medians skipping NaN keep that cheap.
+    Spec("intensity", ["fma_per_element"], "occ_achieved_pct", "gbps_median",
+         ["gflops_median", "flops_per_launch", "bytes_per_launch", "flop_peak_gflops"],
+         as_text=("flops_per_launch", "bytes_per_launch")),
+)
+SPEC = {s.name: s for s in FIGURE_SPECS}
+
+
+class Point:
+    """The rows of one point: x as they write it (leading blanks dropped) and its value, the
+    medians of y and of the numbers kept, the number of rows."""
+
+    __slots__ = ("x_text", "x", "y", "carry", "rows")
+
+    def __init__(self, x_text, x, n_carry):
+        self.x_text, self.x, self.rows = x_text.lstrip(BLANKS), x, 0
+        self.y, self.carry = Median(), [Median() for _ in range(n_carry)]
+
+
+class Group:
+    """The ok rows of one (kernel, mode): what they hold (cycles, hops, flops, bandwidth: some row
+    holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median, gbps_median), the
+    levers in the order they first appear, per_lever (some (unroll, vec_bytes, blocks_per_sm)
+    point was measured under two levers), factors, the distinct (lever,
+    dram_bytes_per_load_byte text) in the order they appear, and elems, the distinct vec_bytes
+    texts (leading blanks dropped; the element sizes of arithmetic rows) in that order."""
+
+    def __init__(self, kernel, mode):
+        self.kernel, self.mode = kernel, mode
+        self.cycles = self.hops = self.flops = self.bandwidth = False
+        self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm) of its rows
+
+    def finish(self):
+        self.levers = list(dict.fromkeys(k[0] for k in self.seen))
+        self.factors = list(dict.fromkeys(k[:2] for k in self.seen))
+        self.elems = list(dict.fromkeys(k[3].lstrip(BLANKS) for k in self.seen))
+        lever_of = {}
+        self.per_lever = any(lever_of.setdefault(k[2:], k[0]) != k[0] for k in self.seen)
+        del self.seen
+
+    def type(self):
+        return ("ladder" if self.cycles else "chase" if self.hops else
+                "arith" if self.flops else "stream")
+
+
+class Run:
+    """What scan() kept of one file (see the module's text): meta, n_rows, n_ok, groups
+    {(kernel, mode): Group} in the order they appear, and points[spec name][(kernel, mode)]
+    {(lever, curve values, x text): Point} (curve values: the spec's by and text keep fields)."""
+
+    def __init__(self, path, columns):
+        self.path, self.columns = path, columns
+        self.index = {name: i for i, (name, _) in enumerate(columns)}
+        self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
+        self.groups = collections.OrderedDict()
+        self.points, self.n_points = {}, 0
+
+    def new_point(self):
+        self.n_points += 1
+        if self.n_points > MAX_POINTS:
+            raise Error("%s: more than %d distinct points in its figures: not a sweep this tool "
+                        "draws" % (self.path, MAX_POINTS))
+
+
+def _getter(indices):
+    """A function giving the tuple of a row's fields at indices."""
+    if len(indices) == 1:
+        return lambda row, i=indices[0]: (row[i],)
+    return operator.itemgetter(*indices) if indices else lambda row: ()
+
+
+# The value of a point key whose x is not finite (or not positive where it must be).
+LEFT_OUT = False
+
+
+def _feeder(run, spec):
+    """A function adding one ok row (its fields, kernel, mode, lever) to the spec's points."""
+    ix = run.index
+    table = run.points.setdefault(spec.name, {})
+    curve = _getter([ix[c] for c in spec.curve])
+    wheres = [(ix[c], v) for c, v in spec.where]
+    i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
+    positive = spec.positive_x
+
+    def feed(row, kernel, mode, lever):
+        y = row[i_y]
+        if y == "NaN":
+            return
+        y = value(y)
+        if y is None:
+            return
+        for i, v in wheres:
+            if row[i] != v:
+                return
+        points = table.get((kernel, mode))
+        if points is None:
+            points = table[(kernel, mode)] = {}
+        key = (lever, curve(row), row[i_x])
+        p = points.get(key)
+        if p is None:
+            run.new_point()
+            x = value(key[2])
+            if x is None or (positive and x <= 0):
+                p = points[key] = LEFT_OUT
+            else:
+                p = points[key] = Point(key[2], x, len(i_carry))
+        if p is LEFT_OUT:
+            return
+        p.rows += 1
+        low = p.y.levels[0]
+        low.append(y)
+        if len(low) == MEDIAN_EXACT:
+            p.y.carry()
+        for m, i in zip(p.carry, i_carry):
+            t = row[i]
+            if t != "NaN":
+                v = value(t)
+                if v is not None:
+                    m.add(v)
+    return feed
+
+
+def _scan_part(path, specs, part):
+    """The Run of part (see occcsv.records) of the file, its groups not finished, with absurd:
+    [(line, column, text)] of the rows left out; raises Error."""
+    columns = occcsv.schema()
+    run = Run(path, columns)
+    run.absurd = []
+    ix = run.index
+    feeders = [_feeder(run, spec) for spec in specs]
+    i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
+    i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
+    i_flops, i_gbps = ix["gflops_median"], ix["gbps_median"]
+    seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
+                                   ix["vec_bytes"], ix["blocks_per_sm"])
+    drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
+    groups, meta = run.groups, run.meta
+    try:
+        for kind, row, line in occcsv.records(path, columns, part):
+            if kind == "meta":
+                meta[row[0]] = row[1]
+                continue
+            run.n_rows += 1
+            if row[i_status] != "ok":
+                continue
+            run.n_ok += 1
+            texts = drawn(row)
+            joined = "".join(texts)
+            # Text beyond 1e15 is longer than 15 characters, or has an exponent, or is hex.
+            if "e" in joined or "E" in joined or "x" in joined or "X" in joined or \
+                    max(map(len, texts)) > 15:
+                name = _absurd(texts)
+                if name is not None:
+                    run.absurd.append((line, name, row[ix[name]]))
+                    continue
+            kernel, mode, lever = row[i_kernel], row[i_mode], row[i_lever]
+            g = groups.get((kernel, mode))
+            if g is None:
+                g = groups[(kernel, mode)] = Group(kernel, mode)
+            if not g.cycles and row[i_cycles] != "NaN":
+                g.cycles = value(row[i_cycles]) is not None
+            if not g.hops and row[i_hops] != "NaN":
+                g.hops = value(row[i_hops]) is not None
+            if not g.flops and row[i_flops] != "NaN":
+                g.flops = value(row[i_flops]) is not None
+            if not g.bandwidth and row[i_gbps] != "NaN":
+                g.bandwidth = value(row[i_gbps]) is not None
+            g.seen[seen_key(row)] = None
+            for feed in feeders:
+                feed(row, kernel, mode, lever)
+    except occcsv.CsvError as err:
+        run.error = str(err)
+    except Error as err:
+        run.error = str(err)
+    return run
+
+
+def _scan_part_args(args):
+    return _scan_part(*args)
+
+
+# Files of at least 2 parts' bytes that hold no quote are read in parts of PART_BYTES (whole
+# lines; a quoted field may hold a line end), by up to MAX_WORKERS processes, and merged in file
+# order: the result depends on the file only, not on the number of processors.
+PART_BYTES = 32 << 20
+MAX_WORKERS = 8
+
+
+def _parts(path):
+    """[(start, end, first_line, header_read)] of the file, or [None]: one sequential pass."""
+    size = os.path.getsize(path)
+    if size < 2 * PART_BYTES:
+        return [None]
+    with open(path, "rb") as f:
+        while True:  # the header: the first line that is not empty, a comment or metadata
+            line = f.readline(PART_BYTES)
+            if f.tell() >= PART_BYTES or not line.endswith(b"\n"):
+                return [None]
+            if line[:1] != b"#" and line not in (b"\n", b"\r\n"):
+                break
+        f.seek(0)
+        starts, first_lines = [0], [1]
+        cut, pos, n_lf = PART_BYTES, 0, 0  # cut: where to look for the next part's start
+        while True:
+            block = f.read(8 << 20)
+            if not block:
+                break
+            if b'"' in block:
+                return [None]
+            while cut is not None and cut < pos + len(block):
+                i = block.find(b"\n", cut - pos)
+                if i == -1:  # that line ends in a later block
+                    cut = pos + len(block)
+                    break
+                if pos + i + 1 >= size:
+                    cut = None
+                    break
+                starts.append(pos + i + 1)
+                first_lines.append(1 + n_lf + block.count(b"\n", 0, i + 1))
+                cut = starts[-1] + PART_BYTES
+            n_lf += block.count(b"\n")
+            pos += len(block)
+    ends = starts[1:] + [size]
+    return [(start, end, first, k > 0)
+            for k, (start, end, first) in enumerate(zip(starts, ends, first_lines))]
+
+
+def _workers(n_parts):
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_WORKERS, n_parts))
+
+
+def _merge(run, other):
+    for k, v in other.meta.items():
+        run.meta[k] = v
+    run.n_rows += other.n_rows
+    run.n_ok += other.n_ok
+    for key, g in other.groups.items():
+        mine = run.groups.get(key)
+        if mine is None:
+            run.groups[key] = g
+            continue
+        mine.cycles |= g.cycles
+        mine.hops |= g.hops
+        mine.flops |= g.flops
+        mine.bandwidth |= g.bandwidth
+        for k in g.seen:
+            mine.seen[k] = None
+    for name, tables in other.points.items():
+        mine_tables = run.points.setdefault(name, {})
+        for group, points in tables.items():
+            mine = mine_tables.setdefault(group, {})
+            for key, p in points.items():
+                q = mine.get(key)
+                if q is None:
+                    mine[key] = p
+                    run.new_point()
+                elif q is not LEFT_OUT:
+                    q.rows += p.rows
+                    q.y.merge(p.y)
+                    for a, b in zip(q.carry, p.carry):
+                        a.merge(b)
+
+
+def scan(path, specs=FIGURE_SPECS, absurd_lines=True):
+    """The Run of the file at path; raises Error where occ_csv_read rejects it. absurd_lines:
+    name each row left out for an absurd value on stderr."""
+    parts = _parts(path)
+    args = [(path, specs, part) for part in parts]
+    n = _workers(len(parts))
+    if n == 1:
+        return _merged(path, map(_scan_part_args, args), absurd_lines)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    try:
+        pool = ctx.Pool(n)
+    except (OSError, ImportError):  # no process pool here (no /dev/shm, say): one process
+        return _merged(path, map(_scan_part_args, args), absurd_lines)
+    with pool:
+        # In file order, as each is done: the main process holds one part's points at a time.
+        return _merged(path, pool.imap(_scan_part_args, args), absurd_lines)
+
+
+def _merged(path, results, absurd_lines):
+    """The Run of the parts' Runs, in file order; prints their absurd rows; raises Error."""
+    run = Run(path, occcsv.schema())
+    for part in results:
+        if absurd_lines:
+            for line, name, text in part.absurd:
+                print("plots: %s:%d: %s '%.40s' is beyond %g: row left out of the figures"
+                      % (path, line, name, text, ABSURD), file=sys.stderr)
+        if getattr(part, "error", None):
+            raise Error(part.error)
+        _merge(run, part)
+    for g in run.groups.values():
+        g.finish()
+    return run
+
+
+def _absurd(texts):
+    """The first DRAWN column whose text holds a finite value beyond ABSURD, or None."""
+    for name, text in zip(DRAWN, texts):
+        v = value(text)
+        if v is not None and abs(v) > ABSURD:
+            return name
+    return None

@@ -1,0 +1,104 @@
+"""plots/figlist.py: which figures the groups of a Run (plots/figdata.py) call for, their output
+names, titles and traffic factor; the rules are plots/csvsel.py's (its task check prints them).
+Figures are chosen by what the rows hold, never by family name:
+  - a group whose rows hold a finite cycles_per_hop_median: a latency ladder (ladder); else
+    hops_per_s_median: a chase throughput figure (chase);
+  - else gflops_median: the arithmetic figures, with gbps_median too (memory and arithmetic) a
+    GFLOP/s figure per FMAs-per-float A (flops-fmas) and the intensity figure (intensity), else
+    a GFLOP/s figure per chain count U (flops), one per element size (vec_bytes);
+  - else the Volkov figures (occupancy, inflight).
+"""
+import collections
+import sys
+
+import figdata
+import occcsv
+
+BLANKS = figdata.BLANKS
+
+
+def clean(s):
+    return s.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+
+def sort_key(text):
+    """Numbers by value, before other text; other text by itself."""
+    return (0, occcsv.number(text), "") if occcsv.is_num(text) else (1, 0.0, text)
+
+
+def factor(run, g, lever, suffix):
+    """The CSV's text of the traffic factor when every row agrees on one positive number."""
+    texts = [x.lstrip(BLANKS) for lev, x in g.factors if lever is None or lev == lever]
+    values = [figdata.value(x) for x in texts]
+    if all(v is not None for v in values) and len(set(values)) == 1 and values[0] > 0:
+        return texts[0]
+    if any(v is not None for v in values):
+        print("plots: %s: figure %s: dram_bytes_per_load_byte differs between its rows (%s); "
+              "no Little's-law line" % (run.path, suffix, ", ".join(sorted(set(texts)))),
+              file=sys.stderr)
+    return "-"
+
+
+def lever_words(levers):
+    levers = [lev for lev in levers if lev != "-"]  # "-": not applicable (csv_columns.h)
+    if not levers:
+        return ""
+    return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
+
+
+def arith_figures(g, base):
+    """[(type, name, element size or None)] of an arithmetic group: with GB/s too (memory +
+    arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
+    per chain count, one figure per element size (vec_bytes: 4 fp32, 8 fp64)."""
+    if g.bandwidth:
+        return [("flops-fmas", "flops-" + base, None), ("intensity", "intensity-" + base, None)]
+    out = []
+    for elem in sorted(g.elems, key=sort_key):
+        v = figdata.value(elem) if occcsv.is_num(elem) else None
+        name = "fp%d" % (8 * v) if v is not None else clean(elem)
+        out.append(("flops", "flops-%s-%s" % (base, name), elem))
+    return out
+
+
+def figures(groups):
+    """[(type, group, lever or None, suffix, element size or None)] in the order the groups
+    first appear; the element size (vec_bytes text) when the figure is of that size's rows."""
+    kinds = collections.Counter((g.kernel, g.type()) for g in groups.values())
+    figs = []
+    for g in groups.values():
+        kind = g.type()
+        if kind == "ladder":
+            qualifier = g.mode.partition("-")[2]
+            base = "ladder" + ("-" + qualifier if qualifier else "")
+        else:
+            base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
+        if kind == "stream":
+            types = [(ty, ty + "-" + base, None) for ty in ("occupancy", "inflight")]
+        elif kind == "arith":
+            types = arith_figures(g, base)
+        else:
+            types = [(kind, base, None)]
+        for lever in g.levers if g.per_lever else [None]:
+            for ty, name, elem in types:
+                figs.append([ty, g, lever, name + ("-" + lever if lever else ""), elem])
+    names = collections.Counter(f[3] for f in figs)
+    for f in figs:
+        if names[f[3]] > 1:
+            f[3] = "-".join([f[0], f[1].kernel, f[1].mode] + ([f[2]] if f[2] else []))
+    for f in figs:
+        f[3] = "".join(c if c.isalnum() and c.isascii() or c in "_.+-" else "_" for c in f[3])
+    return figs
+
+
+def describe(ty, g, lever, suffix):
+    """The figure's part of its title: what it draws of which kernel and mode."""
+    if ty == "flops":
+        return "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
+    if ty == "flops-fmas":
+        return g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
+    if ty == "intensity":
+        return g.kernel + ": occupancy needed against FLOP per byte"
+    what = "%s, mode %s" % (g.kernel, g.mode)
+    if ty == "ladder":
+        return what + ": latency ladder"
+    return what + lever_words([lever] if lever is not None else g.levers)

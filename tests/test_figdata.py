@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""tests/test_figdata.py: the plots' aggregation (plots/figdata.py, plots/csvsel.py) on small
+made-up inputs: Median is the lower median, exactly, up to MEDIAN_EXACT values and a value of the
+stream within the middle quantiles beyond; the rows of one point (curve and x) become one point
+with the median y, in every figure's data and in task select, whatever their order in the file;
+a row with another x or another lever is its own point; x keeps the CSV's text; the numeric
+comparison of two fixture GPUs (compare --table) holds each common point's values, % of roof,
+ratio and noise flag, and the plateaus; a file read in parts by several processes gives what one
+pass gives, errors at the same line. Exit 0 passed, 1 failed."""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from pycheck import check, finish  # noqa: E402
+import figdata  # noqa: E402
+import occcsv  # noqa: E402
+
+
+
+def median_of(values):
+    m = figdata.Median()
+    for v in values:
+        m.add(v)
+    return m.result()
+
+
+rng = random.Random(15)
+check("empty median is None", median_of([]) is None)
+check("median of one", median_of([3.5]) == 3.5)
+check("lower median of an even count", median_of([4.0, 1.0, 3.0, 2.0]) == 2.0)
+for n in (3, 10, figdata.MEDIAN_EXACT - 1, figdata.MEDIAN_EXACT):
+    vals = [rng.random() for _ in range(n)]
+    check("exact lower median of %d values" % n, median_of(vals) == sorted(vals)[(n - 1) // 2])
+vals = [rng.gauss(100.0, 1.0) for _ in range(100000)]
+m = median_of(vals)
+s = sorted(vals)
+check("remedian of 100000 values is one of them", m in set(vals))
+check("remedian of 100000 values lies between the 45th and 55th percentiles",
+      s[45000] <= m <= s[55000])
+big = figdata.Median()
+for v in vals:
+    big.add(v)
+check("remedian holds a bounded number of values",
+      sum(len(level) for level in big.levels) < 3 * figdata.MEDIAN_EXACT)
+
+# --- points from rows: a CSV with one point measured 5 times, shuffled, plus other points -------
+FIX = os.path.join(ROOT, "tests", "fixtures", "reduce-synthetic.csv")
+with open(FIX, encoding="utf-8") as f:
+    lines = f.read().splitlines()
+meta = [line for line in lines if line.startswith("#")]
+rows = [line for line in lines if line and not line.startswith("#")]
+cols = rows[0].split(",")
+c = {name: i for i, name in enumerate(cols)}
+ok = [r.split(",") for r in rows[1:] if r.split(",")[c["status"]] == "ok"]
+one = next(r for r in ok if r[c["unroll"]] == "4" and r[c["vec_bytes"]] == "16")
+others = [r for r in ok if r is not one]
+repeats = []
+for g in ("5", "1", "4", "2", "3"):  # median 3
+    r = list(one)
+    r[c["gbps_median"]] = g
+    repeats.append(r)
+capped = list(one)  # the same (curve, x) under another lever: its own point
+capped[c["lever"]], capped[c["gbps_median"]] = "bounds", "9"
+moved = list(one)  # another x text of the same curve: its own point
+moved[c["occ_achieved_pct"]], moved[c["gbps_median"]] = "99.5", "7"
+body = others + repeats + [capped, moved]
+rng.shuffle(body)
+tmp = tempfile.mkdtemp()
+path = os.path.join(tmp, "rep.csv")
+with open(path, "w", encoding="utf-8") as f:
+    f.write("\n".join(meta + [rows[0]] + [",".join(r) for r in body]) + "\n")
+
+
+def data_rows(text):
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("set_")]
+
+
+env = dict(os.environ, PLOT_WHERE="kernel=reduce", PLOT_BY="unroll,vec_bytes,lever",
+           PLOT_X="occ_achieved_pct", PLOT_Y="gbps_median")
+sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", path],
+                     env=env, capture_output=True, text=True)
+check("select exits 0 (%s)" % sel.stderr.strip(), sel.returncode == 0)
+got = data_rows(sel.stdout)
+x = one[c["occ_achieved_pct"]]
+# set_idx label unroll vec_bytes lever (3 ranks) x y
+at = [r for r in got if r[2:4] == ["4", "16"] and r[8] == x]
+check("the repeated point is one point per lever", sorted(r[4] for r in at) == ["bounds", "pad"])
+check("its y is the median of its rows",
+      [r[9] for r in at if r[4] == "pad"] == ["3"])
+check("the capped row is its own point", [r[9] for r in at if r[4] == "bounds"] == ["9"])
+check("another x is another point", [r[9] for r in got if r[2:4] == ["4", "16"] and
+                                     r[8] == "99.5"] == ["7"])
+check("every other ok row is a point", len(got) == len(others) + 3)
+check("x keeps the CSV's text", all(r[8] in {o[c["occ_achieved_pct"]] for o in ok} | {"99.5"}
+                                    for r in got))
+
+prefix = os.path.join(tmp, "fig-")
+chk = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "check",
+                      "--data", prefix, path], capture_output=True, text=True)
+check("check --data exits 0 (%s)" % chk.stderr.strip(), chk.returncode == 0)
+figs = [line.split("\t") for line in chk.stdout.splitlines() if line.startswith("fig\t")]
+check("a point under two levers: a figure per lever, pad first",
+      [f[6] for f in figs][:2] == ["occupancy-reduce-pad", "inflight-reduce-pad"])
+env["PLOT_WHERE"] = "kernel=reduce\037lever=pad"
+sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", path],
+                     env=env, capture_output=True, text=True)
+with open(prefix + "1.tsv", encoding="utf-8") as f:
+    check("the pad occupancy figure's data is select's of lever pad", f.read() == sel.stdout)
+
+# --- the numeric comparison (csvsel.py compare --table): two fixture GPUs ------------------------
+A, B = (os.path.join(ROOT, "tests", "fixtures", n) for n in ("reduce-synthetic.csv",
+                                                             "reduce-gpu-b-synthetic.csv"))
+tab = os.path.join(tmp, "tab")
+cmp_run = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "compare",
+                          "--data", os.path.join(tmp, "cmp.tsv"), "--table", tab, A, B],
+                         capture_output=True, text=True)
+check("compare --table exits 0 (%s)" % cmp_run.stderr.strip(), cmp_run.returncode == 0)
+ta, tb = occcsv.read(A), occcsv.read(B)
+
+
+def ok_points(t):
+    return {(t.field(r, "variant"), float(t.field(r, "occ_achieved_pct"))):
+            (float(t.field(r, "gbps_median")), float(t.field(r, "noise_pct")))
+            for r in t.rows if t.field(r, "status") == "ok"}
+
+
+pa, pb = ok_points(ta), ok_points(tb)
+common = set(pa) & set(pb)
+with open(tab + ".csv", encoding="utf-8") as f:
+    table = [line.rstrip("\n").split(",") for line in f]
+head, body = table[0], table[1:]
+col = {name: i for i, name in enumerate(head)}
+check("table: one row per point in both runs (%d)" % len(common), len(body) == len(common) > 0)
+roof_a = float(ta.meta_get("roof_memcpy_gbps"))
+good = True
+for r in body:
+    a, b = pa[(r[0], float(r[1]))], pb[(r[0], float(r[1]))]
+    good &= abs(float(r[col["run1_gbps"]]) - a[0]) < 0.01
+    good &= abs(float(r[col["run1_pct_of_roof"]]) - 100 * a[0] / roof_a) < 0.06
+    good &= abs(float(r[col["run2_ratio_to_run1"]]) - b[0] / a[0]) < 1e-4
+    differs = abs(b[0] / a[0] - 1) * 100 > (a[1] ** 2 + b[1] ** 2) ** 0.5
+    good &= r[col["run2_differs"]] == str(int(differs))
+check("table: values, % of roof, ratio and the noise flag agree with the CSVs", good)
+check("table: another GPU differs beyond the noise somewhere",
+      "1" in {r[col["run2_differs"]] for r in body})
+with open(tab + ".md", encoding="utf-8") as f:
+    md = f.read()
+check("markdown names both GPUs and the knee table", "Synthetic GPU A" in md and
+      "Synthetic GPU B" in md and "knee occ %" in md)
+knee_lines = [line for line in md.splitlines() if line.startswith("| reduce_u4_v16 |")]
+best_a = max(g for (v, x), (g, n) in pa.items() if v == "reduce_u4_v16" and (v, x) in common)
+check("markdown: u4_v16's plateau is its best common point",
+      knee_lines and knee_lines[-1].split(" | ")[1] == "%.1f" % best_a)
+
+# --- a file read in parts, by several processes, gives what one pass gives ---------------------
+big = os.path.join(tmp, "big.csv")
+subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_big_csv.py"), "1", big],
+               check=True, capture_output=True)
+
+
+def summary(path, part_bytes):
+    figdata.PART_BYTES = part_bytes
+    r = figdata.scan(path, absurd_lines=False)
+    pts = sorted((name, g, repr(k), None if p is figdata.LEFT_OUT else
+                  (p.x_text, p.rows, p.y.result(), [m.result() for m in p.carry]))
+                 for name, tables in r.points.items() for g, points in tables.items()
+                 for k, p in points.items())
+    return (list(r.meta.items()), r.n_rows, r.n_ok, pts, [(k, g.levers, g.factors, g.per_lever,
+                                                          g.type()) for k, g in r.groups.items()])
+
+
+whole = summary(big, 1 << 40)
+parted = summary(big, 50000)
+check("a 1 MB file in 20 parts", len(figdata._parts(big)) >= 20)
+check("parts give the one pass's metadata, counts, groups and points", parted == whole)
+with open(big, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+bad_line = len(lines) - 100
+fields = lines[bad_line - 1].split(",")
+fields[c["gbps_median"]] = "fast"
+lines[bad_line - 1] = ",".join(fields)
+with open(big, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines))
+for part_bytes in (1 << 40, 50000):
+    figdata.PART_BYTES = part_bytes
+    try:
+        figdata.scan(big)
+        msg = ""
+    except figdata.Error as err:
+        msg = str(err)
+    check("an error in the last part names its line (%s)" % msg,
+          msg == "%s:%d: column gbps_median: 'fast' is not a number" % (big, bad_line))
+
+finish()

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""tests/test_plot_content.py: what the figures draw, read back from their SVG (tests/svgfig.py)
+for the fixtures: the plot area spans most of the width (the key is not beside it); curves of
+equal U x V have different line widths, the wider drawn first; a capped twin is its own dashed
+curve with larger open points; a known fixture point sits where the axes put it and the axis
+labels are there; the bytes-in-flight axis is labelled past the data and the Little's-law line,
+dashed in the key too, ends where it meets the roof at the latency given; the ladder draws one
+series, its right axis the left one at the run's clock; the comparison has one panel per unroll;
+--unroll and --vec thin any figure; the arithmetic figures have the key below, a curve per chain
+count with a point per occupancy, and --vec picks their element size. Exit 0 passed, 1 failed,
+77 no gnuplot."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+import occcsv  # noqa: E402
+import svgfig  # noqa: E402
+from pycheck import check, finish  # noqa: E402
+
+if shutil.which("gnuplot") is None:
+    print("SKIP: gnuplot not found")
+    sys.exit(77)
+FIX = os.path.join(ROOT, "tests", "fixtures")
+PLOT = os.path.join(ROOT, "plots", "plot")
+T = tempfile.mkdtemp()
+
+def plot(*args):
+    r = subprocess.run([PLOT] + list(args), capture_output=True, text=True)
+    check("plots/plot %s exits 0 (%s)" % (" ".join(args[-2:]), r.stderr.strip()[:200]),
+          r.returncode == 0)
+
+
+def ok_rows(name, **where):
+    t = occcsv.read(os.path.join(FIX, name))
+    rows = [r for r in t.rows if t.field(r, "status") == "ok"]
+    return t, [r for r in rows if all(t.field(r, k) == v for k, v in where.items())]
+
+
+def curve_paths(fig):
+    """The data polylines (not key samples, grid or axes): untitled plot elements."""
+    return [p for p in fig.paths if p["title"].startswith("gnuplot_plot_") and len(p["points"]) > 2]
+
+
+out = os.path.join(T, "all")
+plot("--outdir", out, "--latency-ns", "350", os.path.join(FIX, "reduce-synthetic.csv"),
+     os.path.join(FIX, "reduce-auto-synthetic.csv"),
+     os.path.join(FIX, "chase-latency-synthetic.csv"))
+occ = svgfig.Figure(os.path.join(out, "reduce-synthetic-occupancy-reduce.svg"))
+inf = svgfig.Figure(os.path.join(out, "reduce-synthetic-inflight-reduce.svg"))
+auto = svgfig.Figure(os.path.join(out, "reduce-auto-synthetic-occupancy-reduce.svg"))
+
+# --- the key is below the plot, not beside it ---------------------------------------------------
+xt = dict((label, px) for px, label in occ.tick_labels("middle"))
+check("occupancy x axis runs 0 to 100", "0" in xt and "100" in xt)
+check("the plot area spans at least 70% of the width", (xt["100"] - xt["0"]) / 1200 >= 0.7)
+check("the x label is drawn", "achieved occupancy (% of max warps per SM)" in occ.texts)
+
+# --- a known point where the axes put it --------------------------------------------------------
+t, rows = ok_rows("reduce-synthetic.csv", unroll="4", vec_bytes="16")
+row = next(r for r in rows if occcsv.number(t.field(r, "occ_achieved_pct")) == 50)
+gbps = occcsv.number(t.field(row, "gbps_median"))
+px_x = xt["0"] + (xt["100"] - xt["0"]) * 50 / 100
+y_of = svgfig.axis_map(occ.tick_labels("end"))
+near = [m for m in occ.marks if abs(m["x"] - px_x) < 1 and abs(y_of(m["y"]) - gbps) < 0.01 * gbps]
+check("u4_v16 at 50%% (%.0f GB/s) is drawn there" % gbps, len(near) >= 1)
+roof = float(t.meta_get("roof_memcpy_gbps"))
+y2 = svgfig.axis_map(occ.tick_labels("start"))
+check("the right axis is % of the roof", all(abs(y2(py) - 100 * y_of(py) / roof) < 0.5
+                                            for py, _ in occ.tick_labels("start")))
+
+# --- equal U x V: different widths, wider first ------------------------------------------------
+rgb = {1: "rgb(  0, 114, 178)", 2: "rgb(213,  94,   0)", 4: "rgb(  0, 158, 115)"}
+paths = curve_paths(occ)
+for (u1, u2) in ((1, 2), (2, 4)):
+    a = [i for i, p in enumerate(paths) if p["stroke"] == rgb[u1]]
+    b = [i for i, p in enumerate(paths) if p["stroke"] == rgb[u2]]
+    # u1 with V = 2V' and u2 with V': curves of U colour, ordered by V within; same product.
+    wa = sorted({paths[i]["width"] for i in a})
+    check("unroll %d curves come in %d widths" % (u1, 3), len(wa) == 3)
+first_width = [p["width"] for p in paths]
+check("curves are drawn widest first", first_width == sorted(first_width, reverse=True))
+
+# --- capped twin: its own dashed curve, larger open points ---------------------------------------
+apaths = curve_paths(auto)
+dashed = [p for p in apaths if p["dash"]]
+_, capped_rows = ok_rows("reduce-auto-synthetic.csv", lever="bounds")
+check("capped twins are dashed curves", len(dashed) >= 1)
+check("no solid curve has a capped point", sum(len(p["points"]) for p in dashed) ==
+      len(capped_rows))
+open_pts = [m for m in auto.marks if m["pt"] in (3, 5, 7) and m["color"] != "rgb(255, 255, 255)"
+            and m["color"] != "rgb(  0,   0,   0)"]
+filled = [m for m in auto.marks if m["pt"] in (4, 6, 8) and m["color"] not in
+          ("rgb(255, 255, 255)", "rgb(  0,   0,   0)")]
+check("one open point per capped row", len(open_pts) == len(capped_rows))
+check("open points are larger than filled ones",
+      min(m["scale"] for m in open_pts) > max(m["scale"] for m in filled))
+
+# --- bytes in flight: ticks past the data, the model line ----------------------------------------
+# The fixture's rows up to 128 KiB in flight: data past the last even power of two.
+with open(os.path.join(FIX, "reduce-synthetic.csv"), encoding="utf-8") as f:
+    lines = f.read().splitlines()
+head = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+ib = lines[head].split(",").index("bytes_in_flight_per_sm")
+kept = lines[:head + 1] + [line for line in lines[head + 1:] if line and not
+                           line.startswith("#") and int(line.split(",")[ib]) <= 131072]
+upto = os.path.join(T, "upto128k.csv")
+with open(upto, "w", encoding="utf-8") as f:
+    f.write("\n".join(kept) + "\n")
+plot("--outdir", out, upto)
+hi = max(int(line.split(",")[ib]) for line in kept[head + 1:])
+labels = [svgfig.bytes_of(label) for _, label in svgfig.Figure(
+    os.path.join(out, "upto128k-inflight-reduce.svg")).tick_labels("middle")]
+check("data past 64 KiB (%d B in flight)" % hi, hi > 65536)
+check("an x label at or past the largest bytes in flight",
+      max(v for v in labels if v) >= hi)
+little = [p for p in inf.paths if p["title"].startswith("Little")]
+model = max(little, key=lambda p: len(p["points"]))
+sample = min(little, key=lambda p: len(p["points"]))
+period = sum(float(v) for v in sample["dash"].split(",")) if sample["dash"] else 0
+check("the model's key sample is dashed, two periods long", period > 0 and
+      sample["points"][-1][0] - sample["points"][0][0] >= 2 * period)
+y_inf = svgfig.axis_map(inf.tick_labels("end"))
+on_roof = [pt for pt in model["points"] if abs(y_inf(pt[1]) - roof) < 0.005 * roof]
+check("the model line ends at the roof (does not run along it)", len(on_roof) <= 1)
+check("the model line stays at or below the roof",
+      all(y_inf(pt[1]) <= roof * 1.005 for pt in model["points"]))
+# Its slope: 132 SMs / 350 ns, traffic 1: at the line's lower end, y = x * 132 / 350.
+x_px = [(svgfig.bytes_of(label), px) for px, label in inf.tick_labels("middle")]
+x_px = [(v, px) for v, px in x_px if v]
+(v0, p0), (v1, p1) = x_px[0], x_px[-1]
+
+
+def x_of(px):
+    import math
+    return 2 ** (math.log2(v0) + (px - p0) * (math.log2(v1) - math.log2(v0)) / (p1 - p0))
+
+
+mid = model["points"][len(model["points"]) // 2]
+check("the model line is bytes x SMs / latency (350 ns)",
+      abs(y_inf(mid[1]) - x_of(mid[0]) * 132 / 350) < 0.02 * y_inf(mid[1]) + 15)
+
+# --- ladder: one series, the right axis is the left at the clock --------------------------------
+lad = svgfig.Figure(os.path.join(out, "chase-latency-synthetic-ladder.svg"))
+tl, lrows = ok_rows("chase-latency-synthetic.csv")
+mhz = float(tl.meta_get("sm_clock_mhz"))
+drawn = [m for m in lad.marks if m["color"] not in ("rgb(255, 255, 255)", "rgb(  0,   0,   0)")]
+check("ladder: one series: a point per ok row (and its key's)",
+      len(lrows) <= len(drawn) <= len(lrows) + 1)
+yc = svgfig.axis_map(lad.tick_labels("end"))
+check("ladder: the right axis reads ns at %g MHz" % mhz, len(lad.tick_labels("start")) >= 3 and
+      all(abs(float(label) - yc(py) * 1000 / mhz) < 0.01 * max(1.0, float(label))
+          for py, label in lad.tick_labels("start")))
+
+# --- the comparison: a panel per unroll ----------------------------------------------------------
+cmp = os.path.join(T, "cmp")
+plot("--compare", "--out", cmp, os.path.join(FIX, "reduce-synthetic.csv"),
+     os.path.join(FIX, "reduce-gpu-b-synthetic.csv"))
+cf = svgfig.Figure(cmp + ".svg")
+check("compare: one panel per unroll, each with its axis",
+      all(cf.texts.count("unroll %d" % u) == 1 for u in (1, 2, 4, 8)) and
+      [label for _, label in cf.tick_labels("end")].count("100") == 4)
+gpu_curves = [p for p in curve_paths(cf) if p["stroke"] in (rgb[1], rgb[2])]
+check("compare: every curve of both GPUs, in colour by GPU (%d)" % len(gpu_curves),
+      len(gpu_curves) == 2 * len(curve_paths(occ)))
+
+# --- thinning any figure -------------------------------------------------------------------------
+thin = os.path.join(T, "thin")
+plot("--outdir", thin, "--unroll", "4", "--vec", "16", os.path.join(FIX, "reduce-synthetic.csv"))
+th = svgfig.Figure(os.path.join(thin, "reduce-synthetic-occupancy-reduce.svg"))
+_, rows = ok_rows("reduce-synthetic.csv", unroll="4", vec_bytes="16")
+check("--unroll 4 --vec 16: one curve", len(curve_paths(th)) == 1)
+check("--unroll 4 --vec 16: its key names unroll 4 only",
+      "unroll 4" in th.texts and "unroll 1" not in th.texts)
+check("--unroll 4 --vec 16: a point per row of that curve",
+      len([m for m in th.marks if m["color"] not in ("rgb(255, 255, 255)", "rgb(  0,   0,   0)")])
+      == len(rows))
+
+# --- the arithmetic figures: key below, one point per curve and x; --vec picks an element size ----
+ar = os.path.join(T, "arith")
+plot("--outdir", ar, os.path.join(FIX, "fma-synthetic.csv"),
+     os.path.join(FIX, "mixed-synthetic.csv"))
+for name in ("fma-synthetic-flops-fma-fp32", "mixed-synthetic-flops-mixed"):
+    fig = svgfig.Figure(os.path.join(ar, name + ".svg"))
+    fx = dict((label, px) for px, label in fig.tick_labels("middle"))
+    check("%s: the plot area spans at least 70%% of the width" % name,
+          "0" in fx and "100" in fx and (fx["100"] - fx["0"]) / 1200 >= 0.7)
+fig = svgfig.Figure(os.path.join(ar, "fma-synthetic-flops-fma-fp32.svg"))
+t, rows = ok_rows("fma-synthetic.csv", vec_bytes="4")
+units = sorted({t.field(r, "unroll") for r in rows}, key=int)
+# flops.gp titles its curves (the key's entries are theirs): the polylines named "U = ...".
+chains = [p for p in fig.paths if p["title"].startswith("U = ") and len(p["points"]) > 2]
+check("fma fp32: one curve per chain count (%s)" % ",".join(units), len(chains) == len(units))
+check("fma fp32: one point per curve and occupancy",
+      sum(len(p["points"]) for p in chains) ==
+      len({(t.field(r, "unroll"), t.field(r, "occ_achieved_pct")) for r in rows}))
+vec8 = os.path.join(T, "vec8")
+plot("--outdir", vec8, "--vec", "8", os.path.join(FIX, "fma-synthetic.csv"))
+check("--vec 8 on fma: the fp64 figure only",
+      sorted(os.listdir(vec8)) == ["fma-synthetic-flops-fma-fp64.png",
+                                   "fma-synthetic-flops-fma-fp64.svg"])
+
+shutil.rmtree(T)
+finish()
