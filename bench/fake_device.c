@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/fake_device.c: fake GPUs for the fleet tests (contract in fake_device.h). */
 #include "fake_device.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/fake_device.h: a fake device list, for testing the fleet machinery (workers, signals,
  * summaries, Slurm job arrays) on machines without a GPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/fleet_run.c: the fleet supervisor (contract in fleet_run.h). POSIX processes; no CUDA
  * context: the devices are only listed here. */
 #include "fleet_run.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/fleet_run.h: --device LIST|all: one worker process per GPU, and the fleet summary.
  *
  * The supervisor lists the GPUs (names, UUIDs, PCI bus ids; no CUDA context of its own), checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/ncu_pass.c: --ncu: the Nsight Compute child run and the parent that reads it back
  * (contract in ncu_pass.h). */
 #include "ncu_pass.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/ncu_pass.h: --ncu. After the timed run, one Nsight Compute process runs this program
  * again as its child (environment OCC_NCU_PASS): every point launched once, untimed, in the NVTX
  * range OCC_NCU_RANGE, which ncu alone profiles (--nvtx --nvtx-include, --clock-control none,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/occfleet.c: the fleet summary of CSVs from several GPUs (a --device all run, the CSVs of
  * a Slurm job array): occfleet FILE.csv... prints, per variant, each GPU's plateau and knee and
  * the GPUs more than the runs' noise away from their model's median (harness/fleet.h). A GPU is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/occsweep.c: the run_sweep program: parse -> plan -> run -> report. Glue only: every step
  * lives in harness/ (logic, measurement) or bench/report.c (output). */
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/report.c: metadata, progress and plotting around a sweep. */
 #include "report.h"
 

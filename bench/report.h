@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/report.h: what run_sweep prints and records around the measurement: CSV metadata,
  * progress lines, the default output path and the plot step. No CUDA calls here. */
 #ifndef OCC_REPORT_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench/setup.sh: sourced by run_sweep and run_tests. Finds or installs the build tools, then
 # configures and builds occsweep in build/ (first use; again when build/ was configured for another
 # source tree) or brings it up to date (quietly, one invocation at a time, each with its own log).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/sink.c: the run's rows to CSV, memory and progress. */
 #include "sink.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/sink.h: where a run's rows go: the CSV file (flushed row by row), a growing in-memory
  * copy for the summary, the Little's-law annotation and the progress lines. */
 #ifndef OCC_SINK_H

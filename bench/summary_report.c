@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench/summary_report.c: what run_sweep prints around the measurement: the dry-run plan, the
  * --out pre-check and the end-of-run tables. No CUDA calls here. */
 #include <math.h>

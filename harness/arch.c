@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/arch.c: the architecture table and its lookups.
  *
  * Sources, per field: max_blocks_per_sm, reg_alloc_unit and smem_alloc_unit_bytes follow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/arch.h: per-architecture limits that decide occupancy, for sm_75 .. sm_120.
  *
  * The numbers are the toolkit's own: the allocation granularities and per-architecture block

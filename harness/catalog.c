@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/catalog.c: the family table and the variant list, expanded into read-only arrays. */
 #include "catalog.h"
 

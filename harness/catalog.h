@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/catalog.h: what the pure side knows of every kernel family and compiled variant: the
  * family table (family_table.h) and the variant list (kernels/variants.h), expanded into two
  * read-only arrays. No CUDA header: options, planner, resume, model and plots-side tools read it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/chase_footprint.c: building a chase footprint on the device. */
 #include "chase_footprint.h"
 

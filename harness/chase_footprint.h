@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/chase_footprint.h: a pointer-chase footprint on the device: a seeded random single
  * cycle through n_lines lines, each line holding the link to the next (an address or an index:
  * OccChaseLink, kernels/api.h), plus the host's copy of the visiting order for verification.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/csv.h: the sweep's CSV file: one row per point, run metadata in "# key=value" lines.
  * Implemented by csv_schema.c (row init, column queries), csv_write.c and csv_read.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/csv_columns.h: the CSV schema of a sweep, in its fixed column order.
  *
  * One X-macro is the single source of truth: it generates the OccRow struct (csv.h), the header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/csv_read.c: the CSV reader: record splitting, unquoting in place, metadata, header and
  * field checks (format and contract in csv.h). */
 #include "csv_schema.h"

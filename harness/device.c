@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/device.c: device properties and limits from the CUDA runtime. */
 #include "device.h"
 

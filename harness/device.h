@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/device.h: the GPU a sweep runs on: its properties, limits and memory. */
 #ifndef OCC_DEVICE_H
 #define OCC_DEVICE_H

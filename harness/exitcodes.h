@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/exitcodes.h: the process exit codes of every occsweep program (documented in README). */
 #ifndef OCC_EXITCODES_H
 #define OCC_EXITCODES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family.h: the GPU side of the kernel-family interface. Each family of the table in
  * family_table.h implements one OccFamilyOps in harness/family_<id>.c; the point loop
  * (points.c) drives every family through it and names none:

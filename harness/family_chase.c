@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_chase.c: the pointer-chase throughput families, warp and thread mode. Each chain
  * follows dependent loads through a random single cycle of lines (chase_footprint.h); chains walk
  * disjoint stretches that together cover the footprint once per launch, so a line comes back

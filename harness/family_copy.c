@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_copy.c: the copy family: out = in over the run's stream buffers; one launch
  * moves 2 x buffer bytes (every loaded byte is stored). Verified in full on the device against
  * the input after the output was poisoned. */

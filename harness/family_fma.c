@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_fma.c: the fma family: U independent FMA chains per thread, fp32 or fp64
  * (Volkov 2010's arithmetic experiment). One launch performs grid x block x trips x
  * OCC_FMA_PER_TRIP FMAs (2 FLOP each) and no memory traffic but one store per chain, so the rate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_ladder.c: the latency ladder, an experiment of its own (footprint-shaped
  * family): one thread follows dependent loads through a random single cycle of lines, footprint
  * swept from L1 to far beyond L2; cycles (clock64) and ns per load. The lines hold the next

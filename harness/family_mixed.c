@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_mixed.c: the mixed family: the reduce walk over the run's input buffer with A
  * dependent FMAs applied to every loaded float before it is summed (Volkov's arithmetic-intensity
  * sweep). One launch reads the buffer once (GB/s) and performs 2A FLOP per float (GFLOP/s).

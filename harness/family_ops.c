@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_ops.c: the GPU side of the family table (family_table.h). */
 #include "family.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_reduce.c: the reduce family: a float sum of the run's input buffer; one launch
  * reads the buffer once. Verified against the host's double-precision sum within a bound on the
  * float32 rounding of the kernel's summation order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_table.h: the one table of kernel families (experiments), an X-macro expanded by
  * the pure catalog (harness/catalog.c: names, modes, options, model inputs) and by the GPU side
  * (harness/family_ops.c: each family's OccFamilyOps, defined in harness/family_<id>.c).

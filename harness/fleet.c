@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/fleet.c: the fleet summary (contract in fleet.h). */
 #include "fleet.h"
 

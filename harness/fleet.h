@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/fleet.h: the fleet summary: the same sweep on several GPUs, compared per variant.
  *
  * Each GPU's plateau (its best gbps_median for the variant) and knee (occ_summary_compute), and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/flops.c: launch length and closed-form checks of the arithmetic families. */
 #include "flops.h"
 

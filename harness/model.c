@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/model.c: Little's-law model and knee report (contract in model.h). */
 #include "model.h"
 

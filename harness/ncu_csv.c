@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/ncu_csv.c: the --ncu metric list, ncu's raw-page CSV and the launch-to-row matching
  * (contract in ncu_csv.h). */
 #include "ncu_csv.h"

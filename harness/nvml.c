@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/nvml.c: the few NVML calls occsweep logs, resolved with dlsym. The prototypes below are
  * NVML's documented C API (nvmlReturn_t is an int, 0 = success; a device is an opaque handle). */
 #include "nvml.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/nvml.h: GPU temperature, SM clock and power through NVML, loaded at run time
  * (dlopen), so occsweep runs where NVML is absent and needs no NVML header to build. */
 #ifndef OCC_NVML_H

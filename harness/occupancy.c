@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/occupancy.c: the offline occupancy model, after cuda_occupancy.h (CUDA 13.0).
  *
  * Where a tutorial's formula and cuda_occupancy.h differ, cuda_occupancy.h wins: it is what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/occupancy.h: the offline occupancy model (theoretical resident blocks per SM) and its
  * inverse, the shared-memory padding that pins a kernel to an exact number of blocks per SM.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options.c: the run_sweep command line: getopt_long over the option table
  * (options_table.c), each value parsed by its kind, then the rules between options. */
 #define _GNU_SOURCE /* getopt_long and struct option; musl hides them otherwise */

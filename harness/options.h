@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options.h: the run_sweep command line, parsed into one OccOptions value.
  *
  * Pure C (no CUDA): parsing never prints and never exits; a bad command line comes back as

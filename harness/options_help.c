@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options_help.c: --help, generated from the option table and the catalog, so that what
  * it states (accepted values, defaults, the kernels that take an option) is what the parser
  * does. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options_table.c: the one table of run_sweep options, and the texts it and the catalog
  * give (accepted values, defaults, the families that take an option). Nothing here names a
  * kernel family: those come from the catalog. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options_table.h: the one table of run_sweep options, and the texts derived from it and
  * the catalog (accepted values, defaults, which families take an option). Private to the options
  * module: options.c parses with it, options_help.c prints it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options_values.c: the value syntaxes of the command line, checked without strtod's or
  * strtoll's leniency (spaces, '+', "nan", hex). */
 #include "options_values.h"

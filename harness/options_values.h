@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/options_values.h: the value syntaxes of the command line (numbers, byte sizes, int
  * lists, occupancy specs, footprint ranges, kernel and arch names), shared by options.c and its
  * table. Private to the options module: only harness/options*.c include it. Pure lexical checks:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/perm.c: Fisher-Yates with a small, fast, seeded generator. */
 #include "perm.h"
 

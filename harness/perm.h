@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/perm.h: random single-cycle permutations of cache lines, for the pointer chase (pure).
  *
  * A uniformly random visiting order (Fisher-Yates) closed into one cycle: a chase that follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/plan.c: occupancy levels and sweep points. */
 #include "plan.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/plan.h: the sweep plan: which variant runs at which occupancy, with what padding (pure).
  *
  * Occupancy levels are whole blocks per SM: with B-thread blocks a level is K blocks, i.e.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/points.c: the point loop of a run: configure -> bind -> time -> verify -> probe
  * residency -> generic rate columns -> the family's own columns. It names no family. */
 #include <math.h>

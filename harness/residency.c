@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/residency.c: time-averaged residency per SM from the probe. */
 #include "residency.h"
 

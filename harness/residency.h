@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/residency.h: achieved occupancy without a profiler, from the residency probe of one
  * instrumented launch (kernels/api.h: per block its SM and its start and end times). Pure. */
 #ifndef OCC_RESIDENCY_H

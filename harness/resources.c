@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/resources.c: variant resources from the runtime or the build-time table. */
 #include "resources.h"
 

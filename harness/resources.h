@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/resources.h: the registers, local memory and static shared memory of every catalog
  * variant, from the device's runtime attributes or, without a device, from the build's resource
  * table (kernels/kernel_resources.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/resume.c: matching planned points against the rows of an earlier run. */
 #include "resume.h"
 

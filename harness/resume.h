@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/resume.h: --resume FILE: which planned points an earlier run's CSV already holds
  * (pure). A point is held by a row of the same kernel, mode, variant and, for occupancy points,
  * lever, block size and requested occupancy, or, for footprint points, footprint (buffer_bytes),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/rowfmt.c: row helpers of the reports (contract in rowfmt.h). */
 #include "rowfmt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/run.c: a run's stream, shared buffers, family set-up and roof. */
 #include "run.h"
 

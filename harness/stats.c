@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/stats.c: sample statistics and the stopping rule (contract in stats.h). */
 #include "stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/stats.h: sample statistics of a timed point and the timing loop's stopping rule.
  *
  * Units follow the samples: the timing loop passes per-launch times in ms, so median, min, max,

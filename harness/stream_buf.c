@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/stream_buf.c: the run's shared streaming buffers. */
 #include "stream_buf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/summary.c: end-of-run summary (contract in summary.h). */
 #include "summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/summary.h: the end-of-run summary table: best point and knee occupancy per variant.
  *
  * Only rows whose status is exactly "ok" count; rows with a NaN gbps_median (e.g. chase latency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/timing.c: the measurement loop. */
 #include "timing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/timing.h: event timing of one point: warm-up, batching, noise-bounded sampling.
  *
  * A sample is a batch of launches between two CUDA events on the timer's non-default stream,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/variant.h: what the pure side knows about one compiled kernel variant (one entry of
  * kernels/variants.h, via the catalog) and its resources. */
 #ifndef OCC_VARIANT_H

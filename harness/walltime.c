@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/walltime.c: the monotonic wall clock (contract in walltime.h). */
 #include "walltime.h"
 

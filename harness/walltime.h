@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness/walltime.h: the host's monotonic wall clock, for time budgets and progress figures
  * (not for kernel timing, which uses CUDA events). Pure: no CUDA header. */
 #ifndef OCC_WALLTIME_H

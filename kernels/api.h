@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kernels/api.h: the C API of occsweep's CUDA kernels. Only this header (and variants.h) crosses
  * from kernels/ into harness/ and bench/: plain C structs, extern "C" launchers that return the
  * launch's cudaError_t (they never print or exit), and const void * kernel handles for

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """kernels/audit_sass.py: how many global loads each kernel really keeps in flight, per arch.
 
 Reads `cuobjdump -sass` of the kernel library (or a saved listing, --sass) and prints one CSV

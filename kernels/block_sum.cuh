@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/block_sum.cuh: the body of the summing kernels (reduce, mixed): the stream walk with U
 // independent accumulators, a map applied to every loaded float, warp and block sums and the last
 // block's total.

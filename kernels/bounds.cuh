@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/bounds.cuh: the two register policies of every streaming variant (see variants.h).
 //
 // OCC_LB_0: natural registers, blocks of up to OCC_LB_MAX_THREADS threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/chase.cu: pointer chase. Every load's address comes from the value of the previous
 // load, so one chain has exactly one load in flight: latency is exposed, and parallelism comes
 // only from more chains (K per warp or thread: MLP) or more resident warps (TLP).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/clock.cu: the clock watch. One thread spins for a fixed %globaltimer window and counts
 // SM cycles (clock64) meanwhile: cycles / ns is the SM clock at that moment, measured the way a
 // benchmark's samples experience it (nvbench watches throttling the same way).

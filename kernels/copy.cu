@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/copy.cu: the copy family, out[i] = in[i] over the whole buffer.
 //
 // Bytes moved per element: 4 read + 4 written (bytes per launch = 2 x buffer). Each thread issues

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/cub_sum.cu: the library reference for the reduce roof, cub::DeviceReduce::Sum.
 #include <cub/device/device_reduce.cuh>
 

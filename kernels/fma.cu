@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/fma.cu: the fma family (Volkov 2010's arithmetic experiment): U independent chains
 // x[u] = x[u] * mul + add per thread, no memory traffic but the final store.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kernels/fma_chain.h: the recurrence the fma family's chains run and the mixed family's
  * elements go through, shared by the kernels (C++) and the pure harness (C) that checks them. No
  * CUDA type: the pure side includes it on machines without a GPU. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # kernels/gen_resources.sh CUOBJDUMP NVDISASM AUDIT LIBRARY OUT_CSV OUT_C
 # Records registers, stack and static shared memory of every audited kernel (the occsweep
 # variants and the latency ladder's kernel), per compiled arch, from cuobjdump's resource report

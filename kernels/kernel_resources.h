@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kernels/kernel_resources.h: per-kernel resources recorded at build time (see
  * gen_resources.sh), so that a dry run can plan for an arch without a GPU, and the ILP the
  * machine code really has (audit_sass.py). */

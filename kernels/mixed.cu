@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/mixed.cu: the mixed (memory + arithmetic) family, *sum = sum of f_A(in[i]), where f_A
 // is A steps of x = x * fma_mul + fma_add (fmaf).
 //

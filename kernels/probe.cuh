@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/probe.cuh: the residency probe (see OccStreamArgs.probe). Off (a NULL pointer, the
 // same for every thread) in timed launches, where it costs one uniform branch per block.
 #ifndef OCC_PROBE_CUH

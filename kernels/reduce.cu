@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/reduce.cu: the reduce family, *sum = sum of in[0 .. n_floats).
 //
 // Bytes moved per element: 4 read (bytes per launch = 1 x buffer). Each thread keeps U independent

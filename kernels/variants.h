@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kernels/variants.h: every compiled kernel variant.
  *
  * This list is the single source of truth: it is expanded into kernels and launchers in the .cu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/vec.cuh: vector load types and the element loop shared by the streaming kernels.
 #ifndef OCC_VEC_CUH
 #define OCC_VEC_CUH

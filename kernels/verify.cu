@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kernels/verify.cu: input pattern and full-buffer verification on the device.
 #include "api.h"
 

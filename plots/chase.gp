@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/chase.gp: the throughput pointer chase against achieved occupancy, one curve per chain
 # count K (the unroll column): how many independent chains, rather than how many warps, it
 # takes to hide the memory latency.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/compare.gp: several GPUs (or runs) side by side: each curve's bandwidth as % of its own
 # file's memcpy roof, against achieved occupancy or bytes in flight per SM, one panel per unroll U
 # (so that each panel holds GPUs x V curves, not all of them). Colour names the GPU, point shape

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/comparetab.py: the numeric side of plots/plot --compare: PREFIX.csv and PREFIX.md.
 
 Rows are the (variant, occupancy level) points present in every run, of the kernel and mode the

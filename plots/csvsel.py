@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/csvsel.py: the plots' pre-filter: reads each occsweep CSV once (plots/figdata.py, through
 plots/occcsv.py: what occ_csv_read accepts, nothing else), says which figures its rows call for
 (plots/figlist.py) and writes what each figure draws: one point per curve and x, the median of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/figdata.py: one streaming pass over an occsweep CSV that gathers what its figures draw.
 
 scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:

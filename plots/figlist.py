@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/figlist.py: which figures the groups of a Run (plots/figdata.py) call for, their output
 names, titles and traffic factor; the rules are plots/csvsel.py's (its task check prints them).
 Figures are chosen by what the rows hold, never by family name:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/flops.gp: arithmetic throughput against achieved occupancy: median GFLOP/s (drawn in
 # TFLOP/s), one curve per value of one axis column, the clock-derived arithmetic peak as a line
 # named in the key and, on the right axis, the throughput as % of that peak. For the fma family

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/inflight.gp: the Volkov points against bytes in flight per SM (resident warps x 32 x U x V,
 # log2 axis), where Little's law should collapse the (U, V) curves onto one; curves drawn as in
 # occupancy.gp (volkov.gp's encoding), the roof lines named in the key, % of the memcpy roof on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/intensity.gp: the arithmetic-intensity figure of the mixed family (Volkov's thesis): for
 # each A (FMAs per loaded float) the lowest occupancy reaching 90% of that A's best throughput,
 # against FLOP per byte, with the machine balance (arithmetic peak over the memcpy roof) marked;

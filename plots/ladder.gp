@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/ladder.gp: the latency ladder of the pointer chase: footprint (log2 bytes) against SM
 # cycles per dependent load (left axis, one series per variant) and the same in nanoseconds per
 # load on the right axis (a second scale of that series at the run's clock), with the device's

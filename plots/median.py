@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/median.py: the median of a stream of numbers in memory that does not grow with it.
 
 Median is exact (the lower median of an even count) up to MEDIAN_EXACT values; past that a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """plots/occcsv.py: the occsweep CSV file (format in harness/csv.h) read as occ_csv_read reads it.
 
 The schema (column names and types, in order) is parsed from harness/csv_columns.h, so there is one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/occupancy.gp: the Volkov curve: median GB/s against achieved occupancy, one curve per
 # (unroll U, vector width V) and one more, dashed with open points, for its register-capped
 # _lbfull twin (lever bounds) where it ran (the encoding is volkov.gp's); the memcpy roof and DRAM

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """plots/report.py: the one-page report of one or several occsweep runs, as Markdown and HTML.
 
     python3 plots/report.py [--out PREFIX] [--figdir DIR] [--] FILE.csv...

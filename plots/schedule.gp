@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/schedule.gp: static against dynamic work sharing for one variant: GB/s against the
 # occupancy the API set (top), and the residency measured in the same launch shape against it
 # (bottom, with the line where they agree), one curve per schedule (and file).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/style.gp: the look every occsweep figure shares; each plots/*.gp script loads it first.
 #
 # Sized for a report: 1200x800 px with 16-point text stays legible when the PNG is scaled down to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # plots/volkov.gp: what the Volkov figures (occupancy.gp, inflight.gp) and compare.gp share, loaded
 # after style.gp with DATA (plots/csvsel.py data with PLOT_BY=unroll,vec_bytes,lever and
 # PLOT_Y=gbps_median: one block per curve) and XCOL (its x column) set.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/arith_report.py CSV...: what the arithmetic families' sweeps say, from their CSVs alone.
 
 fma rows (kernel fma, status ok), per variant (element type x chains U):

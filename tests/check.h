@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/check.h: a minimal assertion header for occsweep's test programs.
  *
  * Each CHECK counts; a failing one prints file:line and the values, and the test goes on so that

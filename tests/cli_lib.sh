@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/cli_lib.sh: sourced by the CLI test scripts (test_cli*.sh) with the
 # script's arguments: checks that $1 is the occsweep binary, makes an empty working directory
 # (every run starts there, so a stray default CSV shows up) and defines the shared helpers.

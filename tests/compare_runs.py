@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/compare_runs.py OLD.csv NEW.csv: are two runs of the same sweep the same measurement?
 
 Matches rows on (kernel, mode, variant, lever, block_threads, occ_target_pct, buffer_bytes for

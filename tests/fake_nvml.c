@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/fake_nvml.c: a stand-in libnvidia-ml.so.1 for test_nvml: one GPU at bus 0000:01:00.0,
  * 41 C, 1980 MHz, 120 W. Built twice: with OCC_FAKE_EVENTS it exports the clocks-event-reasons
  * call (mask 0x4) beside the deprecated throttle-reasons one (mask 0x1), as current drivers do;

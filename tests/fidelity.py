@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/fidelity.py CSV...: how well a sweep keeps its promises, from its CSV alone.
 
 Per file (copy/reduce rows with status ok):

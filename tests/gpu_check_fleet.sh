@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/gpu_check_fleet.sh: the fleet path on a real GPU machine (written for one H200; any count
 # of GPUs works). Builds for sm_90 only (OCC_MESON_ARGS, unless set), then runs one small reduce
 # sweep (3 occupancy levels, ~10 points, well under a minute of GPU time per run) as

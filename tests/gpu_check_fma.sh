@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/gpu_check_fma.sh: the GPU check of the arithmetic families (issue 13), for one call on
 # the lent H200: builds for sm_90 only (its own build directory, so the default build is left as
 # it is), runs the GPU test of the fma and mixed kernels and that of copy/reduce, whose walk and

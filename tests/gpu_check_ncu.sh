@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/gpu_check_ncu.sh: the --ncu and --report check on the lent H200 (one call, needs ncu).
 #   1. builds for sm_90 only (build-sm90/, OCC_MESON_ARGS=-Dgpu_archs=90) and runs the CPU tests
 #      of this work (unit_ncu, report, install);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/gpu_test.h: shared by the GPU tests: skip (77) without a usable GPU, unless
  * OCC_REQUIRE_GPU=1 makes that a failure (on the GPU machine, so a broken driver cannot pass as
  * a skip); and a CUDA check that fails the test with file:line and the error name. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/h200_session.sh [STEP...]: what one call on the lent GPU machine runs, in one go: build,
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).

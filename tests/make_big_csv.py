@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/make_big_csv.py: writes a large sweep CSV, for timing plots/plot on big files.
 
     python3 tests/make_big_csv.py MEGABYTES OUT.csv [TEMPLATE.csv...]

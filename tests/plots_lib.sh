@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/plots_lib.sh: sourced (POSIX sh) by the plot test scripts after they set TEST_NAME: the
 # tree's paths, the skip (77) without gnuplot, a temporary directory $T removed at exit, and the
 # check counter.

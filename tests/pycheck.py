@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tests/pycheck.py: the check counter of the Python tests: check(desc, ok) counts and reports a
 failing check; finish() prints the totals and exits 0 when none failed, else 1."""
 import sys

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/sanitize.sh BUILD_DIR OUT_DIR: NVIDIA compute-sanitizer over every kernel variant, on the
 # GPU machine. Tools: memcheck, racecheck, then initcheck where it works. Each tool runs:
 #   copy, reduce      --lever both: every natural variant and its _lbfull twin, at 25% (both

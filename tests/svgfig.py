@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tests/svgfig.py: what a gnuplot 5.4 SVG figure draws, for the plot-content tests.
 
 Figure(path) reads the svg terminal's output line by line and keeps:

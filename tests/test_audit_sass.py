@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_audit_sass.py AUDIT_SASS_PY: kernels/audit_sass.py on hand-written SASS listings.
 
 Each case is a small function in cuobjdump -sass layout whose loop shape ptxas is known to emit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_cli.sh: command-line tests of occsweep (run_sweep's program).
 # Usage: test_cli.sh PATH/TO/occsweep   (OCC_SOURCE_ROOT, when set, is the source tree)
 # Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_cli_options.sh: occsweep refuses options that do not apply to the selected kernels.
 # Usage: test_cli_options.sh PATH/TO/occsweep
 # Every refusal is exit 2 with one stderr line naming the option and the selection; every plan

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_cli_out.sh: occsweep refuses a bad --out before any GPU work.
 # Usage: test_cli_out.sh PATH/TO/occsweep
 # Real runs (no --dry-run: dry runs write nothing and do not check --out): device nodes, a FIFO,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_csv.c: CSV round trip, the writer's exact bytes, .partial and --force handling,
  * malformed input, and the column dictionary in results/README.md (found under $OCC_SOURCE_ROOT,
  * default "."). */

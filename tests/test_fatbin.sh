@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_fatbin.sh OCCSWEEP RESOURCES_CSV CUOBJDUMP ARCH...: the binary carries SASS for
 # sm_90 and for every configured arch, and the build-time resource table lists every variant
 # (occsweep --list) for every one of them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_figdata.py: the plots' aggregation (plots/figdata.py, plots/csvsel.py) on small
 made-up inputs: Median is the lower median, exactly, up to MEDIAN_EXACT values and a value of the
 stream within the middle quantiles beyond; the rows of one point (curve and x) become one point

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_fixtures.c: one reading of the CSV format. occ_csv_read (harness/csv.c) must accept
  * every fixture in tests/fixtures except the malformed-* files that break the format, and the
  * plots' reader (plots/occcsv.py, used by plots/csvsel.py) must reach the same verdict on every

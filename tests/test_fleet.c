@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_fleet.c: the fleet summary (harness/fleet.h) on synthetic runs: plateaus, knees,
  * each GPU against its model's median, the noise bound that makes an outlier, the printed lines. */
 #include <math.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_fleet.sh OCCSWEEP OCCFLEET: --device LIST|all on a fake device list (OCC_FAKE_DEVICES,
 # --dry-run), no GPU needed: which workers a list starts, the refusals, one CSV per GPU with its
 # UUID and PCI bus id in the name and metadata, the same rows as a single-device run, a worker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_flops.c: the arithmetic peak (arch table x SMs x clock), the fma launch length, the
  * closed-form checks of the fma chains and the mixed sum, on worked examples. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_gpu_chase.c: every chase kernel ends where the host's walk of the same cycle ends:
  * throughput variants (warp and thread modes, every K, start points spread and shifted along
  * the cycle, one and several waves) and the latency kernel (warm-up plus timed segments) for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_gpu_fma.c: the arithmetic families on the GPU. Every fma variant at odd grid and
  * block sizes (not multiples of a warp's worth of blocks, a partial last warp) against the closed
  * form bit for bit, with canary words after the output; every mixed variant at sizes that are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_gpu_kernels.c: every compiled copy/reduce variant against a host reference, at sizes
  * that are not multiples of U x V x block, with canary guard regions around the output, with
  * grids of one block and of several waves' worth, and both block sizes the kernels support.

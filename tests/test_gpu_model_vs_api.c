@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_gpu_model_vs_api.c: on the real GPU, the offline model must agree with the runtime.
  * (1) For every variant, block size 128 and 256, and every level of a full sweep, the padding the
  *     model picks gives exactly the target blocks/SM per cudaOccupancyMaxActiveBlocksPerMultiprocessor

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_gpu_sweep.sh OCCSWEEP: a mini sweep on the GPU produces a complete, valid CSV:
 # every planned point a row, every measured row verified ok, metadata with the roof and
 # end_status complete, and the file readable back by column name; the latency ladder with each

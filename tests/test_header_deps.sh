@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_header_deps.sh BUILD_DIR: the CUDA compile rule writes a depfile, so that editing a
 # header a .cu includes (kernels/api.h, vec.cuh, ...) rebuilds it (Debian's meson 1.0 did not).
 set -u

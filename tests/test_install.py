@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_install.py: `meson install` into a DESTDIR, then the installed tree.
 
 Checks: every file of plots/ (but meson.build) and the schema header are installed; the installed

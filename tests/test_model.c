@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_model.c: the Little's-law model and the knee report on synthetic data generated from
  * a known latency (400 ns), roof (4000 GB/s) and SM count (132). Rows take their traffic factor
  * (dram_bytes_per_load_byte) from the family table, as the sweep fills it. */

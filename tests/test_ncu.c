@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_ncu.c: the --ncu reader on tests/fixtures/ncu/raw-reduce.csv (a raw-page export
  * written by hand after Nsight Compute's documented layout: header, units line, one record per
  * launch, ==PROF== lines around it), the manifest round trip and the launch-to-row matching.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_nvml.c: occ_nvml_reading against the fake NVML that LD_LIBRARY_PATH puts first
  * (tests/fake_nvml.c): the clocks-event-reasons mask where the library has that call, else the
  * deprecated throttle-reasons mask. Usage: test_nvml EXPECTED_MASK (e.g. 0x4). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_occupancy.c: the architecture table and the occupancy model on the worked examples
  * of DOMAIN.md, the shared-memory edge cases, and the padding inverse over every target. */
 #include "arch.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* tests/test_occupancy_vs_cudaocc.cu: holds harness/occupancy.c to the toolkit's own occupancy
  * calculator, the header-only cuda_occupancy.h, for every architecture in harness/arch.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_options.c: occ_options_parse and its helpers, accepted forms and every bad class. */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: to catch getopt printing */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_options_fuzz.c: occ_options_parse against thousands of generated command lines;
  * meant to run under -fsanitize=address,undefined, where a crash or an overflow is a finding.
  *

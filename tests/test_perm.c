@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_perm.c: the chase permutation is one cycle through every line, in `order`. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_plan.c: occupancy levels and sweep points on sm_90, block 128 (4 warps per block,
  * 64 warps per SM: levels are multiples of 6.25%). */
 #include "check.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_plot_content.py: what the figures draw, read back from their SVG (tests/svgfig.py)
 for the fixtures: the plot area spans most of the width (the key is not beside it); curves of
 equal U x V have different line widths, the wider drawn first; a capped twin is its own dashed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_plots.sh: renders every fixture CSV (tests/fixtures, synthetic data) with plots/plot
 # and checks the figures: valid 1200x800 PNGs and well-formed SVGs with their titles and legends,
 # one point drawn per ok row (also where strings hold commas, quotes and line breaks); figure

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_plots_big.sh: plots/plot on large CSVs made by tests/make_big_csv.py (the fixtures'
 # rows repeated in rounds, each round's measurements within 1% of the template's): a 10 MB and a
 # 100 MB file (BIG_MB to choose another size for the large one) give every figure of the

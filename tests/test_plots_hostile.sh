@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_plots_hostile.sh: plots/plot where the environment and the input are unkind: the same
 # plot data (the pre-filter's output, as gnuplot gets it), the same SVG bytes and compare tables
 # under LC_ALL=C, C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped

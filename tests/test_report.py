@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_report.py: the one-page report (plots/report.py, plots/plot --report) on fixtures.
 
 The expected numbers are computed here from the fixture CSV with the csv module (not with

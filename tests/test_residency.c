@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_residency.c: measured occupancy from synthetic probes with known answers. */
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_resume.py OCCSWEEP: --resume keys every axis that changes a measurement (CPU only).
 
 For each axis an earlier run's CSV is written from the schema (harness/csv_columns.h) holding

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/test_sass_audit.py RESOURCES_CSV: the ILP each variant's name promises is in its SASS.
 
 For every (variant, arch) row of the build's kernel_resources.csv, loads_in_flight_sass (global

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_sass_chase.sh KERNELS_LIB CUOBJDUMP: the latency ladder's address chain is, in the
 # machine code of every compiled arch, a chain of loads and nothing else: each LDG takes its
 # address from the register the previous LDG loaded, with no IMAD, LEA or SHF in between (the

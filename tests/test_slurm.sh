@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/test_slurm.sh OCCSWEEP OCCFLEET: the Slurm job array for real, on a one-node cluster made
 # here: munged, slurmctld and slurmd (Debian's packages) started with a minimal configuration in a
 # temporary directory (their own ports, sockets, spool and state; the node declares 2 GPUs as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_stats.c: occ_stats_summarize on fixed vectors and the stopping rule's cases. */
 #include <math.h>
 

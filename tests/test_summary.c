@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_summary.c: best point, knee and the printed table on synthetic rows, and the row
  * helpers (rowfmt.h) the summary and the knee report share. */
 #include <math.h>

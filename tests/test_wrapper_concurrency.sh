@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Concurrent set-up wrappers in one checkout (a scratch copy, sm_90 only): 6 run_sweep at once on
 # first use, then 3 rounds of 6 after a touch of a harness source; every run exits 0 and prints its
 # plan. A run with nothing changed leaves the binary as it was (build_info.h is regenerated on every

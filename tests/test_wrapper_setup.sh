@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The set-up wrapper (bench/setup.sh through run_sweep) on a scratch copy built for sm_90:
 #  (b) meson installed by pip into a directory not on PATH: found there, not installed again;
 #  (a) a read-only checkout with a complete build: the built binary runs (a line says so when the

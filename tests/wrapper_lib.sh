@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/wrapper_lib.sh: sourced by the set-up wrapper's tests. A scratch copy of the source tree
 # (tracked and untracked-but-not-ignored files) in a temp dir removed on exit, and an
 # environment that builds it for sm_90 only (short builds) in its own build/.
