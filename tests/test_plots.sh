@@ -85,6 +85,22 @@ check "exactly the expected files, nothing else" [ "$(ls "$OUT" | wc -l)" -eq $n
 
 svg="$OUT/reduce-synthetic-occupancy-reduce.svg"
 
+# --- a --ncu run: stall reasons of one variant and ncu's achieved occupancy ---------------------
+NC="$T/ncu"
+"$PLOT" --outdir "$NC" --unroll 4 --vec 16 "$FIX/reduce-ncu-synthetic.csv" >"$T/ncu.out" 2>"$T/ncu.err"
+check "plot the --ncu fixture exits 0, silent on stderr" [ $? -eq 0 ] && [ ! -s "$T/ncu.err" ]
+nsvg="$NC/reduce-ncu-synthetic-ncu.svg"
+check "ncu figure: a valid PNG and SVG" is_png "$NC/reduce-ncu-synthetic-ncu.png" && is_svg "$nsvg"
+check "ncu figure: names the picked variant" has_text "$nsvg" "reduce_u4_v16"
+check "ncu figure: the four stall reasons and both occupancies" has_text "$nsvg" "long scoreboard" &&
+    has_text "$nsvg" "math-pipe throttle" && has_text "$nsvg" "Nsight Compute achieved" &&
+    has_text "$nsvg" "occsweep measured residency"
+n_u4=$(count_rows "$FIX/reduce-ncu-synthetic.csv" "$ok && v[\"variant\"] == \"reduce_u4_v16\"")
+# --unroll 4 --vec 16 keep that variant in both panels: 4 stall curves and 2 occupancies of
+# each of its rows, a key point per curve (6).
+check "ncu figure: the points drawn" [ "$(drawn_points "$nsvg")" -eq $((6 * n_u4 + 6)) ]
+check "ncu figure: the bottom key says which variants" has_text "$nsvg" "unroll 4 vec 16"
+
 # --- the arithmetic families: GFLOP/s per chain count and type; the intensity figure ------------
 AR="$T/arith"
 "$PLOT" --outdir "$AR" "$FIX/fma-synthetic.csv" "$FIX/mixed-synthetic.csv" >"$T/arith.out" \
