@@ -44,7 +44,8 @@ RUN_KEYS = [("gpu_name", "GPU"), ("cc", "compute capability"), ("sm_count", "SMs
             ("runtime_version", "runtime"), ("nvcc_version", "nvcc"), ("gencode", "gencode"),
             ("occsweep_version", "occsweep"), ("git_rev", "git revision"),
             ("date_utc", "date (UTC)"), ("buffer_bytes", "buffer, bytes"),
-            ("carveout_pct", "shared-memory carveout"), ("max_noise_pct", "noise target, %"),
+            ("smem_carveout_kib", "shared-memory carveout, KiB"), ("l1_kib", "L1, KiB"),
+            ("max_noise_pct", "noise target, %"),
             ("max_time_s", "time bound per point, s"), ("min_samples", "minimum samples"),
             ("nvml_at_start", "NVML at start"), ("end_status", "end status"),
             ("ncu_version", "Nsight Compute")]
