@@ -8,7 +8,7 @@
 # compare (this session's runs against results/h200's runs of the same command), static
 # (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
 # over this session's CSVs);
-# also: dips (Nsight Compute's DRAM throughput, bytes and warps at reduce_u4_v16 50/75/93.75%, and
+# also: fmancu (Nsight Compute on fp32 FMA chains), dips (Nsight Compute's DRAM throughput, bytes and warps at reduce_u4_v16 50/75/93.75%, and
 # the block-256 sweeps that halve the blocks per SM), sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants).
 set -uo pipefail
@@ -53,6 +53,17 @@ ncu_dips() {
             sed "s/^/${k}_u${u}_v${v} occ $o%: /"
     done
 }
+# ncu_fma: why one or two fp32 FMA chains stay at 50% / 66% of the peak at full occupancy: issue
+# and FMA-pipe activity and the stall reasons of fma_fp32_u1, u2, u4 at 100%.
+ncu_fma() {
+    local u m=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_fma.sum,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,sm__warps_active.avg.pct_of_peak_sustained_active
+    for u in 1 2 4; do
+        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/fma_fp32_u$u occ=100%/" \
+            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel fma --unroll "$u" --vec 4 \
+            --occ 100 --quiet --max-time 0.05 --min-samples 3 --force --out "$LOGS/fma-u$u.csv" |
+            grep -E "smsp__|sm__" | sed "s/^/fma_fp32_u$u occ 100%: /"
+    done
+}
 # Only what this session measured (the CSVs and knee reports written after it started) and the
 # logs, as two archives (only 8 files come back from the machine), made again after every step
 # so that a run cut short still returns what it finished.
@@ -87,6 +98,7 @@ for s in $steps; do
     dips) ncu_dips 2>&1 | tee "$LOGS/dips.log" | grep -E "occ [0-9.]+%:|==ERROR"
         ./run_sweep --kernel reduce --unroll 2,4 --vec 16 --block 256 --occ 12.5..100 --quiet
         ./run_sweep --kernel copy --unroll 2,4 --vec 8,16 --block 256 --occ 12.5..100 --quiet ;;
+    fmancu) ncu_fma 2>&1 | tee "$LOGS/fmancu.log" | grep -E "occ 100%:|==ERROR" ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
     compare) # the runs of this session against the reference runs of the same commands
         fresh=$(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv')
