@@ -50,8 +50,8 @@ typedef enum OccSchedulePolicy {
 /* How much of the L1/shared SRAM the occupancy sweeps give to shared memory (--carveout). One
  * carveout holds for every point of a run: the padding pins each level inside it. */
 typedef enum OccCarveout {
-    OCC_CARVEOUT_MIN, /* the smallest step that still holds the most blocks of the block size (the
-                         rest is L1, which stages every load in flight; default) */
+    OCC_CARVEOUT_MIN, /* the smallest step in which padding pins every level of the block size
+                         (the rest is L1, which stages every load in flight; default) */
     OCC_CARVEOUT_MAX, /* maximum shared memory: L1 keeps only what is left (sm_90: 28 KiB) */
 } OccCarveout;
 

@@ -50,9 +50,9 @@ static const OccOptSpec table[] = {
     {.name = "carveout", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(carveout),
      .names = occ_option_carveout_names, .n_names = OCC_OPTION_N_CARVEOUTS, .noun = "carveout",
      .default_text = "min", .metavar = "C",
-     .help = "shared memory per SM for the whole run: min (the smallest carveout holding the "
-             "block size's most blocks; the rest is L1, which stages the loads in flight) or max "
-             "(maximum shared memory, the least L1)"},
+     .help = "shared memory per SM for the whole run: min (the smallest carveout in which "
+             "padding pins every level of the block size; the rest is L1, which stages the loads "
+             "in flight) or max (maximum shared memory, the least L1)"},
     {.name = "schedule", .kind = OCC_OPT_ENUM, .scoped = 1, .run_axis = 1, .field = AT(schedule),
      .names = occ_option_schedule_names, .n_names = OCC_OPTION_N_SCHEDULES, .noun = "schedule",
      .default_text = "dynamic", .metavar = "S",

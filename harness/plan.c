@@ -209,6 +209,31 @@ static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const
     return 0;
 }
 
+/* arch with carveout_bytes of shared memory per SM (and a block's opt-in limited to it). */
+static OccArchLimits in_carveout(const OccArchLimits *arch, int carveout_bytes)
+{
+    OccArchLimits a = *arch;
+    a.smem_per_sm_bytes = carveout_bytes;
+    const int optin_left = carveout_bytes - arch->smem_reserved_per_block_bytes;
+    if (a.smem_per_block_optin_bytes > optin_left) a.smem_per_block_optin_bytes = optin_left;
+    return a;
+}
+
+/* 1 when padding alone can pin every level 1..most_blocks of blocks of `use` inside arch's
+ * shared memory (the allocation unit can leave no per-block size between two neighbours). */
+static int pins_every_level(const OccArchLimits *arch, const OccKernelUsage *use,
+                            int most_blocks)
+{
+    for (int k = 1; k <= most_blocks; k++) {
+        OccKernelUsage u = *use;
+        OccResult r;
+        if (occ_model_padding_for_blocks(arch, &u, k, &u.dyn_smem_bytes, NULL) != 0 ||
+            occ_model_occupancy(arch, &u, &r, NULL) != 0 || r.blocks_per_sm != k)
+            return 0;
+    }
+    return 1;
+}
+
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
                             const OccVariantResources *res)
 {
@@ -219,11 +244,13 @@ int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int b
     int static_bytes = 0;
     for (int i = 0; i < occ_variant_count(); i++)
         if (res[i].static_smem_bytes > static_bytes) static_bytes = res[i].static_smem_bytes;
-    const int unit = arch->smem_alloc_unit_bytes;
-    const int per_block =
-        (static_bytes + arch->smem_reserved_per_block_bytes + unit - 1) / unit * unit;
-    const int c = occ_arch_carveout_at_least(arch, most_blocks * per_block);
-    return c < 0 ? arch->smem_per_sm_bytes : c;
+    /* No registers: the register file is no limit here, only warps, blocks and shared memory. */
+    const OccKernelUsage use = {block_threads, 0, static_bytes, 0};
+    for (int s = 0; s < arch->n_smem_carveouts; s++) {
+        const OccArchLimits a = in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
+        if (pins_every_level(&a, &use, most_blocks)) return a.smem_per_sm_bytes;
+    }
+    return arch->smem_per_sm_bytes;
 }
 
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
@@ -231,12 +258,8 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
                    OccPlan *plan, char *err, size_t err_len)
 {
     /* Every occupancy point models, pads and launches within the run's one carveout. */
-    OccArchLimits in_carveout = *arch;
     plan->carveout_bytes = occ_plan_carveout_bytes(arch, opt->carveout, opt->block_threads, res);
-    in_carveout.smem_per_sm_bytes = plan->carveout_bytes;
-    const int optin_left = plan->carveout_bytes - arch->smem_reserved_per_block_bytes;
-    if (in_carveout.smem_per_block_optin_bytes > optin_left)
-        in_carveout.smem_per_block_optin_bytes = optin_left;
+    const OccArchLimits carved = in_carveout(arch, plan->carveout_bytes);
     for (int f = 0; f < occ_family_count(); f++) {
         if (!(opt->families & (1u << f))) continue;
         const OccFamilyInfo *fi = occ_family_at(f);
@@ -247,8 +270,8 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
         if (fi->shape == OCC_SHAPE_OCCUPANCY) base.carveout_bytes = plan->carveout_bytes;
         int rc = fi->shape == OCC_SHAPE_FOOTPRINT
                      ? build_footprints(arch, l2_bytes, opt, base, plan, err, err_len)
-                     : build_occupancy(&in_carveout, opt, f, res, levels, n_levels, base, plan,
-                                       err, err_len);
+                     : build_occupancy(&carved, opt, f, res, levels, n_levels, base, plan, err,
+                                       err_len);
         if (rc != 0) return -1;
     }
     if (plan->n == 0) snprintf(err, err_len, "no compiled variant matches the selected kernels/unroll/vec");

@@ -58,10 +58,11 @@ typedef struct OccPlan {
 } OccPlan;
 
 /* The run's carveout, bytes of shared memory per SM: for OCC_CARVEOUT_MIN the smallest step of
- * arch that holds the most blocks of block_threads (warp slots and block limit) with the
- * largest static shared memory of any variant in res[] (so it depends on neither --occ nor the
- * selected kernels, and every level can be pinned inside it); for OCC_CARVEOUT_MAX
- * arch->smem_per_sm_bytes. */
+ * arch inside which padding can pin every level from 1 block per SM to the most blocks of
+ * block_threads (warp slots and block limit), with the largest static shared memory of any
+ * variant in res[] (so it depends on neither --occ nor the selected kernels; the allocation
+ * unit decides: 32 blocks of 32 threads on sm_90 need 132 KiB, since in 64 KiB no multiple of
+ * 128 bytes puts exactly 31 blocks per SM); for OCC_CARVEOUT_MAX arch->smem_per_sm_bytes. */
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
                             const OccVariantResources *res);
 

@@ -220,12 +220,52 @@ static void test_carveout(void)
             CHECK((p->level.blocks_per_sm + 1) * per_block > 32 * 1024);
         }
     }
-    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res), 64 * 1024);
+    /* 32 blocks of one warp: in 64 KiB no multiple of 128 B pins exactly 31 blocks (it would
+     * need a per-block size in (2048, 2114]); 132 KiB is the first step that pins every level. */
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res), 132 * 1024);
     CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 256, res), 16 * 1024);
     CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, 128, res), 228 * 1024);
     CHECK_INT_EQ(occ_plan_carveout_bytes(occ_arch_find("sm_75"), OCC_CARVEOUT_MIN, 128, res),
                  32 * 1024);
     occ_plan_free(&plan);
+}
+
+/* The smallest carveout reaches every level the largest does, on every arch and block size:
+ * the same points are reachable, with the same blocks per SM. */
+static void test_carveout_min_reaches_what_max_does(void)
+{
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){24, 0, 41, 4};
+    OccOccSpec spec = {.is_list = 0, .lo_pct = 1, .hi_pct = 100, .step_pct = 0};
+    char notes[256], err[128];
+    int compared = 0;
+    for (size_t a = 0; a < occ_arch_count(); a++) {
+        const OccArchLimits *arch = occ_arch_at(a);
+        for (int block = 32; block <= 256; block += 32) {
+            OccLevel lv[OCC_MAX_LEVELS];
+            const int nl = occ_plan_levels(arch, block, &spec, lv, OCC_MAX_LEVELS, notes,
+                                           sizeof notes);
+            if (nl <= 0) continue;
+            OccPlan lo = {0}, hi = {0};
+            OccOptions o;
+            occ_options_defaults(&o);
+            o.families = 1u << occ_family_find("reduce", NULL);
+            o.block_threads = block;
+            o.unroll[0] = 1, o.n_unroll = 1;
+            o.vec_bytes[0] = 4, o.n_vec = 1;
+            o.carveout = OCC_CARVEOUT_MIN;
+            const int n = occ_plan_build(arch, 0, &o, res, lv, nl, &lo, err, sizeof err);
+            o.carveout = OCC_CARVEOUT_MAX;
+            CHECK_INT_EQ(occ_plan_build(arch, 0, &o, res, lv, nl, &hi, err, sizeof err), n);
+            for (int i = 0; i < n && i < hi.n; i++, compared++) {
+                CHECK_INT_EQ(lo.points[i].reachable, hi.points[i].reachable);
+                CHECK_INT_EQ(lo.points[i].model.blocks_per_sm, hi.points[i].model.blocks_per_sm);
+            }
+            CHECK(lo.carveout_bytes <= hi.carveout_bytes);
+            occ_plan_free(&lo);
+            occ_plan_free(&hi);
+        }
+    }
+    CHECK(compared > 300);
 }
 
 /* The carveout percentage selects exactly its step on every arch: the runtime rounds
@@ -299,6 +339,7 @@ int main(void)
 {
     test_carveout();
     test_carveout_pct_selects_step();
+    test_carveout_min_reaches_what_max_does();
     test_range_every_level();
     test_list_maps_to_nearest();
     test_range_with_step_and_empty_range();
