@@ -171,6 +171,15 @@ int occ_arch_carveout_at_least(const OccArchLimits *a, int need_bytes)
     return -1;
 }
 
+OccArchLimits occ_arch_in_carveout(const OccArchLimits *a, int carveout_bytes)
+{
+    OccArchLimits c = *a;
+    c.smem_per_sm_bytes = carveout_bytes;
+    const int optin_left = carveout_bytes - a->smem_reserved_per_block_bytes;
+    if (c.smem_per_block_optin_bytes > optin_left) c.smem_per_block_optin_bytes = optin_left;
+    return c;
+}
+
 int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes)
 {
     return (int)((long long)carveout_bytes * 100 / a->smem_per_sm_bytes);

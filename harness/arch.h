@@ -67,6 +67,11 @@ const OccArchLimits *occ_arch_at(size_t i);
  * bytes; -1 if none does. */
 int occ_arch_carveout_at_least(const OccArchLimits *a, int need_bytes);
 
+/* *a with the carveout set to carveout_bytes of shared memory per SM: smem_per_sm_bytes is it,
+ * and a block's opt-in is limited to it less the per-block reserve, so that the occupancy
+ * model (occupancy.h) models and pads inside that carveout. */
+OccArchLimits occ_arch_in_carveout(const OccArchLimits *a, int carveout_bytes);
+
 /* The cudaFuncAttributePreferredSharedMemoryCarveout percentage that selects the step of
  * carveout_bytes (one of a's steps): the runtime takes pct x smem_per_sm_bytes / 100 and rounds
  * up to the next step (cuda_occupancy.h, cudaOccSMemPreferenceVoltaPlus), so this is the

@@ -209,16 +209,6 @@ static int build_footprints(const OccArchLimits *arch, long long l2_bytes, const
     return 0;
 }
 
-/* arch with carveout_bytes of shared memory per SM (and a block's opt-in limited to it). */
-static OccArchLimits in_carveout(const OccArchLimits *arch, int carveout_bytes)
-{
-    OccArchLimits a = *arch;
-    a.smem_per_sm_bytes = carveout_bytes;
-    const int optin_left = carveout_bytes - arch->smem_reserved_per_block_bytes;
-    if (a.smem_per_block_optin_bytes > optin_left) a.smem_per_block_optin_bytes = optin_left;
-    return a;
-}
-
 /* 1 when padding alone can pin every level 1..most_blocks of blocks of `use` inside arch's
  * shared memory (the allocation unit can leave no per-block size between two neighbours). */
 static int pins_every_level(const OccArchLimits *arch, const OccKernelUsage *use,
@@ -247,7 +237,7 @@ int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int b
     /* No registers: the register file is no limit here, only warps, blocks and shared memory. */
     const OccKernelUsage use = {block_threads, 0, static_bytes, 0};
     for (int s = 0; s < arch->n_smem_carveouts; s++) {
-        const OccArchLimits a = in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
+        const OccArchLimits a = occ_arch_in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
         if (pins_every_level(&a, &use, most_blocks)) return a.smem_per_sm_bytes;
     }
     return arch->smem_per_sm_bytes;
@@ -259,7 +249,7 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
 {
     /* Every occupancy point models, pads and launches within the run's one carveout. */
     plan->carveout_bytes = occ_plan_carveout_bytes(arch, opt->carveout, opt->block_threads, res);
-    const OccArchLimits carved = in_carveout(arch, plan->carveout_bytes);
+    const OccArchLimits carved = occ_arch_in_carveout(arch, plan->carveout_bytes);
     for (int f = 0; f < occ_family_count(); f++) {
         if (!(opt->families & (1u << f))) continue;
         const OccFamilyInfo *fi = occ_family_at(f);

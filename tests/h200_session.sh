@@ -38,6 +38,14 @@ ncu_points() {
         done
     done
 }
+# ncu_at KERNEL U V OCC METRICS CSV LABEL: Nsight Compute's METRICS for one sweep point, isolated
+# by its NVTX range, each line prefixed "LABEL occ OCC%: ".
+ncu_at() {
+    ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/$7 occ=$4%/" --launch-count 1 \
+        --metrics "$5" build/bench/occsweep --kernel "$1" --unroll "$2" --vec "$3" --occ "$4" \
+        --quiet --max-time 0.05 --min-samples 3 --force --out "$6" |
+        grep -E "dram__|lts__|gpu__time|sm__|smsp__" | sed "s/^/$7 occ $4%: /"
+}
 # ncu_dips: for the natural curves that bend down before 100% (reduce_u8_v16 from 25 to 56.25%,
 # copy_u8_v4 from 50 to 93.75%), Nsight Compute at the top and at the bent point: the bytes from
 # DRAM, the L2 sectors and hit rate, the warps active and DRAM throughput, so that what changed
@@ -46,11 +54,7 @@ ncu_dips() {
     local spec k u v o m=dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
     for spec in "reduce 8 16 25" "reduce 8 16 56.25" "copy 8 4 50" "copy 8 4 93.75"; do
         read -r k u v o <<<"$spec"
-        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/${k}_u${u}_v${v} occ=$o%/" \
-            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel "$k" --unroll "$u" \
-            --vec "$v" --occ "$o" --quiet --max-time 0.05 --min-samples 3 --force \
-            --out "$LOGS/dips-$k-$o.csv" | grep -E "dram__|lts__|gpu__time|sm__warps|smsp__" |
-            sed "s/^/${k}_u${u}_v${v} occ $o%: /"
+        ncu_at "$k" "$u" "$v" "$o" "$m" "$LOGS/dips-$k-$o.csv" "${k}_u${u}_v${v}"
     done
 }
 # ncu_fma: why one or two fp32 FMA chains stay at 50% / 66% of the peak at full occupancy: issue
@@ -58,10 +62,7 @@ ncu_dips() {
 ncu_fma() {
     local u m=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_fma.sum,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,sm__warps_active.avg.pct_of_peak_sustained_active
     for u in 1 2 4; do
-        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/fma_fp32_u$u occ=100%/" \
-            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel fma --unroll "$u" --vec 4 \
-            --occ 100 --quiet --max-time 0.05 --min-samples 3 --force --out "$LOGS/fma-u$u.csv" |
-            grep -E "smsp__|sm__" | sed "s/^/fma_fp32_u$u occ 100%: /"
+        ncu_at fma "$u" 4 100 "$m" "$LOGS/fma-u$u.csv" "fma_fp32_u$u"
     done
 }
 # Only what this session measured (the CSVs and knee reports written after it started) and the

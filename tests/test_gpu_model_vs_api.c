@@ -18,10 +18,7 @@ static void compare_in_carveout(const OccDevice *d, const OccVariantInfo *v, con
                                 const OccVariantResources *r, int block, int carveout_bytes,
                                 int *points, int *mismatches)
 {
-    OccArchLimits in_c = d->limits;
-    in_c.smem_per_sm_bytes = carveout_bytes;
-    if (in_c.smem_per_block_optin_bytes > carveout_bytes - in_c.smem_reserved_per_block_bytes)
-        in_c.smem_per_block_optin_bytes = carveout_bytes - in_c.smem_reserved_per_block_bytes;
+    const OccArchLimits in_c = occ_arch_in_carveout(&d->limits, carveout_bytes);
     GPU_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                 occ_arch_carveout_pct(&d->limits, carveout_bytes)));
     const int kmax = d->limits.max_warps_per_sm / (block / 32);
