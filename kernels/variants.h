@@ -41,7 +41,8 @@
 /* The arithmetic family (Volkov 2010's opening experiment): X(T, U), U independent FMA chains per
  * thread (a = a x b + c) of element type T: fp32 (float, FFMA) or fp64 (double, DFMA). Name
  * fma_<T>_u<U>; the catalog's V is the element size (4 or 8 bytes), so --vec 4,8 picks the type.
- * No capped twins: U = 8 fp64 chains need 16 registers, and 100% occupancy allows 32. */
+ * No capped twins: every variant's registers let 100% occupancy fit on every default arch (the
+ * most: fp64 U = 8 with 32 registers on sm_80, sm_90 and sm_100, where 100% allows 32). */
 #define OCC_FMA_VARIANTS(X)                                                                        \
     X(fp32, 4, 1) X(fp32, 4, 2) X(fp32, 4, 4) X(fp32, 4, 8)                                        \
     X(fp64, 8, 1) X(fp64, 8, 2) X(fp64, 8, 4) X(fp64, 8, 8)
