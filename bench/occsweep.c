@@ -60,26 +60,27 @@ static int calc(const OccOptions *opt)
 {
     static OccDevice dev;
     const OccArchLimits *arch = opt->arch ? known_arch(opt->arch) : NULL;
-    char err[512], msg[600];
+    char err[512], msg[600], target[300];
     const char *why = NULL;
     OccCalc c;
     if (opt->arch && !arch) return OCC_EXIT_USAGE;
     if (!opt->arch) {
         const int rc = occ_device_open(opt->device, &dev, err, sizeof err);
         if (rc != 0) {
-            fprintf(stderr, "occsweep: --calc: %s (or give --arch)\n", err);
+            fprintf(stderr, "occsweep: --calc: give --arch sm_NN or run on a GPU: %s\n", err);
             return rc;
         }
         arch = &dev.limits;
     }
+    snprintf(target, sizeof target, opt->arch ? "%s" : "%s (%s)", opt->arch ? arch->name : dev.name,
+             dev.arch_name);
     const OccCalcInput in = {opt->block_threads, opt->regs_per_thread, opt->smem_bytes,
                              opt->carveout, opt->target_occ_pct, opt->target_blocks};
     if (occ_calc_run(arch, &in, &c, &why) != 0) {
-        snprintf(msg, sizeof msg, "--calc: %s cannot launch this block: %s",
-                 opt->arch ? arch->name : dev.name, why);
+        snprintf(msg, sizeof msg, "--calc: %s cannot launch this block: %s", target, why);
         return usage_error(msg);
     }
-    occ_calc_print(stdout, &c, opt->arch ? arch->name : dev.name);
+    occ_calc_print(stdout, &c, target);
     return OCC_EXIT_OK;
 }
 

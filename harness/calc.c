@@ -90,11 +90,12 @@ static void print_limiters(FILE *f, const OccCalc *c)
     const OccResult *r = &c->result;
     char block[64], sm[64];
     fprintf(f, "  %-14s %-42s %-22s %9s\n", "limiter", "per block", "per SM", "blocks/SM");
-    snprintf(block, sizeof block, "%d threads (%d warps)", c->in.block_threads, r->warps_per_block);
+    snprintf(block, sizeof block, "%d threads (%d warp%s)", c->in.block_threads,
+             r->warps_per_block, r->warps_per_block == 1 ? "" : "s");
     snprintf(sm, sizeof sm, "%d (%d warps)", a->max_threads_per_sm, a->max_warps_per_sm);
     row(f, c, "threads", OCC_LIMIT_WARPS, r->by_warps, block, sm);
-    snprintf(block, sizeof block, "%d warps x %d (%d x %d, unit %d)", r->warps_per_block,
-             r->regs_per_warp, c->in.regs_per_thread, a->warp_size, a->reg_alloc_unit);
+    snprintf(block, sizeof block, "%d warp%s x %d (%d x %d, unit %d)", r->warps_per_block,
+             r->warps_per_block == 1 ? "" : "s", r->regs_per_warp, c->in.regs_per_thread, a->warp_size, a->reg_alloc_unit);
     snprintf(sm, sizeof sm, "%d (%d x %d)", a->regs_per_sm, OCC_REG_SUB_PARTITIONS,
              a->regs_per_sm / OCC_REG_SUB_PARTITIONS);
     row(f, c, "registers", OCC_LIMIT_REGS, r->by_regs, block, sm);
@@ -143,9 +144,10 @@ void occ_calc_print(FILE *f, const OccCalc *c, const char *target)
                    "keeps %d KiB)\n\n",
                 c->carveout_bytes / 1024, l1_kib);
     print_limiters(f, c);
-    fprintf(f, "\nresident: %d blocks/SM x %d warps = %d of %d warps/SM: occupancy %.1f%% "
+    fprintf(f, "\nresident: %d blocks/SM x %d warp%s = %d of %d warps/SM: occupancy %.1f%% "
                "(limiter: %s)\n",
-            r->blocks_per_sm, r->warps_per_block, r->warps_per_sm, c->limits.max_warps_per_sm,
+            r->blocks_per_sm, r->warps_per_block, r->warps_per_block == 1 ? "" : "s",
+            r->warps_per_sm, c->limits.max_warps_per_sm,
             r->occupancy_pct, limiter_title(r->limiter));
     if (c->in.carveout == OCC_CARVEOUT_MAX)
         fprintf(f, "smallest carveout holding these %d blocks/SM: %d KiB (--carveout min; L1 "
