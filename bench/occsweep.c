@@ -74,8 +74,11 @@ static int calc(const OccOptions *opt)
     }
     snprintf(target, sizeof target, opt->arch ? "%s" : "%s (%s)", opt->arch ? arch->name : dev.name,
              dev.arch_name);
-    const OccCalcInput in = {opt->block_threads, opt->regs_per_thread, opt->smem_bytes,
-                             opt->carveout, opt->target_occ_pct, opt->target_blocks};
+    const OccCalcInput in = {.block_threads = opt->block_threads,
+                             .regs_per_thread = opt->regs_per_thread,
+                             .smem_bytes = opt->smem_bytes, .carveout = opt->carveout,
+                             .target_occ_pct = opt->target_occ_pct,
+                             .target_blocks = opt->target_blocks};
     if (occ_calc_run(arch, &in, &c, &why) != 0) {
         snprintf(msg, sizeof msg, "--calc: %s cannot launch this block: %s", target, why);
         return usage_error(msg);

@@ -151,8 +151,7 @@ static void put_examples(FILE *f, const char *prog)
         fputs(" --footprint 4K..1G\n", f);
     }
     fprintf(f, "  %s --dry-run --arch sm_90\n", prog);
-    fprintf(f, "  %s --calc --arch sm_90 --block 256 --regs 40 --smem 16K --target-occ 50\n",
-            prog);
+    fprintf(f, "  %s --calc --arch sm_90 --block 256 --regs 40 --smem 16K\n", prog);
 }
 
 void occ_options_print_help(FILE *f, const char *prog)
