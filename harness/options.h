@@ -184,7 +184,8 @@ void occ_options_defaults(OccOptions *o);
 /* Parses argv[1..argc-1] into *o, starting from the defaults. Long options take their value as
  * "--opt VALUE" or "--opt=VALUE"; unambiguous prefixes are accepted (getopt_long). argv is not
  * reordered. Rules between options (selection, applicability, an option that requires another's
- * value, compiled values, --arch needs --dry-run, --resume excludes --out) are checked once every
+ * value, compiled values, --arch needs --dry-run or --calc, --calc needs --regs and, unless
+ * --carveout is given, sets the max carveout, --resume excludes --out) are checked once every
  * option is read, so their order does not matter. Re-entrant across calls (getopt state is reset
  * each time), not thread-safe.
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE with a one-line message in err (no trailing newline, no
