@@ -298,18 +298,27 @@ static int check_requires(const OccParseCtx *c, const OccOptions *o)
     char want[32], got[32];
     for (int i = 0; i < occ_option_count(); i++)
         if ((c->given >> i & 1u) && !occ_option_applies(o, occ_option_at(i), &r, want, sizeof want))
-            return usage(c, "--%s applies only with --%s %s (this run has --%s %s)",
-                         occ_option_at(i)->name, r->name, want, r->name,
-                         occ_option_value(o, r, got, sizeof got));
+            return r->kind == OCC_OPT_FLAG
+                       ? usage(c, "--%s applies only with --%s", occ_option_at(i)->name, r->name)
+                       : usage(c, "--%s applies only with --%s %s (this run has --%s %s)",
+                               occ_option_at(i)->name, r->name, want, r->name,
+                               occ_option_value(o, r, got, sizeof got));
     return OCC_EXIT_OK;
 }
 
 /* The rules between options, once every option is known, so that their order does not matter. */
 static int finish(const OccParseCtx *c, OccOptions *o)
 {
-    if (o->arch != NULL && !o->dry_run)
-        return usage(c, "--arch: '%s' needs --dry-run (a real run measures its device)",
+    if (o->arch != NULL && !o->dry_run && !o->calc)
+        return usage(c, "--arch: '%s' needs --dry-run or --calc (a real run measures its device)",
                      Q(o->arch));
+    if (o->calc && o->regs_per_thread == 0)
+        return usage(c, "--calc needs --regs N (registers per thread, 1..255: ptxas -v or "
+                        "cudaFuncAttributes.numRegs)");
+    /* The calculator assumes what the occupancy API does unless told: maximum shared memory. */
+    for (int i = 0; o->calc && i < occ_option_count(); i++)
+        if (occ_option_at(i)->field == offsetof(OccOptions, carveout) && !(c->given >> i & 1u))
+            o->carveout = OCC_CARVEOUT_MAX;
     if (select_families(c, o) != OCC_EXIT_OK || check_scoped(c, o) != OCC_EXIT_OK ||
         check_requires(c, o) != OCC_EXIT_OK || check_lists(c, o) != OCC_EXIT_OK ||
         check_lever(c, o) != OCC_EXIT_OK)

@@ -723,7 +723,8 @@ static void test_help_text(void)
         "kernel",    "mode",     "unroll",      "vec",    "occ",  "block", "lever",
         "size",      "waves",    "footprint",   "stride", "cold", "chain", "index-bytes",
         "max-noise", "max-time", "min-samples", "device", "out",  "force", "resume",
-        "plot",      "quiet",    "dry-run",     "arch",   "list"};
+        "plot",      "quiet",    "dry-run",     "arch",   "list",
+        "calc",      "regs",     "smem",        "target-occ", "target-blocks"};
     char entry[1024];
     read_help();
     CHECK_CONTAINS(help_text, "Usage: ./run_sweep [OPTIONS]");
@@ -1062,6 +1063,39 @@ static void test_enum_names(void)
     CHECK_STR_EQ(occ_chain_name((OccChain)2), "unknown");
 }
 
+/* The calculator's options: only with --calc, which needs --regs and defaults to the largest
+ * carveout unless --carveout is given. */
+static void test_calc_options(void)
+{
+    char entry[1024];
+    CHECK_INT_EQ(PARSE("--quiet"), OCC_EXIT_OK);
+    CHECK(opt.calc == 0 && opt.regs_per_thread == 0 && opt.smem_bytes == 0);
+    CHECK(opt.target_occ_pct == 0 && opt.target_blocks == 0);
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MIN);
+    CHECK_INT_EQ(PARSE("--calc", "--arch", "sm_90", "--regs", "40", "--smem", "16K",
+                       "--target-occ", "62.5", "--target-blocks", "4"),
+                 OCC_EXIT_OK);
+    CHECK(opt.calc == 1 && opt.regs_per_thread == 40 && opt.smem_bytes == 16384);
+    CHECK(opt.target_occ_pct == 62.5 && opt.target_blocks == 4);
+    CHECK_STR_EQ(opt.arch, "sm_90");
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MAX);
+    CHECK_INT_EQ(PARSE("--carveout", "min", "--calc", "--regs", "40"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MIN);
+    BAD("--calc needs --regs N", "", "--calc", "--arch", "sm_90");
+    BAD("--regs applies only with --calc", "", "--regs", "32");
+    BAD("--smem applies only with --calc", "", "--dry-run", "--smem", "1K");
+    BAD("--target-occ: '101' is out of range", "", "--calc", "--regs", "1", "--target-occ", "101");
+    BAD("--target-blocks: '0' is out of range", "", "--calc", "--regs", "1", "--target-blocks",
+        "0");
+    BAD("--smem: '0' is not positive", "", "--calc", "--regs", "1", "--smem", "0");
+    BAD("'sm_90'", "needs --dry-run or --calc", "--arch", "sm_90");
+    help_entry("regs", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "only with --calc accepted: 1..255; default: none (--calc needs it)");
+    help_entry("smem", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "only with --calc accepted: a positive byte count");
+    CHECK_CONTAINS(entry, "; default: none");
+}
+
 /* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
 /* The values read the same when the caller has set a locale whose decimal point is ','. */
 static void test_locale_independent(void)
@@ -1109,6 +1143,7 @@ int main(void)
     test_reparse_and_argv_order();
     test_never_prints();
     test_help_text();
+    test_calc_options();
     test_help_examples();
     test_help_agrees_with_parser();
     test_help_scopes();
