@@ -74,7 +74,7 @@ static int calc(const OccOptions *opt)
     }
     snprintf(target, sizeof target, opt->arch ? "%s" : "%s (%s)", opt->arch ? arch->name : dev.name,
              dev.arch_name);
-    const OccCalcInput in = {.block_threads = opt->block_threads,
+    const OccCalcInput in = {.block_threads = opt->block_threads[0],
                              .regs_per_thread = opt->regs_per_thread,
                              .smem_bytes = opt->smem_bytes, .carveout = opt->carveout,
                              .target_occ_pct = opt->target_occ_pct,
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     static OccDevice dev;
     static OccVariantResources res[256];
     static OccCsvTable resumed;
-    char err[512], msg[480], notes[512] = "", cc[8];
+    char err[512], msg[480], notes[4096] = "", cc[8];
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
     if (opt.version) return occ_report_version(stdout);
@@ -250,9 +250,10 @@ int main(int argc, char **argv)
         return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
     }
     OccLevel levels[OCC_MAX_LEVELS];
-    const int n_levels = occ_plan_levels(arch, opt.block_threads, &opt.occ, levels,
-                                         OCC_MAX_LEVELS, notes, sizeof notes);
-    if (n_levels < 0) return usage_error("--block: not runnable on this arch");
+    const int n_levels =
+        occ_plan_block_levels(arch, opt.block_threads, opt.n_block_threads, &opt.occ, levels,
+                              OCC_MAX_LEVELS, notes, sizeof notes, err, sizeof err);
+    if (n_levels < 0) return usage_error(err);
     OccPlan plan = {0}, todo = {0};
     if (occ_plan_build(arch, opt.arch ? 0 : dev.l2_bytes, &opt, res, levels, n_levels, &plan, err,
                        sizeof err) < 0)
@@ -273,7 +274,7 @@ int main(int argc, char **argv)
         occ_report_print_plan(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
         return OCC_EXIT_OK;
     }
-    if (notes[0] && !opt.quiet) fprintf(stderr, "occsweep: levels: %s\n", notes);
+    if (!opt.quiet) occ_report_print_levels(stderr, "occsweep: levels ", notes, &plan);
     int rc = ncu_child ? occ_ncu_pass_child(&opt, &dev, &plan) : measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
     occ_csv_table_free(&resumed);
     occ_plan_free(&plan);

@@ -19,7 +19,7 @@
     X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
     X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64)") \
     X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \
-    X(lb_min_blocks, INT, "K of __launch_bounds__(256, K) of an _lbfull variant; 0 = natural")    \
+    X(lb_min_blocks, INT, "K of __launch_bounds__(1024, K) of an _lbfull variant; 0 = natural")    \
     X(lever, STR, "occupancy lever used: pad (smem padding) or bounds (register cap + padding)")  \
     X(block_threads, INT, "threads per block")                                                     \
     X(occ_target_pct, NUM, "occupancy asked for, % of max warps per SM")                           \

@@ -106,8 +106,12 @@ typedef struct OccOptions {
                                      family takes --fmas */
     OccOccSpec occ;               /* --occ (scoped); default range 6.25..100, step 0 (every
                                      level) */
-    int block_threads;            /* --block (scoped): threads per block, 32..OCC_LB_MAX_THREADS
-                                     (kernels/variants.h), a multiple of 32; default 128 */
+    int block_threads[OCC_MAX_LIST]; /* --block LIST (scoped): threads per block, each
+                                     32..OCC_LB_MAX_THREADS (kernels/variants.h, 1024) and a
+                                     multiple of 32, order given, duplicates dropped; a range is
+                                     its powers of two; default {128}. block_threads[0] is the
+                                     block of a single-block use (--calc) */
+    int n_block_threads;          /* entries used in block_threads[], >= 1 */
     OccLever lever;               /* --lever (scoped) auto|pad|bounds|both; default auto.
                                      bounds is refused when a selected sweep family has no
                                      register-capped variants */
@@ -190,7 +194,7 @@ void occ_options_defaults(OccOptions *o);
  * each time), not thread-safe.
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE with a one-line message in err (no trailing newline, no
  * program-name prefix, control bytes shown as '?'; truncated to err_len; err may be NULL), e.g.
- * "--block: '48' is not a multiple of 32 (accepted: 32..256, a multiple of 32)" or
+ * "--block: '48' is not a multiple of 32 (accepted: 32..1024, a multiple of 32; ...)" or
  * "--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)" or
  * "--index-bytes applies only with --chain index (this run has --chain address)".
  * Never prints, never exits. Parsing stops at --help or --version with OCC_EXIT_OK: no rule is

@@ -41,9 +41,10 @@ static const OccOptSpec table[] = {
      .metavar = "SPEC",
      .help = "occupancy levels; LO..HI visits every level the block size can reach (a decimal "
              "point: 12,5 is refused)"},
-    {.name = "block", .kind = OCC_OPT_INT, .scoped = 1, .field = AT(block_threads), .lo = 32,
-     .hi = OCC_LB_MAX_THREADS, .multiple = 32, .default_text = "128", .metavar = "N",
-     .help = "threads per block"},
+    {.name = "block", .kind = OCC_OPT_INT_LIST, .scoped = 1, .field = AT(block_threads),
+     .field2 = AT(n_block_threads), .lo = 32, .hi = OCC_LB_MAX_THREADS, .multiple = 32,
+     .default_text = "128", .metavar = "LIST",
+     .help = "threads per block; a list is a sweep axis, each block size with its own levels"},
     {.name = "lever", .kind = OCC_OPT_ENUM, .scoped = 1, .field = AT(lever),
      .names = occ_option_lever_names, .n_names = OCC_OPTION_N_LEVERS, .noun = "lever",
      .default_text = "auto", .metavar = "L", .help = "how a level is reached; see Levers"},
@@ -324,6 +325,12 @@ char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
         else
             occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
         if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
+        break;
+    case OCC_OPT_INT_LIST:
+        occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
+        if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
+        occ_option_append(buf, len, &at, "; a list like %.0f,%.0f or a range of powers of two "
+                          "like %.0f..%.0f", s->lo * 4, s->lo * 8, s->lo * 4, s->hi);
         break;
     case OCC_OPT_DOUBLE:
         occ_option_append(buf, len, &at, "a number in (%g, %g]", s->lo, s->hi);

@@ -6,9 +6,10 @@
  * edit here. Each entry is X(family, U, V, LB, SUFFIX):
  *   U      independent loads in flight per thread per loop trip (unroll), 1..8
  *   V      bytes per load instruction per thread: 4 (float), 8 (float2), 16 (float4)
- *   LB     0 = natural register count (the `pad` lever); 1 = register-capped with
- *          __launch_bounds__(OCC_LB_MAX_THREADS, K), K = the compiled arch's max threads per SM /
- *          OCC_LB_MAX_THREADS (kernels/bounds.cuh), so that 100% occupancy fits (the `bounds` lever)
+ *   LB     0 = natural register count (the `pad` lever); 1 = register-capped at 65536 / the
+ *          compiled arch's max threads per SM (kernels/bounds.cuh: __launch_bounds__(1024, K),
+ *          K = max threads per SM / 1024, or __maxnreg__ where no whole K exists), so that 100%
+ *          occupancy fits (the `bounds` lever)
  *   SUFFIX empty or _lbfull; the variant name is <family>_u<U>_v<V><SUFFIX>
  * U=8, V=16 has no capped twin: its 8 loads of 16 bytes need 32 registers, the whole cap where
  * 2048 threads fit, so a capped twin cannot keep them in flight (the build's SASS audit found 1-3).
@@ -16,8 +17,9 @@
 #ifndef OCC_VARIANTS_H
 #define OCC_VARIANTS_H
 
-/* Largest block every streaming kernel is compiled for (its __launch_bounds__ max threads). */
-#define OCC_LB_MAX_THREADS 256
+/* Largest block every kernel is compiled for: the CUDA maximum of every arch (a capped twin's
+ * __launch_bounds__ max threads; block_sum.cuh's per-warp partials are sized for it). */
+#define OCC_LB_MAX_THREADS 1024
 #define OCC_STREAM_VARIANTS(X, fam)                                                                \
     X(fam, 1, 4, 0, ) X(fam, 1, 4, 1, _lbfull)                                                        \
     X(fam, 1, 8, 0, ) X(fam, 1, 8, 1, _lbfull)                                                        \

@@ -76,14 +76,15 @@ expect_usage "--occ: '150' is not in (0, 100]" --occ 50..150
 expect_usage "--occ: '0' is not in (0, 100]" --occ 0
 expect_usage "--occ: 'abc' is not a number" --occ abc
 expect_usage "--occ: '25:5' has a step but no range" --occ 25:5
-expect_usage "--block: 'x' is not an integer" --block x
+expect_usage "--block: 'x' has a non-integer element" --block x
 expect_usage "--size: '12Q' has an unknown unit" --size 12Q
 expect_usage "--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)" --unroll 16
 expect_usage "--unroll: '3' is not compiled" --unroll 3
 expect_usage "--vec: '2' is not compiled (accepted: 4, 8, 16)" --vec 2
 expect_usage "--vec: '32' is not compiled" --vec 32
 expect_usage "--lever: 'most' is not a lever" --lever most
-expect_usage "--block: '512' is out of range (accepted: 32..256, a multiple of 32)" --block 512
+expect_usage "--block: '2048' is out of range (accepted: 32..1024, a multiple of 32; a list like 128,256 or a range of powers of two like 128..1024)" --block 2048
+expect_usage "--block: '200' is not a multiple of 32" --block 128,200
 expect_usage "--arch 'sm_91' is not known" --dry-run --arch sm_91
 expect_usage "--arch: 'sm_9' is not an architecture name" --dry-run --arch sm_9
 expect_usage "--arch: 'sm_90' needs --dry-run" --arch sm_90
@@ -192,10 +193,19 @@ line=$(grep -E '^reduce_u8_v8_lbfull +block +128 +target +100\.00%' "$out")
 check "$plan: lbfull at 100%" "$(echo "$line" | grep -qE \
     'achieved +100\.00% +16 blocks/SM +pad +[0-9]+ B +regs +[0-9]+ +limiter' || echo "'$line'")"
 
+# --block LIST: each block size its own levels, the plan says which and what mapped where.
+args=(--dry-run --arch sm_90 --kernel reduce --unroll 4 --vec 16 --block 128,1024 --occ 25,75)
+run "${args[@]}"
+check "$(cmdline "${args[@]}"): block levels" "$(grep -q '^levels block 1024: reaches 2 levels, 50%..100% in steps of 50%; visits 50%; asked 25% -> 50%; asked 75% -> 50%$' "$out" || echo "no 1024 line: $(grep '^levels' "$out")")"
+n=$(grep -cE '^reduce_u4_v16 +block +1024 +target +(25|75)\.00% +achieved +50\.00% +1 blocks/SM' "$out")
+check "$(cmdline "${args[@]}"): 1024-thread points" "$([ "$n" -eq 1 ] || echo "$n points at 1 block/SM")"
+n=$(grep -cE '^reduce_u4_v16 +block +128 +target +(25|75)\.00% +achieved +(25|75)\.00%' "$out")
+check "$(cmdline "${args[@]}"): 128-thread points" "$([ "$n" -eq 2 ] || echo "$n points")"
+
 args=(--dry-run --arch sm_90 --kernel copy --unroll 1 --vec 4 --occ 30)
 run "${args[@]}"
 check "$(cmdline "${args[@]}"): levels note" \
-    "$(grep -q '^levels: asked 30% -> 31.25%' "$out" || echo "no note: $(head -n 2 "$out" | tail -n 1)")"
+    "$(grep -q '^levels block 128: reaches 16 levels, 6.25%..100% in steps of 6.25%; visits 31.25%; asked 30% -> 31.25%$' "$out" || echo "no note: $(head -n 2 "$out" | tail -n 1)")"
 check "$(cmdline "${args[@]}"): point" "$(grep -qE \
     '^copy_u1_v4 +block +128 +target +30\.00% +achieved +31\.25% +5 blocks/SM' "$out" ||
     echo "no 30% -> 31.25% line")"

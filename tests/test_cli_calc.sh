@@ -120,6 +120,7 @@ refused "--arch 'sm_91' is not known (accepted: sm_75, sm_80" --arch sm_91 --reg
 refused "--arch: 'sm_9' is not an architecture name" --arch sm_9 --regs 32
 refused "--block: '48' is not a multiple of 32" --arch sm_90 --block 48 --regs 32
 refused "--block: '2048' is out of range" --arch sm_90 --block 2048 --regs 32
+refused "--calc takes one --block size (2 given)" --arch sm_90 --block 128,256 --regs 32
 refused "--regs: '256' is out of range (accepted: 1..255)" --arch sm_90 --regs 256
 refused "--regs: '0' is out of range" --arch sm_90 --regs 0
 refused "--smem: '16Q' has an unknown unit" --arch sm_90 --regs 32 --smem 16Q
