@@ -207,6 +207,22 @@ plan=$(cmdline "${args[@]}")
 check "$plan: two lines per level" "$([ "$(tail -n 1 "$out")" = "14 points" ] &&
     [ "$(grep -cE '^reduce_u8_v16 +block .* skip: registers' "$out")" -eq 7 ] ||
     echo "'$(tail -n 1 "$out")'")"
+# The GPU check's judge of the ladder (tests/ladder_check.py) on a fake device's CSV of the same
+# plan: it passes, fails when a bounds level is a skip row, and refuses a CSV without bounds rows.
+ladder_check() { python3 "$(dirname "$0")/ladder_check.py" "$@" >"$cwd/lc.out" 2>&1; rc=$?; }
+OCC_FAKE_DEVICES=sm_90:1.0 run --dry-run --device 0 --kernel reduce --unroll 8 --vec 16 \
+    --lever both --occ 25..100 --out "$cwd/ladder.csv"
+ladder_check "$cwd/ladder.csv"
+check "ladder_check: a fake --lever both run passes" "$([ "$rc" -eq 0 ] &&
+    [ "$(grep -c '^PASS: reduce_u8_v16 ' "$cwd/lc.out")" -eq 3 ] || echo "exit $rc: $(grep -m1 FAIL "$cwd/lc.out")")"
+sed '/reduce_u8_v16_r32,.*,ok$/s/,ok$/,skip:test/' "$cwd/ladder.csv" >"$cwd/ladder-bad.csv"
+ladder_check "$cwd/ladder-bad.csv"
+check "ladder_check: a bounds level not measured fails" "$([ "$rc" -eq 1 ] &&
+    grep -q '^FAIL: reduce_u8_v16 reach: .*missing' "$cwd/lc.out" || echo "exit $rc")"
+grep -v ',bounds,' "$cwd/ladder.csv" >"$cwd/ladder-pad.csv"
+ladder_check "$cwd/ladder-pad.csv"
+check "ladder_check: no bounds row is exit 2" "$([ "$rc" -eq 2 ] || echo "exit $rc")"
+rm -f "$cwd"/ladder*.csv "$cwd/lc.out"
 
 args=(--dry-run --arch sm_90 --kernel copy --unroll 1 --vec 4 --occ 30)
 run "${args[@]}"
