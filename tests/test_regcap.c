@@ -75,6 +75,10 @@ static void test_compiled_caps(void)
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
         if (!v->reg_cap) {
+            int twins = 0; /* every twin is in its natural variant's list (none dropped) */
+            for (int j = 0; j < occ_variant_count(); j++)
+                twins += occ_variant_at(j)->reg_cap && occ_variant_at(j)->natural == i;
+            CHECK_INT_EQ(v->n_capped, twins);
             for (int c = 1; c < v->n_capped; c++)
                 CHECK(occ_variant_at(v->capped[c - 1])->reg_cap >
                       occ_variant_at(v->capped[c])->reg_cap);
