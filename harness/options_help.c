@@ -13,9 +13,12 @@ enum { HELP_COL = 22, HELP_WIDTH = 79 };
 
 static const char levers_text[] =
     "auto pads shared memory on the natural variant where its registers\n"
-    "allow the level, else uses the __launch_bounds__ variant; pad: natural variant\n"
-    "only (unreachable levels become skip rows); bounds: register-capped variants\n"
-    "only; both: a row for each lever where it reaches the level.";
+    "allow the level, else uses a register-capped twin; pad: natural variant only\n"
+    "(unreachable levels become skip rows); bounds: the register ladder only, the\n"
+    "twins _r56, _r48, _r40, _r32 (__maxnreg__): per level the twin whose registers\n"
+    "alone set it, else the next rung down with padding; both: a pad and a bounds\n"
+    "row at every level. Rows carry reg_cap_per_thread and local_bytes_per_thread\n"
+    "(spills).";
 
 /* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
 /* What --device LIST|all and the fake device list add to the exit codes. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "regcap.h"
+
 static int warps_per_block(const OccArchLimits *arch, int block_threads)
 {
     return (block_threads + arch->warp_size - 1) / arch->warp_size;
@@ -194,14 +196,19 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
     const int use_fmas = occ_family_takes(fi, "fmas");
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        if (v->family != f || v->reg_capped ||
+        if (v->family != f || v->reg_cap ||
             (use_unroll && !selected(opt->unroll, opt->n_unroll, v->unroll)) ||
             (use_vec && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
             (use_fmas &&
              !selected(opt->fma_per_element, opt->n_fma_per_element, v->fma_per_element)))
             continue;
-        const int twin = v->capped;
+        int twin_regs[OCC_MAX_REG_CAPS];
+        for (int c = 0; c < v->n_capped; c++) twin_regs[c] = res[v->capped[c]].regs_per_thread;
         for (int l = 0; l < n_levels; l++) {
+            /* The rung of the ladder for this level (registers alone where a rung sets it). */
+            const int pick = occ_regcap_pick(arch, base.block_threads, levels[l].blocks_per_sm,
+                                             twin_regs, v->n_capped);
+            const int twin = pick >= 0 ? v->capped[pick] : -1;
             OccPoint nat = base;
             nat.variant_index = i;
             nat.lever = OCC_LEVER_PAD;
@@ -210,17 +217,21 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
             nat.res = res[i];
             plan_point(arch, &nat);
             OccPoint cap = nat;
+            cap.lever = OCC_LEVER_BOUNDS;
             if (twin >= 0) {
                 cap.variant_index = twin;
-                cap.lever = OCC_LEVER_BOUNDS;
                 cap.res = res[twin];
                 plan_point(arch, &cap);
+            } else {
+                cap.reachable = 0;
+                snprintf(cap.skip_reason, sizeof cap.skip_reason,
+                         "no register-capped twin (natural registers reach 100%%: use pad)");
             }
             OccPoint take[2];
             int n_take = 0;
             switch (opt->lever) {
             case OCC_LEVER_PAD: take[n_take++] = nat; break;
-            case OCC_LEVER_BOUNDS: if (twin >= 0) take[n_take++] = cap; break;
+            case OCC_LEVER_BOUNDS: take[n_take++] = cap; break;
             case OCC_LEVER_AUTO: take[n_take++] = nat.reachable || twin < 0 ? nat : cap; break;
             case OCC_LEVER_BOTH:
                 take[n_take++] = nat;

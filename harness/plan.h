@@ -98,8 +98,11 @@ int occ_plan_block_levels(const OccArchLimits *arch, const int *block_threads, i
 /* Appends the points of every family selected in opt->families, in family-table order: for an
  * occupancy-shaped family each natural variant selected by the list options it takes (--unroll,
  * --vec, --fmas) at every level (levels[0..n_levels), from occ_plan_block_levels, each at its own
- * block size, one of opt->block_threads) through opt->lever, the
- * register-capped twin standing in where the lever says so; for a footprint-shaped family one
+ * block size, one of opt->block_threads) through opt->lever, the register-capped twin standing in
+ * where the lever says so (the rung occ_regcap_pick chooses for the level from the twins'
+ * registers in res[]: registers alone set the level where a twin's count does, padding pins the
+ * rest; --lever both gives a pad and a bounds row per level, auto the natural variant where it
+ * reaches the level); for a footprint-shaped family one
  * point per footprint of --footprint (occ_plan_footprints with lines of --stride, the arch's L1
  * and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
  * number of points, or -1 with err (no point selected, a footprint range too small for its
