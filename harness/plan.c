@@ -206,7 +206,7 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
         for (int c = 0; c < v->n_capped; c++) twin_regs[c] = res[v->capped[c]].regs_per_thread;
         for (int l = 0; l < n_levels; l++) {
             /* The rung of the ladder for this level (registers alone where a rung sets it). */
-            const int pick = occ_regcap_pick(arch, base.block_threads, levels[l].blocks_per_sm,
+            const int pick = occ_regcap_pick(arch, levels[l].block_threads, levels[l].blocks_per_sm,
                                              twin_regs, v->n_capped);
             const int twin = pick >= 0 ? v->capped[pick] : -1;
             OccPoint nat = base;
