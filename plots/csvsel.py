@@ -41,10 +41,12 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
           ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
                      PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
           chase      PLOT_BY=unroll,block_threads PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
-          flops      PLOT_BY=unroll,vec_bytes,block_threads PLOT_X=occ_achieved_pct PLOT_Y=gflops_median
+          flops      PLOT_BY=unroll,vec_bytes,block_threads PLOT_X=occ_achieved_pct
+                     PLOT_Y=gflops_median
                      PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
           flops-fmas PLOT_BY=fma_per_element,block_threads, otherwise as flops
-          intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median
+          intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median
                      PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
           block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
                      (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these

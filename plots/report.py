@@ -302,8 +302,8 @@ def add_run(page, run, figdir, level):
     knees, per_block = knee_table(run)
     if knees:
         page.add("h", level + 1, "Knee and model")
-        page.add("p", "knee = lowest achieved occupancy reaching %d%% of the variant's best GB/s%s, "
-                 "measured and on the Little's-law prediction; worst miss = largest |measured / "
+        page.add("p", "knee = lowest achieved occupancy reaching %d%% of the variant's best "
+                 "GB/s%s, measured and on the Little's-law prediction; worst miss = largest |measured / "
                  "predicted - 1|." % (KNEE_FRACTION * 100,
                                       " at that block size" if per_block else ""))
         page.add("table", ["variant", "kernel", "U", "V"] + (["block"] if per_block else []) +

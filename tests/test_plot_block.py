@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tests/test_plot_block.py: runs of several block sizes (tests/fixtures/reduce-blocks-synthetic.csv,
-block_threads 64, 128, 256 and 1024 of an auto-lever reduce sweep): the block figure is drawn
+"""tests/test_plot_block.py: runs of several block sizes
+(tests/fixtures/reduce-blocks-synthetic.csv, block_threads 64, 128, 256 and 1024 of an auto-lever reduce sweep): the block figure is drawn
 for them and not for a run of one block size; its data holds one series per block size, each
 the natural (lever pad) rows of one (U, V), by default the one with the best GB/s (named in
 the title), --unroll/--vec picking another; the other figures keep block 128 (the smallest
