@@ -35,17 +35,26 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
         blocks_per_sm) point was measured under two levers; otherwise one figure holds every
         lever's points. Names that would still coincide become TYPE-K-M[-lever]. The data of
         each TYPE is task select's output for:
-          occupancy  PLOT_BY=unroll,vec_bytes,lever PLOT_X=occ_achieved_pct
+          occupancy  PLOT_BY=unroll,vec_bytes,lever,block_threads PLOT_X=occ_achieved_pct
                      PLOT_Y=gbps_median (a capped twin is its own curve)
           inflight   the same with PLOT_X=bytes_in_flight_per_sm PLOT_POSITIVE_X=1
           ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
                      PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
-          chase      PLOT_BY=unroll PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
-          flops      PLOT_BY=unroll,vec_bytes PLOT_X=occ_achieved_pct PLOT_Y=gflops_median
+          chase      PLOT_BY=unroll,block_threads PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
+          flops      PLOT_BY=unroll,vec_bytes,block_threads PLOT_X=occ_achieved_pct
+                     PLOT_Y=gflops_median
                      PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
-          flops-fmas PLOT_BY=fma_per_element, otherwise as flops
-          intensity  PLOT_BY=fma_per_element PLOT_X=occ_achieved_pct PLOT_Y=gbps_median
+          flops-fmas PLOT_BY=fma_per_element,block_threads, otherwise as flops
+          intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median
                      PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
+          block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
+                     (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these
+                     keep the one holding the best GB/s; its lever pad rows, bounds where it
+                     has none (LEVER says which). Where a (kernel, mode) holds several
+                     block_threads values, a figure of every other type but the ladder keeps
+                     one, 128 when present, else the smallest (WHERE names it, DESC says so),
+                     and the block figure is added after its stream figures (block-K[-M]).
     python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
         Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X
         and PLOT_Y, as tab-separated blocks for gnuplot's `index`: one block per file and
@@ -176,12 +185,13 @@ def open_out(path):
         fail("%s: %s" % (path, e.strerror))
 
 
-def curve_filter(spec, unroll, vec):
-    """A keep_curve function for entries(): by values with unroll and vec_bytes (where the spec's
-    curves have them) equal to unroll and vec when these are given; None when nothing is kept
-    out."""
+def curve_filter(spec, unroll, vec, block=None):
+    """A keep_curve function for entries(): by values with unroll, vec_bytes and block_threads
+    (where the spec's curves have them) equal to unroll, vec and block when these are given;
+    None when nothing is kept out."""
     wants = [(spec.by.index(c), w.lstrip(BLANKS)) for c, w in (("unroll", unroll),
-                                                               ("vec_bytes", vec))
+                                                               ("vec_bytes", vec),
+                                                               ("block_threads", block))
              if w is not None and c in spec.by]
     if not wants:
         return None
@@ -201,22 +211,57 @@ def check(path, prefix, unroll=None, vec=None):
         where = "kernel=%s\037mode=%s" % (clean(g.kernel), clean(g.mode))
         if elem is not None:
             where += "\037vec_bytes=" + clean(elem)
-        if lever is not None:
-            where += "\037lever=" + clean(lever)
-        fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
-                  figlist.factor(run, g, lever, suffix), figlist.describe(ty, g, lever, suffix)]
-        out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
-        if prefix is not None:
+        desc = figlist.describe(ty, g, lever, suffix)
+        if ty == "block":
+            spec, ents, lever, words = block_entries(path, suffix, run, g, unroll, vec)
+            where += "\037unroll=%s\037vec_bytes=%s" % tuple(clean(v) for v in words[:2])
+            desc = "%s_u%s_v%s%s%s%s" % (g.kernel, words[0], words[1],
+                                          "_r<cap>" if lever == "bounds" else "",
+                                          " " + words[2] if words[2] else "", desc)
+        else:
+            block = figlist.figure_block(ty, g)
+            if block is not None:
+                where += "\037block_threads=" + clean(block)
             spec = figdata.SPEC[ty]
-            only = curve_filter(spec, unroll, vec if elem is None else elem)
+            only = curve_filter(spec, unroll, vec if elem is None else elem, block)
             ents = entries(run, spec, g.kernel, g.mode, lever, only)
             if not ents:
                 fail("%s: figure %s: no ok rows with finite %s and %s%s"
                      % (path, suffix, spec.x, spec.y, "" if only is None else
-                        " among the curves kept (--unroll/--vec)"))
+                        " among the curves kept (--unroll/--vec, block size)"))
+        if lever is not None:
+            where += "\037lever=" + clean(lever)
+        fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
+                  figlist.factor(run, g, lever, suffix), desc]
+        out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
+        if prefix is not None:
             with open_out("%s%d.tsv" % (prefix, k)) as f:
                 write_points(f, spec, [(1, label, None, ents)])
     print("\n".join(out))
+
+
+# The block figure's data: the occupancy points of one (unroll, vec_bytes), a curve per block size.
+BLOCK_SPEC = figdata.Spec("block", ["block_threads"], "occ_achieved_pct", "gbps_median")
+
+
+def block_entries(path, suffix, run, g, unroll, vec):
+    """(BLOCK_SPEC, its entries, lever, (unroll, vec_bytes, why)) of g's block figure: the
+    occupancy points of one (unroll, vec_bytes), --unroll U --vec V, else of the curves these
+    keep the one holding the best GB/s (why: "(best GB/s)", else ""); of its natural rows
+    (lever pad), or where the kept curves have none its register-capped ones (lever bounds)."""
+    spec = figdata.SPEC["occupancy"]
+    ents = entries(run, spec, g.kernel, g.mode, None, curve_filter(spec, unroll, vec))
+    i_lever, i_block = spec.by.index("lever"), spec.by.index("block_threads")
+    natural = [e for e in ents if e[0][i_lever] != "bounds"]
+    ents = natural or ents
+    if not ents:
+        fail("%s: figure %s: no ok rows with finite %s and %s among the curves kept "
+             "(--unroll/--vec)" % (path, suffix, spec.x, spec.y))
+    best = max(ents, key=lambda e: e[2].y.result())
+    u, v, lever = best[0][:3]
+    why = "" if unroll is not None and vec is not None else "(best GB/s)"
+    kept = [((by[i_block],), keep, p) for by, keep, p in ents if by[:3] == (u, v, lever)]
+    return BLOCK_SPEC, kept, lever, (u, v, why)
 
 
 def labels_of(runs):
@@ -280,6 +325,19 @@ def stream_kernels(run):
     return out
 
 
+def compare_block(runs, kernel, mode):
+    """The block_threads text a comparison keeps: None where every run holds one block size,
+    else the one figlist.kept_block picks among those every run holds."""
+    groups = [r.groups[(kernel, mode)] for r in runs]
+    if all(len(g.blocks) == 1 for g in groups):
+        return None
+    shared = [b for b in groups[0].blocks if all(b in g.blocks for g in groups)]
+    if not shared:
+        fail("compare %s: the CSVs share no block size (%s)" % (kernel, "; ".join(
+            "%s: %s" % (r.path, ",".join(g.blocks)) for r, g in zip(runs, groups))))
+    return figlist.kept_block(shared)
+
+
 def compare(opts, paths):
     specs = figdata.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
     runs = [scan(p, specs) for p in paths]
@@ -310,7 +368,8 @@ def compare(opts, paths):
                  % (run.path, kernel, ",".join(lev for _, lev in figs)))
     spec = figdata.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
 
-    keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"])
+    block = compare_block(runs, kernel, mode)
+    keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"], block)
     sets = []
     for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
         ents = entries(run, spec, kernel, mode, opts["--lever"], keep_curve)
@@ -322,7 +381,7 @@ def compare(opts, paths):
         write_points(f, spec, sets, "roof_memcpy_gbps")
     if opts["--table"] and not comparetab.write(
             opts["--table"], runs, labels_of(runs), kernel, mode, opts["--lever"],
-            curve_filter(comparetab.TABLE_SPEC, opts["--unroll"], opts["--vec"])):
+            curve_filter(comparetab.TABLE_SPEC, opts["--unroll"], opts["--vec"], block)):
         fail("compare %s: no (variant, occupancy) point is in every CSV: no table" % kernel)
     synthetic = any((r.meta.get("synthetic") or "").startswith("1") for r in runs)
     print("%s\t%d" % (clean(kernel), synthetic))

@@ -76,21 +76,24 @@ class Spec:
         self.carry = tuple(k for k in self.keep if k not in self.text_keep)
 
 
-# The data of the figures plots/plot draws, by figure type.
+# The data of the figures plots/plot draws, by figure type. Every curve but the ladder's (one
+# thread) is of one block_threads: plots/csvsel.py keeps one block size of a figure, and the
+# block figure draws the occupancy points one curve per block size.
 FIGURE_SPECS = (
-    Spec("occupancy", ["unroll", "vec_bytes", "lever"], "occ_achieved_pct", "gbps_median"),
-    Spec("inflight", ["unroll", "vec_bytes", "lever"], "bytes_in_flight_per_sm", "gbps_median",
-         positive_x=True),
+    Spec("occupancy", ["unroll", "vec_bytes", "lever", "block_threads"], "occ_achieved_pct",
+         "gbps_median"),
+    Spec("inflight", ["unroll", "vec_bytes", "lever", "block_threads"], "bytes_in_flight_per_sm",
+         "gbps_median", positive_x=True),
     Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
          positive_x=True),
-    Spec("chase", ["unroll"], "occ_achieved_pct", "hops_per_s_median"),
-    Spec("flops", ["unroll", "vec_bytes"], "occ_achieved_pct", "gflops_median",
+    Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),
+    Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
          ["flop_peak_gflops"]),
-    Spec("flops-fmas", ["fma_per_element"], "occ_achieved_pct", "gflops_median",
+    Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",
          ["flop_peak_gflops"]),
     # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):
     # the launch sizes kept as text and the medians skipping NaN keep that cheap.
-    Spec("intensity", ["fma_per_element"], "occ_achieved_pct", "gbps_median",
+    Spec("intensity", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gbps_median",
          ["gflops_median", "flops_per_launch", "bytes_per_launch", "flop_peak_gflops"],
          as_text=("flops_per_launch", "bytes_per_launch")),
 )
@@ -111,20 +114,22 @@ class Point:
 class Group:
     """The ok rows of one (kernel, mode): what they hold (cycles, hops, flops, bandwidth: some row
     holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median, gbps_median), the
-    levers in the order they first appear, per_lever (some (unroll, vec_bytes, blocks_per_sm)
-    point was measured under two levers), factors, the distinct (lever,
-    dram_bytes_per_load_byte text) in the order they appear, and elems, the distinct vec_bytes
-    texts (leading blanks dropped; the element sizes of arithmetic rows) in that order."""
+    levers in the order they first appear, per_lever (some (unroll, vec_bytes, blocks_per_sm,
+    block_threads) point was measured under two levers), factors, the distinct (lever,
+    dram_bytes_per_load_byte text) in the order they appear, elems, the distinct vec_bytes
+    texts (leading blanks dropped; the element sizes of arithmetic rows) in that order, and
+    blocks, the distinct block_threads texts (leading blanks dropped) in that order."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.flops = self.bandwidth = False
-        self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm) of its rows
+        self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads)
 
     def finish(self):
         self.levers = list(dict.fromkeys(k[0] for k in self.seen))
         self.factors = list(dict.fromkeys(k[:2] for k in self.seen))
         self.elems = list(dict.fromkeys(k[3].lstrip(BLANKS) for k in self.seen))
+        self.blocks = list(dict.fromkeys(k[5].lstrip(BLANKS) for k in self.seen))
         lever_of = {}
         self.per_lever = any(lever_of.setdefault(k[2:], k[0]) != k[0] for k in self.seen)
         del self.seen
@@ -223,7 +228,7 @@ def _scan_part(path, specs, part):
     i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
     i_flops, i_gbps = ix["gflops_median"], ix["gbps_median"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
-                                   ix["vec_bytes"], ix["blocks_per_sm"])
+                                   ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
     groups, meta = run.groups, run.meta
     try:

@@ -7,7 +7,11 @@ Figures are chosen by what the rows hold, never by family name:
   - else gflops_median: the arithmetic figures, with gbps_median too (memory and arithmetic) a
     GFLOP/s figure per FMAs-per-float A (flops-fmas) and the intensity figure (intensity), else
     a GFLOP/s figure per chain count U (flops), one per element size (vec_bytes);
-  - else the Volkov figures (occupancy, inflight).
+  - else the Volkov figures (occupancy, inflight), and where the rows hold two or more
+    block_threads values the block figure (block): one (unroll, vec_bytes), one curve per block
+    size.
+Where a group holds several block sizes every other figure draws one of them (kept_block: 128
+when present, else the smallest) and says which in its title.
 """
 import collections
 import sys
@@ -82,6 +86,8 @@ def figures(groups):
         for lever in g.levers if g.per_lever else [None]:
             for ty, name, elem in types:
                 figs.append([ty, g, lever, name + ("-" + lever if lever else ""), elem])
+        if kind == "stream" and len(g.blocks) > 1:  # one figure: it picks the lever itself
+            figs.append(["block", g, None, "block-" + base, None])
     names = collections.Counter(f[3] for f in figs)
     for f in figs:
         if names[f[3]] > 1:
@@ -91,8 +97,38 @@ def figures(groups):
     return figs
 
 
+DEFAULT_BLOCK = "128"
+
+
+def kept_block(blocks):
+    """Of block_threads texts, the one a figure drawing one block size keeps: DEFAULT_BLOCK when
+    they hold it, else the smallest."""
+    return DEFAULT_BLOCK if DEFAULT_BLOCK in blocks else min(blocks, key=sort_key)
+
+
+def figure_block(ty, g):
+    """The block_threads text a figure of type ty of g keeps, None where it keeps every row (g
+    holds one block size; the ladder, of one thread; the block figure, a curve per size)."""
+    return kept_block(g.blocks) if len(g.blocks) > 1 and ty not in ("ladder", "block") else None
+
+
+def block_words(g):
+    """The title's words for the block size a figure keeps ("" where g holds one)."""
+    if len(g.blocks) < 2:
+        return ""
+    kept = kept_block(g.blocks)
+    return "; block %s of %s" % (kept, ", ".join(sorted(g.blocks, key=sort_key)))
+
+
 def describe(ty, g, lever, suffix):
-    """The figure's part of its title: what it draws of which kernel and mode."""
+    """The figure's part of its title: what it draws of which kernel and mode (the block
+    figure's variant, before this text, is csvsel.py's to add)."""
+    if ty == "block":
+        return " by block size, mode " + g.mode
+    return _describe(ty, g, lever, suffix) + (block_words(g) if ty != "ladder" else "")
+
+
+def _describe(ty, g, lever, suffix):
     if ty == "flops":
         return "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
     if ty == "flops-fmas":

@@ -8,8 +8,8 @@
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
 #           [TRAFFIC]]]]
 #
-# DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,
-#       PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
+# DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
+#       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
 # DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line

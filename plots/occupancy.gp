@@ -6,8 +6,9 @@
 #
 #   gnuplot -c plots/occupancy.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS]]
 #
-# DATA  plots/csvsel.py data of an occupancy figure: PLOT_BY=unroll,vec_bytes,lever,
-#       PLOT_X=occ_achieved_pct, PLOT_Y=gbps_median (one block per curve, sorted by x)
+# DATA  plots/csvsel.py data of an occupancy figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
+#       (one block size), PLOT_X=occ_achieved_pct, PLOT_Y=gbps_median (one block per curve,
+#       sorted by x)
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
 # DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line

@@ -13,7 +13,8 @@ table, the Nsight Compute table (when the rows hold ncu_* values), the known lim
 above the noise target, L2-resident points, clock-throttle reasons, an unfinished run, --ncu
 without values) and the exact commands. Every number is read from the CSV (plots/occcsv.py) or
 computed from it here with the definitions of the program's end-of-run report: knee = lowest
-achieved occupancy reaching 90% of the variant's best GB/s, on the measurement and on the
+achieved occupancy reaching 90% of the variant's best GB/s (of each block size, where the run
+has several), on the measurement and on the
 Little's-law prediction min(roof, f x bytes in flight per SM x SMs / latency).
 
 Exit status: 0 written; 2 bad usage or a CSV occ_csv_read would refuse (one line names it).
@@ -170,19 +171,26 @@ def knee_of(points, value):
 
 
 def variant_order(by):
-    """The variants of by (variant -> [(occ, row)...]) by kernel, U, V, name."""
+    """The keys of by (variant, or (variant, block size) -> [(occ, row)...]) by kernel, U, V,
+    then the key."""
     return sorted(by, key=lambda v: (by[v][0][1]["kernel"], int(by[v][0][1]["unroll"]),
                                      int(by[v][0][1]["vec_bytes"]), v))
 
 
 def knee_table(run):
+    """(rows, per_block): the knee table's rows, one per variant, or where the GB/s rows hold
+    several block sizes (each has its own levels; per_block True) one per (variant,
+    block_threads), with a block column after V."""
+    gbps = [r for r in run.ok if not math.isnan(run.num(r, "gbps_median"))]
+    per_block = len({run.num(r, "block_threads") for r in gbps}) > 1
     by = {}
-    for r in run.ok:
-        if not math.isnan(run.num(r, "gbps_median")):
-            by.setdefault(r["variant"], []).append((run.num(r, "occ_achieved_pct"), r))
+    for r in gbps:
+        key = (r["variant"], run.num(r, "block_threads")) if per_block else r["variant"]
+        by.setdefault(key, []).append((run.num(r, "occ_achieved_pct"), r))
     rows = []
-    for variant in variant_order(by):
-        pts = sorted(by[variant], key=lambda p: p[0])
+    for key in variant_order(by):
+        variant = key[0] if per_block else key
+        pts = sorted(by[key], key=lambda p: p[0])
         best = max(pts, key=lambda p: run.num(p[1], "gbps_median"))
         knee, at = knee_of(pts, lambda r: run.num(r, "gbps_median"))
         knee_model, _ = knee_of(pts, lambda r: predicted(run, r))
@@ -190,11 +198,12 @@ def knee_table(run):
                   for o, r in pts if predicted(run, r) > 0]
         miss, miss_at = max(misses) if misses else (math.nan, math.nan)
         r0 = pts[0][1]
-        rows.append(["`%s`" % variant, r0["kernel"], r0["unroll"], r0["vec_bytes"], len(pts),
+        rows.append(["`%s`" % variant, r0["kernel"], r0["unroll"], r0["vec_bytes"]] +
+                    ([r0["block_threads"]] if per_block else []) + [len(pts),
                      fmt(run.num(best[1], "gbps_median")), fmt(best[0], 2),
                      fmt(run.num(best[1], "pct_of_memcpy")), fmt(knee, 2), fmt(knee_model, 2),
                      at["bytes_in_flight_per_sm"] if at else "-", fmt(miss), fmt(miss_at, 2)])
-    return rows
+    return rows, per_block
 
 
 def residency_table(run):
@@ -290,13 +299,15 @@ def add_run(page, run, figdir, level):
         page.add("p", "No figures beside the CSV: draw them with plots/plot (needs gnuplot).")
     for f in figures:
         page.add("figure", os.path.basename(f)[len(base) + 1:-4], f)
-    knees = knee_table(run)
+    knees, per_block = knee_table(run)
     if knees:
         page.add("h", level + 1, "Knee and model")
-        page.add("p", "knee = lowest achieved occupancy reaching %d%% of the variant's best GB/s, "
-                 "measured and on the Little's-law prediction; worst miss = largest |measured / "
-                 "predicted - 1|." % (KNEE_FRACTION * 100))
-        page.add("table", ["variant", "kernel", "U", "V", "points", "best GB/s", "at occ %",
+        page.add("p", "knee = lowest achieved occupancy reaching %d%% of the variant's best "
+                 "GB/s%s, measured and on the Little's-law prediction; worst miss = largest |measured / "
+                 "predicted - 1|." % (KNEE_FRACTION * 100,
+                                      " at that block size" if per_block else ""))
+        page.add("table", ["variant", "kernel", "U", "V"] + (["block"] if per_block else []) +
+                 ["points", "best GB/s", "at occ %",
                            "% memcpy", "knee occ %", "model knee occ %",
                            "bytes in flight/SM at knee", "worst miss %", "at occ %"], knees)
     res = residency_table(run)

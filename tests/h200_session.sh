@@ -7,7 +7,8 @@
 # fma, mixed (the arithmetic families, as tests/gpu_check_fma.sh runs them), arith
 # (tests/arith_report.py over this session's CSVs: plateaus, knees, the FMA latency), blocks (the
 # default reduce sweep at blocks 128, 256, 512 and 1024), blockcheck (tests/gpu_check_block.sh
-# on this build, into the logs),
+# on this build, into the logs), levers (reduce and copy U 4, 8 x V 8, 16 through both levers:
+# the register ladder against padding), leverscheck (tests/gpu_check_ladder.sh on this build),
 # compare (this session's runs against results/h200's runs of the same command), static
 # (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
 # over this session's CSVs);
@@ -97,6 +98,8 @@ for s in $steps; do
         2>&1 | tee "$LOGS/arith.log" ;;
     blocks) ./run_sweep --kernel reduce --block 128,256,512,1024 --quiet ;;
     blockcheck) OCC_BUILD=$PWD/build tests/gpu_check_block.sh "$LOGS/block" ;;
+    levers) ./run_sweep --kernel reduce,copy --unroll 4,8 --vec 8,16 --lever both --quiet ;;
+    leverscheck) OCC_BUILD=$PWD/build tests/gpu_check_ladder.sh "$LOGS/ladder" 2>&1 | tail -n 40 ;;
     static) ./run_sweep --kernel reduce,copy --schedule static --quiet ;;
     big) ./run_sweep --kernel reduce,copy --size 4G --quiet ;;
     fidelity) python3 tests/fidelity.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \

@@ -109,6 +109,7 @@ figs = [line.split("\t") for line in chk.stdout.splitlines() if line.startswith(
 check("a point under two levers: a figure per lever, pad first",
       [f[6] for f in figs][:2] == ["occupancy-reduce-pad", "inflight-reduce-pad"])
 env["PLOT_WHERE"] = "kernel=reduce\037lever=pad"
+env["PLOT_BY"] = "unroll,vec_bytes,lever,block_threads"  # the figure's curves: one block size each
 sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", path],
                      env=env, capture_output=True, text=True)
 with open(prefix + "1.tsv", encoding="utf-8") as f:
