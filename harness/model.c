@@ -108,7 +108,9 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
     k->cause[0] = '\0';
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!occ_row_ok_of_variant(r, k->variant) || !isfinite(r->gbps_median)) continue;
+        if (!occ_row_ok_of_variant(r, k->variant) || (int)r->block_threads != k->block_threads ||
+            !isfinite(r->gbps_median))
+            continue;
         if (first == NULL) first = r;
         if (r->occ_achieved_pct == k->knee_measured_pct &&
             r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * k->best_gbps &&
@@ -160,11 +162,13 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
         if (isnan(measured[v].best_gbps)) continue;
         OccKnee *k = &out[n++];
         k->variant = measured[v].variant;
+        k->block_threads = measured[v].block_threads;
         k->best_gbps = measured[v].best_gbps;
         k->knee_measured_pct = measured[v].knee_occ_pct;
         k->knee_predicted_pct = NAN;
         for (int p = 0; p < n_predicted; p++)
-            if (occ_row_str_same(predicted[p].variant, k->variant))
+            if (occ_row_str_same(predicted[p].variant, k->variant) &&
+                predicted[p].block_threads == k->block_threads)
                 k->knee_predicted_pct = predicted[p].knee_occ_pct;
         fill_variant(m, rows, n_rows, k);
     }
@@ -172,6 +176,14 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
     free(predicted);
     free(as_predicted);
     return n;
+}
+
+/* 1 when the knees hold more than one block size (the tables then name each line's). */
+static int per_block(const OccKnee *k, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (k[i].block_threads != k[0].block_threads) return 1;
+    return 0;
 }
 
 void occ_knee_print(FILE *f, const OccKnee *k, int n)
@@ -183,10 +195,13 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
     int name_w = (int)strlen("variant");
     for (int i = 0; i < n; i++)
         if ((int)strlen(k[i].variant) > name_w) name_w = (int)strlen(k[i].variant);
-    fprintf(f, "%-*s  %2s  %2s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
-            "best GB/s", "knee %", "model %", "B/SM at knee", "miss %", "at occ %");
+    const int blocks = per_block(k, n);
+    fprintf(f, "%-*s  %2s  %2s%s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
+            blocks ? "  block" : "", "best GB/s", "knee %", "model %", "B/SM at knee", "miss %",
+            "at occ %");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
+        if (blocks) fprintf(f, "  %5d", k[i].block_threads);
         occ_row_print_num(f, 9, 1, k[i].best_gbps);
         occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
         occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
@@ -228,12 +243,15 @@ static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, con
     fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
                "on the prediction\n\n",
             100.0 * OCC_SUMMARY_KNEE_FRACTION);
-    fprintf(f, "| variant | kernel | mode | U | V | best GB/s | knee occ %% measured | knee occ %% "
-               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n");
-    fprintf(f, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    const int blocks = per_block(k, n);
+    fprintf(f, "| variant | kernel | mode | U | V |%s best GB/s | knee occ %% measured | knee occ %% "
+               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n",
+            blocks ? " block |" : "");
+    fprintf(f, "|---|---|---|--:|--:|%s--:|--:|--:|--:|--:|--:|\n", blocks ? "--:|" : "");
     for (int i = 0; i < n; i++) {
         fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
                 k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
+        if (blocks) fprintf(f, " %d |", k[i].block_threads);
         md_num(f, 1, k[i].best_gbps);
         md_num(f, 2, k[i].knee_measured_pct);
         md_num(f, 2, k[i].knee_predicted_pct);

@@ -58,6 +58,7 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows);
  * gbps_median (a variant without such rows gets no line). NaN = not available. */
 typedef struct OccKnee {
     const char *variant;  /* variant name; points into the rows passed in */
+    int block_threads;    /* block size of its rows (a variant's block sizes are knees apart) */
     const char *kernel;   /* kernel family of its first row; points into the rows */
     const char *mode;     /* mode of its first row (stream, warp, thread); points into the rows */
     int unroll;           /* U of its first row: loads or chains in flight per thread */
@@ -90,7 +91,7 @@ typedef struct OccKnee {
                            (loaded latency X ns vs unloaded Y ns)", X from the worst row. */
 } OccKnee;
 
-/* Fills out[0..) with one OccKnee per variant, in order of first appearance among the ok rows
+/* Fills out[0..) with one OccKnee per (variant, block size), in order of first appearance among the ok rows
  * with a finite gbps_median, and returns the number filled (at most max_out; n_rows entries
  * always suffice). Returns -1 when memory runs out. Rows need not be annotated. */
 int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *out, int max_out);

@@ -22,14 +22,20 @@ typedef struct Rate {
 
 static double field(const OccRow *r, size_t at) { return *(const double *)((const char *)r + at); }
 
+/* 1 for an ok row of s's variant and block size. */
+static int of_entry(const OccRow *r, const OccVariantSummary *s)
+{
+    return occ_row_ok_of_variant(r, s->variant) && (int)r->block_threads == s->block_threads;
+}
+
 /* Best point, then knee: the knee needs the final best, so it takes a second pass. */
-static void summarize_rate(const OccRow *rows, int n_rows, const char *variant, Rate q)
+static void summarize_rate(const OccRow *rows, int n_rows, const OccVariantSummary *s, Rate q)
 {
     *q.best = *q.best_occ = *q.best_pct = *q.knee = NAN;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
         const double x = field(r, q.rate);
-        if (!occ_row_ok_of_variant(r, variant) || !isfinite(x)) continue;
+        if (!of_entry(r, s) || !isfinite(x)) continue;
         if (isnan(*q.best) || x > *q.best || (x == *q.best && r->occ_achieved_pct < *q.best_occ)) {
             *q.best = x;
             *q.best_occ = r->occ_achieved_pct;
@@ -40,7 +46,7 @@ static void summarize_rate(const OccRow *rows, int n_rows, const char *variant, 
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
         const double x = field(r, q.rate);
-        if (!occ_row_ok_of_variant(r, variant) || !isfinite(x) || isnan(r->occ_achieved_pct))
+        if (!of_entry(r, s) || !isfinite(x) || isnan(r->occ_achieved_pct))
             continue;
         if (x >= OCC_SUMMARY_KNEE_FRACTION * *q.best &&
             (isnan(*q.knee) || r->occ_achieved_pct < *q.knee))
@@ -51,27 +57,53 @@ static void summarize_rate(const OccRow *rows, int n_rows, const char *variant, 
 static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary *s)
 {
     s->n_ok = 0;
-    for (int i = 0; i < n_rows; i++) s->n_ok += occ_row_ok_of_variant(&rows[i], s->variant);
-    summarize_rate(rows, n_rows, s->variant,
+    for (int i = 0; i < n_rows; i++) s->n_ok += of_entry(&rows[i], s);
+    summarize_rate(rows, n_rows, s,
                    (Rate){offsetof(OccRow, gbps_median), offsetof(OccRow, pct_of_memcpy),
                           &s->best_gbps, &s->best_occ_pct, &s->best_pct_of_memcpy,
                           &s->knee_occ_pct});
-    summarize_rate(rows, n_rows, s->variant,
+    summarize_rate(rows, n_rows, s,
                    (Rate){offsetof(OccRow, gflops_median), offsetof(OccRow, pct_of_flop_peak),
                           &s->best_gflops, &s->best_gflops_occ_pct, &s->best_pct_of_flop_peak,
                           &s->knee_gflops_occ_pct});
 }
 
+int occ_summary_per_block(const OccVariantSummary *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (v[i].block_threads != v[0].block_threads) return 1;
+    return 0;
+}
+
+/* The name cell of entry v: the variant, and its block size when per_block. */
+static void print_name(FILE *f, int name_w, const OccVariantSummary *v, int per_block, int header)
+{
+    if (header)
+        fprintf(f, "%-*s", name_w, "variant");
+    else
+        fprintf(f, "%-*s", name_w, v->variant);
+    if (per_block) {
+        if (header)
+            fprintf(f, "  %5s", "block");
+        else
+            fprintf(f, "  %5d", v->block_threads);
+    }
+}
+
 /* The arithmetic table: variants with GFLOP/s. */
 static void print_flops(FILE *f, const OccVariantSummary *v, int n_var, int name_w)
 {
+    const int per_block = occ_summary_per_block(v, n_var);
     int any = 0;
     for (int i = 0; i < n_var; i++) {
         if (isnan(v[i].best_gflops)) continue;
-        if (!any++)
-            fprintf(f, "%-*s  %6s  %12s  %8s  %8s  %10s\n", name_w, "variant", "ok",
-                    "best GFLOP/s", "at occ %", "% peak", "knee occ %");
-        fprintf(f, "%-*s  %6d", name_w, v[i].variant, v[i].n_ok);
+        if (!any++) {
+            print_name(f, name_w, NULL, per_block, 1);
+            fprintf(f, "  %6s  %12s  %8s  %8s  %10s\n", "ok", "best GFLOP/s", "at occ %",
+                    "% peak", "knee occ %");
+        }
+        print_name(f, name_w, &v[i], per_block, 0);
+        fprintf(f, "  %6d", v[i].n_ok);
         occ_row_print_num(f, 12, 1, v[i].best_gflops);
         occ_row_print_num(f, 8, 1, v[i].best_gflops_occ_pct);
         occ_row_print_num(f, 8, 1, v[i].best_pct_of_flop_peak);
@@ -91,9 +123,11 @@ int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, 
         if (!occ_row_is_ok(&rows[i])) continue;
         int seen = 0;
         for (int j = 0; j < n && !seen; j++)
-            seen = occ_row_str_same(out[j].variant, rows[i].variant);
+            seen = occ_row_str_same(out[j].variant, rows[i].variant) &&
+                   out[j].block_threads == (int)rows[i].block_threads;
         if (seen) continue;
         out[n].variant = rows[i].variant ? rows[i].variant : "-";
+        out[n].block_threads = (int)rows[i].block_threads;
         summarize_variant(rows, n_rows, &out[n]);
         n++;
     }
@@ -121,12 +155,15 @@ void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
         if ((int)strlen(v[i].variant) > name_w) name_w = (int)strlen(v[i].variant);
         n_bandwidth += !(isnan(v[i].best_gbps) && !isnan(v[i].best_gflops));
     }
+    const int per_block = occ_summary_per_block(v, n_var);
     if (n_bandwidth > 0) {
-        fprintf(f, "%-*s  %6s  %10s  %8s  %8s  %10s\n", name_w, "variant", "ok", "best GB/s",
-                "at occ %", "% memcpy", "knee occ %");
+        print_name(f, name_w, NULL, per_block, 1);
+        fprintf(f, "  %6s  %10s  %8s  %8s  %10s\n", "ok", "best GB/s", "at occ %", "% memcpy",
+                "knee occ %");
         for (int i = 0; i < n_var; i++) {
             if (isnan(v[i].best_gbps) && !isnan(v[i].best_gflops)) continue;
-            fprintf(f, "%-*s  %6d", name_w, v[i].variant, v[i].n_ok);
+            print_name(f, name_w, &v[i], per_block, 0);
+            fprintf(f, "  %6d", v[i].n_ok);
             occ_row_print_num(f, 10, 1, v[i].best_gbps);
             occ_row_print_num(f, 8, 1, v[i].best_occ_pct);
             occ_row_print_num(f, 8, 1, v[i].best_pct_of_memcpy);
@@ -138,8 +175,8 @@ void occ_summary_print(FILE *f, const OccRow *rows, int n_rows)
     }
     fprintf(f, "rows: %d ok, %d skip, %d fail", n_ok, n_skip, n_fail);
     if (n_other) fprintf(f, ", %d other", n_other);
-    fprintf(f, "; knee = lowest occupancy reaching %.0f%% of the variant's best GB/s\n",
-            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    fprintf(f, "; knee = lowest occupancy reaching %.0f%% of the variant's best GB/s%s\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION, per_block ? " at its block size" : "");
     if (n_var > 0) print_flops(f, v, n_var, name_w);
     free(v);
 }

@@ -17,6 +17,8 @@
 /* The per-variant figures of a run. */
 typedef struct OccVariantSummary {
     const char *variant;       /* variant name; points into the rows passed in */
+    int block_threads;         /* the block size of its rows: a variant's rows of each block size
+                                  are summarized apart (each block size has its own levels) */
     double best_gbps;          /* highest gbps_median among the variant's ok rows, GB/s */
     double best_occ_pct;       /* occ_achieved_pct of that row, %; ties go to the lower occupancy */
     double best_pct_of_memcpy; /* pct_of_memcpy of that row, % of the run's memcpy roof */
@@ -30,12 +32,16 @@ typedef struct OccVariantSummary {
     int n_ok;                  /* ok rows of the variant */
 } OccVariantSummary;
 
-/* Fills out[0..) with one entry per distinct variant among the ok rows, in order of first
- * appearance, and returns the number filled. At most max_out entries are filled; variants beyond
+/* Fills out[0..) with one entry per distinct (variant, block_threads) among the ok rows, in
+ * order of first appearance, and returns the number filled. At most max_out entries are filled; variants beyond
  * that are left out (n_rows entries always suffice). Figures with no finite gbps_median are NaN. */
 int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, int max_out);
 
-/* Prints to f an aligned table with a header line and one line per variant (ok rows, best GB/s,
+/* 1 when the entries hold more than one block size (the tables then name each line's). */
+int occ_summary_per_block(const OccVariantSummary *v, int n);
+
+/* Prints to f an aligned table with a header line and one line per variant, or per (variant,
+ * block size) when the rows hold several (a block column after the name) (ok rows, best GB/s,
  * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN; variants with
  * GFLOP/s but no GB/s are left to the next table), then a line counting the ok, skip and fail
  * rows (and "other" statuses, if any). When some variant has GFLOP/s, an arithmetic table

@@ -252,8 +252,41 @@ static void test_flops(void)
     free(out);
 }
 
+/* One variant at two block sizes: two entries, each with its own best and knee (block 256's
+ * 1900 GB/s at 50% must not make block 128's knee), and the printed table names the block. */
+static void test_per_block(void)
+{
+    n_rows = 0;
+    const double occ[] = {25, 50, 25, 50}, gbps[] = {1000, 1200, 1500, 1900};
+    const int block[] = {128, 128, 256, 256};
+    for (int i = 0; i < 4; i++) {
+        add("reduce_u4_v16", "ok", occ[i], gbps[i], 0);
+        rows[i].block_threads = block[i];
+    }
+    OccVariantSummary v[MAX_ROWS];
+    CHECK_INT_EQ(occ_summary_compute(rows, n_rows, v, MAX_ROWS), 2);
+    CHECK_INT_EQ(v[0].block_threads, 128);
+    CHECK_NEAR(v[0].best_gbps, 1200.0, 0);
+    CHECK_NEAR(v[0].knee_occ_pct, 50.0, 0); /* 1000 < 0.9 x 1200 */
+    CHECK_INT_EQ(v[1].block_threads, 256);
+    CHECK_NEAR(v[1].best_gbps, 1900.0, 0);
+    CHECK_INT_EQ(v[0].n_ok, 2);
+    CHECK(occ_summary_per_block(v, 2));
+    CHECK(!occ_summary_per_block(v, 1));
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    occ_summary_print(f, rows, n_rows);
+    fclose(f);
+    CHECK_CONTAINS(out, "variant        block");
+    CHECK_CONTAINS(out, "reduce_u4_v16    256");
+    CHECK_CONTAINS(out, "at its block size");
+    free(out);
+}
+
 int main(void)
 {
+    test_per_block();
     test_flops();
     test_compute();
     test_tie_and_exact_knee();
