@@ -14,6 +14,7 @@
 #include "fleet_run.h"
 #include "ncu_pass.h"
 #include "nvml.h"
+#include "plugin_load.h"
 #include "report.h"
 #include "resources.h"
 #include "resume.h"
@@ -142,6 +143,17 @@ static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, O
     return 0;
 }
 
+/* The FILE of --plugin FILE (or --plugin=FILE), or NULL: loaded before the options are parsed,
+ * so that its family is one the options, planner and outputs know. */
+static const char *plugin_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc) return argv[i + 1];
+        if (strncmp(argv[i], "--plugin=", 9) == 0) return argv[i] + 9;
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     static OccOptions opt;
@@ -149,6 +161,11 @@ int main(int argc, char **argv)
     static OccVariantResources res[256];
     static OccCsvTable resumed;
     char err[512], msg[480], notes[512] = "", cc[8];
+    const char *plugin = plugin_arg(argc, argv);
+    if (plugin && occ_plugin_load(plugin, err, sizeof err) < 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
     if (opt.version) return occ_report_version(stdout);

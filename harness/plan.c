@@ -112,7 +112,11 @@ static int push(OccPlan *plan, const OccPoint *p, char *err, size_t err_len)
 /* Fills reachability, padding and model result of p for its variant's resources. */
 static void plan_point(const OccArchLimits *arch, OccPoint *p)
 {
-    OccKernelUsage use = {p->block_threads, p->res.regs_per_thread, p->res.static_smem_bytes, 0};
+    /* The kernel's own dynamic shared memory counts as its static does: padding comes on top. */
+    OccKernelUsage use = {p->block_threads, p->res.regs_per_thread,
+                          p->res.static_smem_bytes +
+                              occ_variant_at(p->variant_index)->own_dyn_smem_bytes,
+                          0};
     const char *why = NULL;
     p->reachable = 0;
     p->pad_bytes = 0;
@@ -233,7 +237,8 @@ int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int b
     if (most_blocks > arch->max_blocks_per_sm) most_blocks = arch->max_blocks_per_sm;
     int static_bytes = 0;
     for (int i = 0; i < occ_variant_count(); i++)
-        if (res[i].static_smem_bytes > static_bytes) static_bytes = res[i].static_smem_bytes;
+        if (res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes > static_bytes)
+            static_bytes = res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes;
     /* No registers: the register file is no limit here, only warps, blocks and shared memory. */
     const OccKernelUsage use = {block_threads, 0, static_bytes, 0};
     for (int s = 0; s < arch->n_smem_carveouts; s++) {

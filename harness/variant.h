@@ -22,6 +22,9 @@ typedef struct OccVariantInfo {
     int reg_capped;     /* 1: a register-capped (_lbfull) twin; 0: natural register count */
     int natural;        /* index of the natural twin (its own index when natural) */
     int capped;         /* index of its register-capped twin, or -1 (natural variants only) */
+    int own_dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block (a
+                           plugin's OccPluginVariant.dyn_smem_bytes; 0 for occsweep's kernels):
+                           the padding comes on top of it */
 } OccVariantInfo;
 
 /* A variant's resources as compiled for one GPU (runtime attributes or the build-time table). */
