@@ -143,15 +143,20 @@ static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, O
     return 0;
 }
 
-/* The FILE of --plugin FILE (or --plugin=FILE), or NULL: loaded before the options are parsed,
- * so that its family is one the options, planner and outputs know. */
-static const char *plugin_arg(int argc, char **argv)
+/* Loads the FILE of --plugin FILE (or --plugin=FILE) before the options are parsed, so that its
+ * family is one the options, planner and outputs know. 0 (loaded, or none given), or -1 with
+ * err. */
+static int load_plugin(int argc, char **argv, char *err, size_t err_len)
 {
+    const char *path = NULL;
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc) return argv[i + 1];
-        if (strncmp(argv[i], "--plugin=", 9) == 0) return argv[i] + 9;
+        const char *p = strcmp(argv[i], "--plugin") == 0 && i + 1 < argc ? argv[++i]
+                        : strncmp(argv[i], "--plugin=", 9) == 0          ? argv[i] + 9
+                                                                          : NULL;
+        if (p && path) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
+        if (p) path = p;
     }
-    return NULL;
+    return path && occ_plugin_load(path, err, err_len) < 0 ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -161,8 +166,7 @@ int main(int argc, char **argv)
     static OccVariantResources res[256];
     static OccCsvTable resumed;
     char err[512], msg[480], notes[512] = "", cc[8];
-    const char *plugin = plugin_arg(argc, argv);
-    if (plugin && occ_plugin_load(plugin, err, sizeof err) < 0) {
+    if (load_plugin(argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
     }

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // examples/stencil/stencil.cu: an occsweep plugin to copy from: a 2-D 5-point stencil (Jacobi
 // step, clamped edges) on an nx x ny float grid, out = 0.5 c + 0.125 (n + s + w + e), one T x T
-// output tile per block staged with its halo in shared memory: (T + 2)^2 floats of dynamic
+// output tile at a time staged with its halo in shared memory: (T + 2)^2 floats of dynamic
 // shared memory the kernel asks for itself (OccPluginVariant.dyn_smem_bytes), which occsweep
-// counts against the padding it adds after them (the kernel never reads past its tile). One
-// launch must move 8 bytes per point (each input read once, each output written once). Not
-// persistent: the grid is one block per tile (many waves), so only the padding sets how many
-// blocks are resident per SM.
+// counts against the padding it adds after them (the kernel never reads past its tile). Each
+// thread stages L floats at a time, L independent 4-byte loads before it stores any (the
+// variant's loads in flight). One launch must move 8 bytes per point (each input read once, each
+// output written once; the halo comes from L2). Persistent: blocks claim runs of tiles (at least
+// 4096 points) from a counter until none is left, so a one-wave grid covers the whole field and
+// every block stays resident to the end. (A kernel with a block per tile would set
+// persistent = 0 and return its grid from grid_blocks: the tail of its last wave and the gaps
+// between its blocks then lower the occupancy that runs.)
 //
 // Build:  nvcc -shared -Xcompiler -fPIC -arch=sm_90 -I<occsweep>/include stencil.cu -o libstencil.so
 // Sweep:  ./run_sweep --plugin ./libstencil.so --occ 12.5..100 --plot
@@ -31,22 +35,32 @@ __host__ __device__ inline int clamp_to(int v, int hi) { return v < 0 ? 0 : v > 
 } // namespace
 
 struct Stencil {
-    float *in, *out;          // nx x ny floats each, row-major
+    float *in, *out;            // nx x ny floats each, row-major
     int nx, ny;
-    unsigned long long *bad;  // mismatches found by the check
+    unsigned long long *claim;  // next tile; the last block of a launch resets it
+    unsigned int *done;         // blocks finished in this launch
+    unsigned long long *bad;    // mismatches found by the check
 };
 
-template <int T>
-__global__ void stencil_kernel(Stencil s, unsigned long long *probe)
+// Tile t: its (T + 2)^2 inputs staged in tile[], L independent loads per thread before it
+// stores them, then its T x T outputs; every thread calls it.
+template <int T, int L>
+__device__ void stencil_tile(const Stencil &s, float *tile, unsigned long long t, int tiles_x)
 {
-    extern __shared__ float tile[]; // (T + 2)^2 floats used; the padding after them is not
     constexpr int W = T + 2;
-    occ_plugin_probe_start(probe);
-    const int tiles_x = (s.nx + T - 1) / T;
-    const int x0 = (int)(blockIdx.x % tiles_x) * T, y0 = (int)(blockIdx.x / tiles_x) * T;
-    for (int k = threadIdx.x; k < W * W; k += blockDim.x) {
-        const int gx = clamp_to(x0 + k % W - 1, s.nx - 1), gy = clamp_to(y0 + k / W - 1, s.ny - 1);
-        tile[k] = s.in[(size_t)gy * s.nx + gx];
+    const int x0 = (int)(t % tiles_x) * T, y0 = (int)(t / tiles_x) * T;
+    for (int k = threadIdx.x; k < W * W; k += L * blockDim.x) {
+        float v[L];
+#pragma unroll
+        for (int j = 0; j < L; j++) {
+            const int at = k + j * blockDim.x;
+            const int gx = clamp_to(x0 + at % W - 1, s.nx - 1);
+            const int gy = clamp_to(y0 + at / W - 1, s.ny - 1);
+            v[j] = at < W * W ? s.in[(size_t)gy * s.nx + gx] : 0.0f;
+        }
+#pragma unroll
+        for (int j = 0; j < L; j++)
+            if (k + j * (int)blockDim.x < W * W) tile[k + j * blockDim.x] = v[j];
     }
     __syncthreads();
     for (int k = threadIdx.x; k < T * T; k += blockDim.x) {
@@ -54,6 +68,36 @@ __global__ void stencil_kernel(Stencil s, unsigned long long *probe)
         if (x0 + tx >= s.nx || y0 + ty >= s.ny) continue;
         const float *c = &tile[(ty + 1) * W + tx + 1];
         s.out[(size_t)(y0 + ty) * s.nx + x0 + tx] = point(c[0], c[-W], c[W], c[-1], c[1]);
+    }
+    __syncthreads(); // read before the next tile overwrites it
+}
+
+template <int T, int L>
+__global__ void stencil_kernel(Stencil s, unsigned long long *probe)
+{
+    extern __shared__ float tile[]; // (T + 2)^2 floats used; the padding after them is not
+    __shared__ unsigned long long claimed;
+    // One claim: K consecutive tiles, at least 4096 points (fewer make the counter the
+    // bottleneck).
+    constexpr int K = T * T >= 4096 ? 1 : 4096 / (T * T);
+    occ_plugin_probe_start(probe);
+    const int tiles_x = (s.nx + T - 1) / T;
+    const unsigned long long tiles = (unsigned long long)tiles_x * ((s.ny + T - 1) / T);
+    for (;;) {
+        if (threadIdx.x == 0) claimed = atomicAdd(s.claim, 1ull) * K;
+        __syncthreads(); // every thread reads claimed before thread 0 writes it again (after
+                         // the barriers of at least one tile)
+        const unsigned long long first = claimed;
+        if (first >= tiles) break;
+        for (unsigned long long t = first; t < first + K && t < tiles; t++)
+            stencil_tile<T, L>(s, tile, t, tiles_x);
+    }
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(s.done, 1u) == gridDim.x - 1) { // every block has made its last claim
+            *s.claim = 0;
+            *s.done = 0;
+        }
     }
     occ_plugin_probe_end(probe);
 }
@@ -88,24 +132,13 @@ __global__ void stencil_check(Stencil s)
 namespace {
 Stencil state;
 
-template <int T>
+template <int T, int L>
 cudaError_t launch(void *st, const OccPluginLaunch *l)
 {
-    stencil_kernel<T><<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes, l->stream>>>(
+    stencil_kernel<T, L><<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes, l->stream>>>(
         *static_cast<Stencil *>(st), l->probe);
     return cudaGetLastError();
 }
-
-template <int T>
-int grid_blocks(const Stencil *s)
-{
-    return ((s->nx + T - 1) / T) * ((s->ny + T - 1) / T);
-}
-
-// By variant, in the order of variants[] below.
-int (*const grids[])(const Stencil *) = {grid_blocks<16>, grid_blocks<32>, grid_blocks<64>};
-
-int grid(void *st, int v, int) { return grids[v](static_cast<const Stencil *>(st)); }
 
 cudaError_t setup(void **st, long long size_bytes, cudaStream_t stream)
 {
@@ -116,7 +149,11 @@ cudaError_t setup(void **st, long long size_bytes, cudaStream_t stream)
     const size_t bytes = (size_t)s.nx * s.ny * sizeof(float);
     cudaError_t e = cudaMalloc(&s.in, bytes);
     if (e == cudaSuccess) e = cudaMalloc(&s.out, bytes);
-    if (e == cudaSuccess) e = cudaMalloc(&s.bad, sizeof *s.bad);
+    if (e == cudaSuccess) e = cudaMalloc(&s.claim, 3 * sizeof *s.claim);
+    if (e != cudaSuccess) return e;
+    s.done = reinterpret_cast<unsigned int *>(s.claim + 1);
+    s.bad = s.claim + 2;
+    e = cudaMemsetAsync(s.claim, 0, 3 * sizeof *s.claim, stream);
     if (e == cudaSuccess) stencil_init<<<1024, 256, 0, stream>>>(s), e = cudaGetLastError();
     state = s;
     *st = &state;
@@ -128,7 +165,7 @@ void teardown(void *st)
     Stencil *s = static_cast<Stencil *>(st);
     cudaFree(s->in);
     cudaFree(s->out);
-    cudaFree(s->bad);
+    cudaFree(s->claim);
 }
 
 void work(void *st, int, long long *bytes, long long *flops)
@@ -143,16 +180,15 @@ cudaError_t verify(void *st, int v, const OccPluginLaunch *l, double *verify_err
 constexpr size_t tile_bytes(int t) { return (size_t)(t + 2) * (t + 2) * sizeof(float); }
 
 const OccPluginVariant variants[] = {
-    {"stencil_t16", (const void *)stencil_kernel<16>, launch<16>, 0, 0, tile_bytes(16)},
-    {"stencil_t32", (const void *)stencil_kernel<32>, launch<32>, 0, 0, tile_bytes(32)},
-    {"stencil_t64", (const void *)stencil_kernel<64>, launch<64>, 0, 0, tile_bytes(64)},
+    {"stencil_t16_l2", (const void *)stencil_kernel<16, 2>, launch<16, 2>, 2, 4, tile_bytes(16)},
+    {"stencil_t32_l4", (const void *)stencil_kernel<32, 4>, launch<32, 4>, 4, 4, tile_bytes(32)},
+    {"stencil_t64_l8", (const void *)stencil_kernel<64, 8>, launch<64, 8>, 8, 4, tile_bytes(64)},
 };
-static_assert(sizeof variants / sizeof variants[0] == sizeof grids / sizeof grids[0], "a grid each");
 
 const OccPlugin plugin = {
-    OCC_PLUGIN_ABI_VERSION, "stencil", /* persistent */ 0, /* no Little's-law model */ 0.0,
+    OCC_PLUGIN_ABI_VERSION, "stencil", /* persistent */ 1, /* no Little's-law model */ 0.0,
     variants, sizeof variants / sizeof variants[0], cudaGetKernel, cudaSetDevice, setup, teardown,
-    grid, work, verify,
+    /* grid_blocks: persistent */ nullptr, work, verify,
 };
 
 // One launch over an output poisoned by a fresh init, checked point by point on the device.
