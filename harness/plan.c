@@ -122,7 +122,13 @@ static void plan_point(const OccArchLimits *arch, OccPoint *p)
     p->pad_bytes = 0;
     p->skip_reason[0] = '\0';
     if (occ_model_padding_for_blocks(arch, &use, p->level.blocks_per_sm, &p->pad_bytes, &why) != 0) {
-        snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "not reachable");
+        static const char smem[] = "static shared memory";
+        const int own = occ_variant_at(p->variant_index)->own_dyn_smem_bytes > 0;
+        if (own && why && strncmp(why, smem, sizeof smem - 1) == 0)
+            snprintf(p->skip_reason, sizeof p->skip_reason, "its own shared memory%s",
+                     why + sizeof smem - 1);
+        else
+            snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "not reachable");
         return;
     }
     use.dyn_smem_bytes = p->pad_bytes;

@@ -3,7 +3,8 @@
 # tests/test_plugin.sh OCCSWEEP ARCH SAXPY STENCIL FAULTY FAULTY_SM80 STUB1..STUB4: plugins on
 # CPU. The example plugins' plans for ARCH (--dry-run --arch: registers and shared memory read
 # from their own cubins) hold every registered variant at every level, the stencil's own shared
-# memory taken off its padding and limiting its largest tile; --list shows their variants; and
+# memory taken off its padding and limiting its largest tile (the skip says so); --list shows
+# their variants; a plugin CSV (fake device rows) gets its figures where gnuplot is; and
 # each bad plugin is refused with exit 2 and one line saying what is wrong: a missing file, no
 # occ_plugin symbol, another ABI, a NULL field, a bad name, no code for ARCH, an abbreviated
 # --plugin.
@@ -37,7 +38,7 @@ pad() { awk -v v="$1" -v o="$2" '$1 == v && $5 == o {for (i = 1; i < NF; i++) if
 p16=$(pad stencil_t16_l2 25.00%) p64=$(pad stencil_t64_l8 25.00%)
 check '[ -n "$p16" ] && [ -n "$p64" ] && [ $((p16 - p64)) -eq 16128 ]' \
     "stencil pads at 25%: t16 ${p16:-none}, t64 ${p64:-none} (want 16128 B apart)"
-check 'grep -q "^stencil_t64_l8 .*100.00%  skip: static shared memory allows only" "$tmp/stencil"' \
+check 'grep -q "^stencil_t64_l8 .*100.00%  skip: its own shared memory allows only 12 blocks/SM" "$tmp/stencil"' \
     "stencil_t64_l8 at 100%: a shared-memory skip ($(grep '^stencil_t64_l8.*100.00' "$tmp/stencil"))"
 
 # Built-in kernels and a plugin together; the plugin's variants in --list.
@@ -48,6 +49,16 @@ check '[ $? -eq 0 ] && [ "$(grep -c "^copy_u4_v16 \|^saxpy_ilp2 " "$tmp/both")" 
 "$bin" --list --plugin "$faulty" >"$tmp/list" 2>&1
 check '[ $? -eq 0 ] && [ "$(tail -n 3 "$tmp/list" | tr "\n" " ")" = "faulty_ok faulty_wrong faulty_crash " ]' \
     "--list --plugin: the plugin's variants last ($(tail -n 3 "$tmp/list" | tr '\n' ' '))"
+
+# The figures of a plugin's CSV (a fake device's rows: OCC_FAKE_DEVICES), where gnuplot is.
+if command -v gnuplot >/dev/null && [ -n "${OCC_SOURCE_ROOT:-}" ]; then
+    OCC_FAKE_DEVICES=$arch "$bin" --dry-run --plugin "$saxpy" --occ 25..100 --device all \
+        --out "$tmp/fake.csv" >"$tmp/fake.out" 2>&1
+    csv=$(ls "$tmp"/fake-gpu0-*.csv 2>/dev/null | head -n 1)
+    (cd "$tmp" && "$OCC_SOURCE_ROOT/plots/plot" "$csv") >"$tmp/plot.out" 2>&1
+    check '[ -s "${csv%.csv}-occupancy-saxpy.png" ] && [ -s "${csv%.csv}-inflight-saxpy.png" ]' \
+        "figures of a plugin CSV: $(tail -n 3 "$tmp/plot.out") $(tail -n 2 "$tmp/fake.out")"
+fi
 
 # Refusals: exit 2, one line naming the file and the fault.
 refused() { # ARGS... ; the pattern is in $want
