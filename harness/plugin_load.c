@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "device.h"
@@ -115,7 +116,10 @@ static cudaError_t plugin_kernel(int i, cudaKernel_t *k)
         e = loaded.api->set_device(dev);
         device_set = e == cudaSuccess ? dev : -1;
     }
-    if (e == cudaSuccess && !kernels[i]) e = loaded.api->get_kernel(&kernels[i], loaded.api->variants[i].kernel);
+    if (e == cudaSuccess && !kernels[i]) {
+        e = loaded.api->get_kernel(&kernels[i], loaded.api->variants[i].kernel);
+        if (e != cudaSuccess) kernels[i] = NULL;
+    }
     *k = kernels[i];
     return e;
 }
@@ -139,9 +143,8 @@ static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, 
 {
     const OccPluginVariant *pv = &loaded.api->variants[i];
     const char *tool = getenv("OCC_CUOBJDUMP");
-    if (!report && occ_plugin_res_read(tool && *tool ? tool : OCC_CUOBJDUMP_PATH, loaded.path,
-                                       &report, err, err_len) != 0)
-        return -1;
+    if (!tool || !*tool) tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
+    if (!report && occ_plugin_res_read(tool, loaded.path, &report, err, err_len) != 0) return -1;
     if (!occ_plugin_res_has_arch(report, arch->name)) return no_code(arch, "cuobjdump", err, err_len), -1;
     Dl_info info;
     char symbol[512];

@@ -36,7 +36,7 @@ int occ_plugin_variant_index(const OccVariantInfo *v);
 
 /* The resources of the plugin's catalog variant v for arch: with have_device from the runtime
  * (the kernel's cudaKernel_t, on the current device), else from cuobjdump's report of the shared
- * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found). Returns 0, or -1 with a one-line err: no code for arch in
+ * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found, else PATH's). Returns 0, or -1 with a one-line err: no code for arch in
  * the shared object (rebuild it with -arch=sm_NN), a kernel it cannot name, cuobjdump failing. */
 int occ_plugin_resources(const OccArchLimits *arch, int have_device, const OccVariantInfo *v,
                          OccVariantResources *r, char *err, size_t err_len);
