@@ -65,7 +65,17 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *sh, OccRow *r
     r->bytes_per_launch = bytes;
     r->flops_per_launch = flops;
     *touched_bytes = bytes;
-    if (api->persistent || sh->blocks_per_sm == 0) return 0;
+    if (sh->blocks_per_sm == 0) return 0;
+    /* The launches happen in the plugin's runtime: its limit is set there too. */
+    const cudaError_t e = api->func_set_attribute(api->variants[s->v].kernel,
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  (int)sh->launch.dyn_smem_bytes);
+    if (e != cudaSuccess) {
+        snprintf(skip, skip_len, "plugin %s: its runtime refused %zu B of dynamic shared memory "
+                 "(%s)", api->name, sh->launch.dyn_smem_bytes, cudaGetErrorName(e));
+        return 1;
+    }
+    if (api->persistent) return 0;
     s->launch.grid_blocks = api->grid_blocks(s->user, s->v, sh->launch.block_threads);
     r->grid_blocks = s->launch.grid_blocks;
     if (s->launch.grid_blocks > 0) return 0;

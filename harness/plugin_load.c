@@ -32,7 +32,8 @@ static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
 {
     const struct { const void *value; const char *name; } need[] = {
         {p->name, "name"}, {p->variants, "variants"}, {(const void *)p->get_kernel, "get_kernel"},
-        {(const void *)p->set_device, "set_device"}, {(const void *)p->setup, "setup"},
+        {(const void *)p->set_device, "set_device"},
+        {(const void *)p->func_set_attribute, "func_set_attribute"}, {(const void *)p->setup, "setup"},
         {(const void *)p->teardown, "teardown"}, {(const void *)p->work, "work"},
         {(const void *)p->verify, "verify"},
         {p->persistent ? (const void *)p : (const void *)p->grid_blocks, "grid_blocks"},

@@ -90,7 +90,7 @@ const OccPluginVariant variants[] = {
 
 const OccPlugin plugin = {
     OCC_PLUGIN_ABI_VERSION, "faulty", 0, 2.0, variants, sizeof variants / sizeof variants[0],
-    cudaGetKernel, cudaSetDevice, setup, teardown, grid, work, verify,
+    OCC_PLUGIN_RUNTIME, setup, teardown, grid, work, verify,
 };
 
 cudaError_t verify(void *st, int v, const OccPluginLaunch *l, double *verify_err, int *ok)

@@ -39,12 +39,18 @@ static cudaError_t set_device(int device)
     (void)device;
     return cudaSuccess;
 }
+static cudaError_t set_attribute(const void *entry, enum cudaFuncAttribute attr, int value)
+{
+    (void)entry, (void)attr, (void)value;
+    return cudaSuccess;
+}
 
 static const OccPluginVariant variants[] = {{"stub_v1", (const void *)&variants, launch, 0, 0, 0}};
 static const OccPlugin plugin = {
     .abi_version = OCC_STUB == 2 ? OCC_PLUGIN_ABI_VERSION + 1 : OCC_PLUGIN_ABI_VERSION,
     .name = OCC_STUB == 4 ? "my kernel" : "stub", .persistent = 1, .variants = variants,
-    .n_variants = 1, .get_kernel = get_kernel, .set_device = set_device, .setup = setup,
+    .n_variants = 1, .get_kernel = get_kernel, .set_device = set_device,
+    .func_set_attribute = set_attribute, .setup = setup,
     .teardown = teardown, .work = work, .verify = OCC_STUB == 3 ? 0 : verify};
 
 const OccPlugin *occ_plugin(void) { return &plugin; }

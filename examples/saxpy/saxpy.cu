@@ -143,7 +143,7 @@ const OccPluginVariant variants[] = {
 
 const OccPlugin plugin = {
     OCC_PLUGIN_ABI_VERSION, "saxpy", /* persistent */ 1, /* dram_bytes_per_load_byte */ 1.5,
-    variants, sizeof variants / sizeof variants[0], cudaGetKernel, cudaSetDevice, setup, teardown,
+    variants, sizeof variants / sizeof variants[0], OCC_PLUGIN_RUNTIME, setup, teardown,
     /* grid_blocks: persistent */ nullptr, work, verify,
 };
 

@@ -187,7 +187,7 @@ const OccPluginVariant variants[] = {
 
 const OccPlugin plugin = {
     OCC_PLUGIN_ABI_VERSION, "stencil", /* persistent */ 1, /* no Little's-law model */ 0.0,
-    variants, sizeof variants / sizeof variants[0], cudaGetKernel, cudaSetDevice, setup, teardown,
+    variants, sizeof variants / sizeof variants[0], OCC_PLUGIN_RUNTIME, setup, teardown,
     /* grid_blocks: persistent */ nullptr, work, verify,
 };
 

@@ -15,8 +15,9 @@
  *
  * Your kernel handles stay in your shared object's CUDA runtime: occsweep asks for them through
  * get_kernel (cudaGetKernel), whose cudaKernel_t any runtime instance accepts, and selects its GPU
- * in your runtime through set_device (cudaSetDevice), so the plugin may link the CUDA runtime
- * statically (nvcc's default). OCC_PLUGIN_RUNTIME fills both.
+ * in your runtime through set_device (cudaSetDevice) and its launch limits through
+ * func_set_attribute (cudaFuncSetAttribute), so the plugin may link the CUDA runtime statically
+ * (nvcc's default). OCC_PLUGIN_RUNTIME fills the three.
  *
  * Do not strip the shared object: without a GPU, `--dry-run --arch` names each kernel from the
  * symbol table and reads its registers and shared memory from the shared object's own cubin
@@ -85,8 +86,12 @@ typedef struct OccPlugin {
     /* Set to cudaGetKernel: the kernel handle occsweep's own runtime can use. */
     cudaError_t (*get_kernel)(cudaKernel_t *kernel, const void *entry);
     /* Set to cudaSetDevice: occsweep selects its GPU in the plugin's runtime with it before
-     * get_kernel and setup. (OCC_PLUGIN_RUNTIME sets both fields.) */
+     * get_kernel and setup. */
     cudaError_t (*set_device)(int device);
+    /* Set to cudaFuncSetAttribute: occsweep sets each point's dynamic shared memory limit with
+     * it in the plugin's runtime too, where the launches happen. (OCC_PLUGIN_RUNTIME sets these
+     * three fields.) */
+    cudaError_t (*func_set_attribute)(const void *entry, enum cudaFuncAttribute attr, int value);
     /* Allocates and fills the buffers for a problem of about size_bytes bytes in all (--size,
      * or occsweep's default), on stream; *state is passed to every other call. */
     cudaError_t (*setup)(void **state, long long size_bytes, cudaStream_t stream);
@@ -105,9 +110,9 @@ typedef struct OccPlugin {
                           int *ok);
 } OccPlugin;
 
-/* The two runtime fields of an OccPlugin designated initializer, bound to the runtime the
- * plugin is linked with. */
-#define OCC_PLUGIN_RUNTIME .get_kernel = cudaGetKernel, .set_device = cudaSetDevice
+/* The three runtime fields of an OccPlugin, in order, bound to the runtime the plugin is
+ * linked with. */
+#define OCC_PLUGIN_RUNTIME cudaGetKernel, cudaSetDevice, cudaFuncSetAttribute
 
 #if defined(__GNUC__)
 #define OCC_PLUGIN_EXPORT __attribute__((visibility("default")))
