@@ -90,7 +90,8 @@ int occ_plugin_load(const char *path, char *err, size_t err_len)
         .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,
         .options = "unroll,occ,block,carveout,size",
         .dram_bytes_per_load_byte = p->dram_bytes_per_load_byte > 0 ? p->dram_bytes_per_load_byte : NAN,
-        .size_l2_multiple = 8, .size_floor_gib = 1, .plugin_path = path};
+        /* The streaming families' default size: a launch long against its ramp and tail. */
+        .size_l2_multiple = 8, .size_floor_gib = 4, .plugin_path = path};
     const int first = occ_variant_count();
     const int fam = occ_catalog_add_family(&f, v, p->n_variants, why, sizeof why);
     if (fam < 0) return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;

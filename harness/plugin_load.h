@@ -23,7 +23,7 @@ typedef struct OccLoadedPlugin {
 
 /* Opens the shared object at path, checks its descriptor (ABI version, every required field)
  * and registers its family: kernel = the plugin's name, mode "persistent" or "own_grid", options
- * unroll, occ, block, carveout, size. Returns the family index, or -1 with a one-line err naming
+ * unroll, occ, block, carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). Returns the family index, or -1 with a one-line err naming
  * the file and what is wrong (cannot be opened, no occ_plugin symbol, another ABI version, a
  * missing field, a name the catalog refuses, a second plugin). */
 int occ_plugin_load(const char *path, char *err, size_t err_len);

@@ -11,7 +11,7 @@ set -u
 bin=$1 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" --plugin "$saxpy" --occ 25,100 --size 256M --max-time 0.05 --quiet \
+"$bin" --plugin "$saxpy" --unroll 2,16 --occ 25,100 --max-time 0.05 --quiet \
     --out "$tmp/saxpy.csv" >"$tmp/saxpy.out" 2>"$tmp/saxpy.err"
 rc=$?
 if [ $rc -eq 3 ] && ! grep -q "has no code" "$tmp/saxpy.err"; then
@@ -33,7 +33,7 @@ check 'grep -q "^# plugin=$saxpy$" "$tmp/saxpy.csv" && grep -q "^# plugin_grid=p
     "saxpy metadata"
 check 'grep -q "knee occ %" "$tmp/saxpy.out" && grep -q "^model: " "$tmp/saxpy.out"' "saxpy knee and model tables"
 
-"$bin" --plugin "$stencil" --occ 25,50 --size 256M --max-time 0.05 --quiet \
+"$bin" --plugin "$stencil" --occ 25,50 --max-time 0.05 --quiet \
     --out "$tmp/stencil.csv" >"$tmp/stencil.out" 2>"$tmp/stencil.err"
 check '[ $? -eq 0 ]' "stencil sweep: $(tail -n 3 "$tmp/stencil.err")"
 check '[ -z "$(rows "$tmp/stencil.csv" persistent)" ]' "stencil rows: $(rows "$tmp/stencil.csv" persistent)"

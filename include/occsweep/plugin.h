@@ -63,8 +63,9 @@ typedef struct OccPluginVariant {
     /* Launches the kernel once with l (state from OccPlugin.setup). */
     cudaError_t (*launch)(void *state, const OccPluginLaunch *l);
     int loads_in_flight;   /* independent global loads per thread before the first use of one
-                              (CSV `unroll`; bytes in flight and the Little's-law model); 0 when
-                              it has no such fixed number */
+                              (CSV `unroll`; bytes in flight and the Little's-law model; the
+                              figures draw a curve per (loads_in_flight, load_bytes), so give
+                              variants distinct pairs); 0 when it has no such fixed number */
     int load_bytes;        /* bytes per load instruction per thread (CSV `vec_bytes`), 0 when
                               loads_in_flight is 0 */
     size_t dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block, bytes
