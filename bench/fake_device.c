@@ -110,6 +110,13 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     r->unroll = v->unroll;
     r->vec_bytes = v->vec_bytes;
     r->blocks_per_sm = p->level.blocks_per_sm;
+    /* What the plan used: the build table's registers and spills, its padding and limiter. */
+    r->reg_cap_per_thread = v->reg_cap;
+    r->regs_per_thread = p->res.regs_per_thread;
+    r->local_bytes_per_thread = p->res.local_bytes_per_thread;
+    r->loads_in_flight_sass = p->res.loads_in_flight_sass;
+    r->dyn_smem_pad_bytes = p->pad_bytes;
+    r->limiter = occ_limiter_name(p->model.limiter);
     r->occ_achieved_pct = 100.0 * p->level.blocks_per_sm * warps_per_block / arch->max_warps_per_sm;
     r->bytes_in_flight_per_sm =
         (long long)p->level.blocks_per_sm * warps_per_block * 32 * v->unroll * v->vec_bytes;

@@ -9,6 +9,7 @@
 
 #include "exitcodes.h"
 #include "build_info.h"
+#include "calc.h"
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
@@ -41,6 +42,50 @@ static void meta_sink(void *user, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     occ_meta_vadd(user, key, fmt, ap);
     va_end(ap);
+}
+
+/* The table entry of --arch, or NULL after a usage message naming the architectures known. */
+static const OccArchLimits *known_arch(const char *name)
+{
+    const OccArchLimits *arch = occ_arch_find(name);
+    char known[256], err[400];
+    if (arch) return arch;
+    occ_arch_list_names(known, sizeof known);
+    snprintf(err, sizeof err, "--arch '%s' is not known (accepted: %s)", name, known);
+    usage_error(err);
+    return NULL;
+}
+
+/* --calc: the occupancy calculator on --arch's table entry or, without it, the device's limits. */
+static int calc(const OccOptions *opt)
+{
+    static OccDevice dev;
+    const OccArchLimits *arch = opt->arch ? known_arch(opt->arch) : NULL;
+    char err[512], msg[600], target[300];
+    const char *why = NULL;
+    OccCalc c;
+    if (opt->arch && !arch) return OCC_EXIT_USAGE;
+    if (!opt->arch) {
+        const int rc = occ_device_open(opt->device, &dev, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "occsweep: --calc: give --arch sm_NN or run on a GPU: %s\n", err);
+            return rc;
+        }
+        arch = &dev.limits;
+    }
+    snprintf(target, sizeof target, opt->arch ? "%s" : "%s (%s)", opt->arch ? arch->name : dev.name,
+             dev.arch_name);
+    const OccCalcInput in = {.block_threads = opt->block_threads[0],
+                             .regs_per_thread = opt->regs_per_thread,
+                             .smem_bytes = opt->smem_bytes, .carveout = opt->carveout,
+                             .target_occ_pct = opt->target_occ_pct,
+                             .target_blocks = opt->target_blocks};
+    if (occ_calc_run(arch, &in, &c, &why) != 0) {
+        snprintf(msg, sizeof msg, "--calc: %s cannot launch this block: %s", target, why);
+        return usage_error(msg);
+    }
+    occ_calc_print(stdout, &c, target);
+    return OCC_EXIT_OK;
 }
 
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
@@ -165,7 +210,7 @@ int main(int argc, char **argv)
     static OccDevice dev;
     static OccVariantResources res[256];
     static OccCsvTable resumed;
-    char err[512], msg[480], notes[512] = "", cc[8];
+    char err[512], msg[480], notes[4096] = "", cc[8];
     if (load_plugin(argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
@@ -185,6 +230,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
         return OCC_EXIT_OK;
     }
+    if (opt.calc) return calc(&opt);
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
     const char *fake_list = occ_fake_list();
@@ -214,12 +260,7 @@ int main(int argc, char **argv)
         fake = &fake_dev;
         arch = occ_arch_find(fake->arch);
     } else if (opt.arch) {
-        if (!(arch = occ_arch_find(opt.arch))) {
-            char known[256];
-            occ_arch_list_names(known, sizeof known);
-            snprintf(err, sizeof err, "--arch '%s' is not known (accepted: %s)", opt.arch, known);
-            return usage_error(err);
-        }
+        if (!(arch = known_arch(opt.arch))) return OCC_EXIT_USAGE;
     } else {
         int rc = occ_device_open(opt.device, &dev, err, sizeof err);
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
@@ -230,9 +271,10 @@ int main(int argc, char **argv)
         return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
     }
     OccLevel levels[OCC_MAX_LEVELS];
-    const int n_levels = occ_plan_levels(arch, opt.block_threads, &opt.occ, levels,
-                                         OCC_MAX_LEVELS, notes, sizeof notes);
-    if (n_levels < 0) return usage_error("--block: not runnable on this arch");
+    const int n_levels =
+        occ_plan_block_levels(arch, opt.block_threads, opt.n_block_threads, &opt.occ, levels,
+                              OCC_MAX_LEVELS, notes, sizeof notes, err, sizeof err);
+    if (n_levels < 0) return usage_error(err);
     OccPlan plan = {0}, todo = {0};
     if (occ_plan_build(arch, opt.arch ? 0 : dev.l2_bytes, &opt, res, levels, n_levels, &plan, err,
                        sizeof err) < 0)
@@ -253,7 +295,7 @@ int main(int argc, char **argv)
         occ_report_print_plan(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
         return OCC_EXIT_OK;
     }
-    if (notes[0] && !opt.quiet) fprintf(stderr, "occsweep: levels: %s\n", notes);
+    if (!opt.quiet) occ_report_print_levels(stderr, "occsweep: levels ", notes, &plan);
     int rc = ncu_child ? occ_ncu_pass_child(&opt, &dev, &plan) : measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
     occ_csv_table_free(&resumed);
     occ_plan_free(&plan);

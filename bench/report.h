@@ -42,8 +42,13 @@ void occ_report_resumed_meta(OccMeta *m, const OccCsvTable *resumed);
  * samples below 90% of the median clock dropped. */
 OccTimingPolicy occ_report_policy(const OccOptions *opt);
 
-/* Prints the --dry-run plan: a header naming target, the level notes, one line per point and the
- * count (with_l2: the device's L2 size was known, so footprints near L2 are planned densely). */
+/* Prints each '\n'-terminated line of notes (occ_plan_block_levels) to f after prefix, when
+ * plan has occupancy points (the levels mean nothing to a footprint sweep). */
+void occ_report_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan);
+
+/* Prints the --dry-run plan: a header naming target, the level notes (when the plan has
+ * occupancy points), one line per point and the count (with_l2: the device's L2 size was
+ * known, so footprints near L2 are planned densely). */
 void occ_report_print_plan(const OccPlan *plan, const char *target, const char *notes,
                            int with_l2);
 

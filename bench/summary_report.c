@@ -10,13 +10,24 @@
 #include "sink.h"
 #include "summary.h"
 
+void occ_report_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan)
+{
+    int occupancy = 0;
+    for (int i = 0; i < plan->n; i++) occupancy |= plan->points[i].variant_index >= 0;
+    for (const char *line = notes; occupancy && *line;) {
+        const size_t n = strcspn(line, "\n");
+        fprintf(f, "%s%.*s\n", prefix, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+}
+
 void occ_report_print_plan(const OccPlan *plan, const char *target, const char *notes,
                            int with_l2)
 {
     char line[256];
     int footprints = 0;
     printf("plan for %s: %d points\n", target, plan->n);
-    if (notes[0]) printf("levels: %s\n", notes);
+    occ_report_print_levels(stdout, "levels ", notes, plan);
     for (int i = 0; i < plan->n; i++)
         if (plan->points[i].carveout_bytes > 0) {
             printf("carveout: %d KiB shared memory per SM for every occupancy point\n",

@@ -22,7 +22,7 @@ _Static_assert(N_FAMILIES <= OCC_MAX_FAMILIES, "OccOptions.families holds at mos
 /* The raw list; family, natural and capped are resolved on first use. */
 typedef struct RawVariant {
     const char *kernel, *mode, *name;
-    int unroll, vec_bytes, fma_per_element, reg_capped;
+    int unroll, vec_bytes, fma_per_element, reg_cap;
     const char *natural;
 } RawVariant;
 #define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, a_, lb_, natural_)                        \
@@ -56,12 +56,14 @@ static void resolve(void)
                                        .family = occ_family_find(r->kernel, r->mode),
                                        .unroll = r->unroll, .vec_bytes = r->vec_bytes,
                                        .fma_per_element = r->fma_per_element,
-                                       .reg_capped = r->reg_capped,
-                                       .natural = raw_index(r->natural), .capped = -1};
+                                       .reg_cap = r->reg_cap,
+                                       .natural = raw_index(r->natural)};
     }
-    for (int i = 0; i < N_VARIANTS; i++)
-        if (variants[i].reg_capped && variants[i].natural >= 0)
-            variants[variants[i].natural].capped = i;
+    for (int i = 0; i < N_VARIANTS; i++) {
+        OccVariantInfo *nat = variants[i].natural >= 0 ? &variants[variants[i].natural] : NULL;
+        if (variants[i].reg_cap && nat && nat->n_capped < OCC_MAX_REG_CAPS)
+            nat->capped[nat->n_capped++] = i;
+    }
     resolved = 1;
 }
 
@@ -175,9 +177,9 @@ int occ_catalog_add_family(const OccFamilyInfo *f, const OccVariantInfo *v, int 
         a->kernel = f->kernel;
         a->mode = f->mode;
         a->family = fam;
-        a->reg_capped = 0;
+        a->reg_cap = 0;
         a->natural = occ_variant_count();
-        a->capped = -1;
+        a->n_capped = 0;
         n_added_variants++;
     }
     return fam;
@@ -210,6 +212,6 @@ int occ_family_has_capped(int f)
 {
     resolve();
     for (int i = 0; i < occ_variant_count(); i++)
-        if (occ_variant_at(i)->family == f && occ_variant_at(i)->reg_capped) return 1;
+        if (occ_variant_at(i)->family == f && occ_variant_at(i)->reg_cap) return 1;
     return 0;
 }

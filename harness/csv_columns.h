@@ -15,11 +15,11 @@
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
     X(kernel, STR, "kernel family: copy, reduce, chase, fma or mixed")                                         \
     X(mode, STR, "stream (copy/reduce/mixed); chain (fma); chase: warp, thread, latency or latency-cold")           \
-    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_lbfull], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>")                               \
+    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>")                               \
     X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
     X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64)") \
     X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \
-    X(lb_min_blocks, INT, "K of __launch_bounds__(256, K) of an _lbfull variant; 0 = natural")    \
+    X(reg_cap_per_thread, INT, "register cap of an _r<N> twin (__maxnreg__(N)), registers per thread; 0 = natural") \
     X(lever, STR, "occupancy lever used: pad (smem padding) or bounds (register cap + padding)")  \
     X(block_threads, INT, "threads per block")                                                     \
     X(occ_target_pct, NUM, "occupancy asked for, % of max warps per SM")                           \

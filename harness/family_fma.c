@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/family_fma.c: the fma family: U independent FMA chains per thread, fp32 or fp64
- * (Volkov 2010's arithmetic experiment). One launch performs grid x block x trips x
- * OCC_FMA_PER_TRIP FMAs (2 FLOP each) and no memory traffic but one store per chain, so the rate
- * is GFLOP/s (no GB/s). Verified exactly: the recurrence x = x * 1 + 2^-20 from a start that is a
- * multiple of 2^-10 in [1, 2) stays below 2, where every step is exact in fp32 and fp64, so after
- * N steps each chain holds start + N x 2^-20 bit for bit (tolerance 0: one step too many or too
- * few, or a wrong start, is a mismatch). */
+ * (Volkov 2010's arithmetic experiment). One launch runs trips x (its warps) warp trips of
+ * OCC_FMA_PER_TRIP FMAs per thread (2 FLOP each), shared out to the warps in chunks (OccFmaArgs),
+ * and no memory traffic but one store per chain, so the rate is GFLOP/s (no GB/s). Verified
+ * exactly: x = x * 1 + 1 from an integer start (fma_chain.h), so each chain holds start + N bit
+ * for bit after the N steps its warp's trips make (tolerance 0: one step too many or too few, or
+ * a wrong start, is a mismatch), and the warps' trips must add up to the launch's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,12 @@ typedef struct FmaState {
     void *out;                /* device: max grid x max block x MAX_CHAINS elements */
     void *host;               /* host copy of out for the check */
     size_t out_capacity;      /* bytes of each */
-    int trips[MAX_ELEM_BYTES + 1]; /* loop trips per launch, by element bytes */
+    unsigned int *warp_trips; /* device: max grid x max block / 32 counts */
+    unsigned int *host_trips; /* host copy of warp_trips for the check */
+    size_t warp_capacity;     /* warps of the largest grid */
+    unsigned long long *claim; /* device: the chunk counter (0 between launches) */
+    unsigned int *warps_done; /* device: warps finished (0 between launches) */
+    int trips[MAX_ELEM_BYTES + 1]; /* loop trips per thread per launch, by element bytes */
     const OccFmaKernel *k;    /* the bound point */
     OccLaunch launch;
     int unroll;
@@ -52,7 +57,11 @@ static void teardown(void *sp)
 {
     FmaState *s = sp;
     cudaFree(s->out);
+    cudaFree(s->warp_trips);
+    cudaFree(s->claim);
+    cudaFree(s->warps_done);
     free(s->host);
+    free(s->host_trips);
     memset(s, 0, sizeof *s);
 }
 
@@ -63,9 +72,17 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     *out = &state;
     state.out_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads *
                          MAX_CHAINS * MAX_ELEM_BYTES;
+    state.warp_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads / 32;
     state.host = malloc(state.out_capacity);
-    cudaError_t e = state.host ? cudaMalloc(&state.out, state.out_capacity)
-                               : cudaErrorMemoryAllocation;
+    state.host_trips = malloc(state.warp_capacity * sizeof *state.host_trips);
+    cudaError_t e = state.host && state.host_trips ? cudaMalloc(&state.out, state.out_capacity)
+                                                   : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&state.warp_trips, state.warp_capacity * sizeof(unsigned int));
+    if (e == cudaSuccess) e = cudaMalloc((void **)&state.claim, sizeof *state.claim);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&state.warps_done, sizeof *state.warps_done);
+    if (e == cudaSuccess) e = cudaMemset(state.claim, 0, sizeof *state.claim);
+    if (e == cudaSuccess) e = cudaMemset(state.warps_done, 0, sizeof *state.warps_done);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "allocating the fma output", err, err_len);
         teardown(&state);
@@ -76,6 +93,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     state.trips[8] = occ_fma_trips(&env->dev->limits, 8, clock_mhz);
     env->meta(env->meta_user, "fma_trips_fp32", "%d", state.trips[4]);
     env->meta(env->meta_user, "fma_trips_fp64", "%d", state.trips[8]);
+    env->meta(env->meta_user, "fma_claims_per_warp", "%d", OCC_FMA_CLAIMS_PER_WARP);
     env->meta(env->meta_user, "fma_lanes_per_sm_clk_fp32", "%d",
               env->dev->limits.fma_fp32_per_sm_clk);
     env->meta(env->meta_user, "fma_lanes_per_sm_clk_fp64", "%d",
@@ -107,11 +125,20 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     return 0;
 }
 
+/* Warps of the bound point's grid. */
+static long long warps_of(const FmaState *c)
+{
+    return (long long)c->launch.grid_blocks * c->launch.block_threads / 32;
+}
+
 static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 {
     FmaState *c = sp;
-    const OccFmaArgs a = {.out = c->out, .mul = OCC_FMA_MUL, .add = OCC_FMA_ADD,
-                          .trips = c->trips[c->k->elem_bytes], .probe = probe};
+    const int trips = c->trips[c->k->elem_bytes];
+    const OccFmaArgs a = {.out = c->out, .warp_trips = c->warp_trips, .step = OCC_FMA_STEP,
+                          .total_trips = (unsigned int)(trips * warps_of(c)),
+                          .chunk_trips = occ_fma_chunk_trips(trips), .claim = c->claim,
+                          .warps_done = c->warps_done, .probe = probe};
     c->launch.stream = st;
     return c->k->launch(&c->launch, &a);
 }
@@ -121,15 +148,28 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     FmaState *c = sp;
     const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
     const size_t bytes = (size_t)threads * (size_t)c->unroll * (size_t)c->k->elem_bytes;
+    const long long warps = warps_of(c);
     cudaError_t e = cudaMemsetAsync(c->out, 0xff, bytes, st);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(c->warp_trips, 0xff, (size_t)warps * sizeof *c->host_trips, st);
     if (e == cudaSuccess) e = launch(c, st, NULL);
     if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, bytes, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(c->host_trips, c->warp_trips, (size_t)warps * sizeof *c->host_trips,
+                            cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) return e;
-    const unsigned long long bad = occ_fma_mismatches(c->host, c->k->elem_bytes, threads,
-                                                      c->unroll, c->trips[c->k->elem_bytes]);
+    const unsigned long long bad =
+        occ_fma_mismatches(c->host, c->k->elem_bytes, threads, c->unroll, c->host_trips);
+    const unsigned long long ran = occ_fma_trips_run(c->host_trips, warps),
+                             want = (unsigned long long)c->trips[c->k->elem_bytes] * warps;
     r->verify_err = (double)bad;
-    snprintf(status, len, "%s", bad == 0 ? "ok" : "fail:fma chains differ from the closed form");
+    if (bad)
+        snprintf(status, len, "fail:%llu fma chains differ from the closed form", bad);
+    else if (ran != want)
+        snprintf(status, len, "fail:the warps ran %llu trips, the launch had %llu", ran, want);
+    else
+        snprintf(status, len, "ok");
     return cudaSuccess;
 }
 

@@ -19,20 +19,34 @@ int occ_fma_trips(const OccArchLimits *a, int elem_bytes, double clock_mhz)
     return t < 1 ? 1 : t > OCC_FMA_MAX_TRIPS ? OCC_FMA_MAX_TRIPS : t;
 }
 
-unsigned long long occ_fma_mismatches(const void *out, int elem_bytes, long long threads,
-                                      int unroll, int trips)
+unsigned int occ_fma_chunk_trips(int trips)
 {
-    const double steps = (double)trips * (OCC_FMA_PER_TRIP / unroll);
+    const int chunk = trips / OCC_FMA_CLAIMS_PER_WARP;
+    return chunk < 1 ? 1u : (unsigned int)chunk;
+}
+
+unsigned long long occ_fma_mismatches(const void *out, int elem_bytes, long long threads,
+                                      int unroll, const unsigned int *warp_trips)
+{
     unsigned long long bad = 0;
-    for (long long i = 0; i < threads; i++)
+    for (long long i = 0; i < threads; i++) {
+        const double steps = (double)warp_trips[i / 32] * (OCC_FMA_PER_TRIP / unroll);
         for (int u = 0; u < unroll; u++) {
-            const double want = occ_fma_start((unsigned int)i, u) + steps * OCC_FMA_ADD;
+            const double want = occ_fma_start((unsigned int)i, u) + steps * OCC_FMA_STEP;
             const size_t at = (size_t)i * (size_t)unroll + (size_t)u;
             const double got = elem_bytes == 4 ? (double)((const float *)out)[at]
                                                : ((const double *)out)[at];
             bad += got != want;
         }
+    }
     return bad;
+}
+
+unsigned long long occ_fma_trips_run(const unsigned int *warp_trips, long long warps)
+{
+    unsigned long long sum = 0;
+    for (long long w = 0; w < warps; w++) sum += warp_trips[w];
+    return sum;
 }
 
 double occ_mixed_expected_sum(double host_sum, size_t n_floats, int fma_per_element)

@@ -7,12 +7,11 @@
  * the allocation unit. tests/test_occupancy_vs_cudaocc.cu holds the model to that header. */
 #include "occupancy.h"
 
-/* Since Volta an SM's register file is split over 4 sub-partitions and a warp takes its
- * registers from one of them. cuda_occupancy.h therefore counts warps per quarter of the file
- * (floor, then x4), which can be fewer than dividing the whole file: 96 registers x 32 lanes
- * fit 5 warps per quarter, 20 per SM, not 21. The launch check likewise rounds a block's warps
- * up to a multiple of 4. Every architecture in the table has 4. */
-enum { REG_SUB_PARTITIONS = 4 };
+/* Since Volta an SM's register file is split over OCC_REG_SUB_PARTITIONS sub-partitions and a
+ * warp takes its registers from one of them. cuda_occupancy.h therefore counts warps per quarter
+ * of the file (floor, then x4), which can be fewer than dividing the whole file: 96 registers x
+ * 32 lanes fit 5 warps per quarter, 20 per SM, not 21. The launch check likewise rounds a
+ * block's warps up to a multiple of 4. */
 
 /* Reasons with the count in them, as string literals so that callers may keep them. A count
  * reported here is below the target, itself at most max_blocks_per_sm (32 at most in the
@@ -87,7 +86,7 @@ static int validate(const OccArchLimits *arch, const OccKernelUsage *use, const 
     if (use->dyn_smem_bytes > arch->smem_per_block_optin_bytes - use->static_smem_bytes)
         return fail(why, "exceeds per-block shared memory limit");
     int warps = div_round_up(use->block_threads, arch->warp_size);
-    int warps_checked = round_up(warps, REG_SUB_PARTITIONS);
+    int warps_checked = round_up(warps, OCC_REG_SUB_PARTITIONS);
     if (regs_per_warp(arch, use->regs_per_thread) * warps_checked > arch->regs_per_sm)
         return fail(why, "registers per block exceed the register file");
     return 0;
@@ -100,13 +99,15 @@ int occ_model_occupancy(const OccArchLimits *arch, const OccKernelUsage *use, Oc
 
     int warps_per_block = div_round_up(use->block_threads, arch->warp_size);
     OccResult r;
+    r.warps_per_block = warps_per_block;
     r.by_warps = arch->max_warps_per_sm / warps_per_block;
     r.by_blocks = arch->max_blocks_per_sm;
 
     int warp_regs = regs_per_warp(arch, use->regs_per_thread);
+    r.regs_per_warp = warp_regs;
     if (warp_regs > 0) {
-        int warps_per_quarter = arch->regs_per_sm / REG_SUB_PARTITIONS / warp_regs;
-        r.by_regs = warps_per_quarter * REG_SUB_PARTITIONS / warps_per_block;
+        int warps_per_quarter = arch->regs_per_sm / OCC_REG_SUB_PARTITIONS / warp_regs;
+        r.by_regs = warps_per_quarter * OCC_REG_SUB_PARTITIONS / warps_per_block;
     } else {
         r.by_regs = arch->max_blocks_per_sm;
     }
@@ -115,6 +116,7 @@ int occ_model_occupancy(const OccArchLimits *arch, const OccKernelUsage *use, Oc
     int smem_alloc = round_up(use->static_smem_bytes + use->dyn_smem_bytes +
                                   arch->smem_reserved_per_block_bytes,
                               arch->smem_alloc_unit_bytes);
+    r.smem_per_block_alloc_bytes = smem_alloc;
     r.by_smem = smem_alloc > 0 ? arch->smem_per_sm_bytes / smem_alloc : arch->max_blocks_per_sm;
 
     r.blocks_per_sm = r.by_warps;

@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* The sub-partitions an SM's register file is split over; a warp's registers come from one, so
+ * the register limit counts warps per sub-partition. Every architecture in the table has 4. */
+enum { OCC_REG_SUB_PARTITIONS = 4 };
+
 /* The resource that bounds resident blocks per SM. */
 typedef enum OccLimiter {
     OCC_LIMIT_WARPS,  /* warp (thread) slots of the SM */
@@ -48,6 +52,11 @@ typedef struct OccResult {
     int by_smem;           /* blocks per SM shared memory alone allows (reserved per-block
                               smem and the allocation unit included); max_blocks_per_sm when a
                               block allocates none (only possible on sm_75) */
+    int warps_per_block;   /* ceil(block_threads / warp_size) */
+    int regs_per_warp;     /* registers one warp is allocated: regs_per_thread x warp_size
+                              rounded up to reg_alloc_unit (0 for a kernel using none) */
+    int smem_per_block_alloc_bytes; /* shared memory one block is allocated: static + dynamic +
+                              the reserved per-block part, rounded up to smem_alloc_unit_bytes */
 } OccResult;
 
 /* Computes the resident blocks per SM of `use` on `arch` (both non-NULL) into *out.

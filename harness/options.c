@@ -61,20 +61,47 @@ static int bad_value(const OccParseCtx *c, const char *at, size_t len, const cha
                  occ_option_accepted(c->spec, accepted, sizeof accepted));
 }
 
-static int parse_int(const OccParseCtx *c, int *out)
+/* The range, multiple and power-of-two rules of an INT (or INT_LIST element) v; the message
+ * quotes at[0..len) (NULL: the whole value). */
+static int check_int(const OccParseCtx *c, long long v, const char *at, size_t len)
 {
     const OccOptSpec *s = c->spec;
     char why[48];
+    if (v < s->lo || v > s->hi) return bad_value(c, at, len, "is out of range");
+    if (s->multiple > 1 && v % s->multiple != 0) {
+        snprintf(why, sizeof why, "is not a multiple of %d", s->multiple);
+        return bad_value(c, at, len, why);
+    }
+    if (s->pow2 && (v & (v - 1)) != 0) return bad_value(c, at, len, "is not a power of two");
+    return OCC_EXIT_OK;
+}
+
+static int parse_int(const OccParseCtx *c, int *out)
+{
     long long v;
     int rc = occ_value_ll(c->arg, strlen(c->arg), &v);
     if (rc == -1) return bad_value(c, NULL, 0, "is not an integer");
-    if (rc == -2 || v < s->lo || v > s->hi) return bad_value(c, NULL, 0, "is out of range");
-    if (s->multiple > 1 && v % s->multiple != 0) {
-        snprintf(why, sizeof why, "is not a multiple of %d", s->multiple);
-        return bad_value(c, NULL, 0, why);
-    }
-    if (s->pow2 && (v & (v - 1)) != 0) return bad_value(c, NULL, 0, "is not a power of two");
+    if (rc == -2) return bad_value(c, NULL, 0, "is out of range");
+    if (check_int(c, v, NULL, 0) != OCC_EXIT_OK) return OCC_EXIT_USAGE;
     *out = (int)v;
+    return OCC_EXIT_OK;
+}
+
+/* An INT_LIST: the list syntax of occ_parse_int_list (ranges expand to their powers of two),
+ * then every value by the INT rules, the message naming the value. */
+static int parse_int_list(const OccParseCtx *c, OccOptions *o)
+{
+    const OccOptSpec *s = c->spec;
+    int vals[OCC_MAX_LIST], n = 0;
+    const char *why = occ_value_int_list(c->arg, vals, OCC_MAX_LIST, &n, 1);
+    if (why != NULL) return bad_value(c, NULL, 0, why);
+    for (int k = 0; k < n; k++) {
+        char one[16];
+        const int len = snprintf(one, sizeof one, "%d", vals[k]);
+        if (check_int(c, vals[k], one, (size_t)len) != OCC_EXIT_OK) return OCC_EXIT_USAGE;
+    }
+    memcpy(FIELD(o, s->field, int), vals, (size_t)n * sizeof vals[0]);
+    *FIELD(o, s->field2, int) = n;
     return OCC_EXIT_OK;
 }
 
@@ -106,6 +133,8 @@ static int apply(const OccParseCtx *c, OccOptions *o)
         return OCC_EXIT_OK;
     case OCC_OPT_INT:
         return parse_int(c, FIELD(o, s->field, int));
+    case OCC_OPT_INT_LIST:
+        return parse_int_list(c, o);
     case OCC_OPT_DOUBLE: {
         double v;
         if (occ_value_double(c->arg, strlen(c->arg), &v) != 0)
@@ -308,18 +337,29 @@ static int check_requires(const OccParseCtx *c, const OccOptions *o)
     char want[32], got[32];
     for (int i = 0; i < occ_option_count(); i++)
         if ((c->given >> i & 1u) && !occ_option_applies(o, occ_option_at(i), &r, want, sizeof want))
-            return usage(c, "--%s applies only with --%s %s (this run has --%s %s)",
-                         occ_option_at(i)->name, r->name, want, r->name,
-                         occ_option_value(o, r, got, sizeof got));
+            return r->kind == OCC_OPT_FLAG
+                       ? usage(c, "--%s applies only with --%s", occ_option_at(i)->name, r->name)
+                       : usage(c, "--%s applies only with --%s %s (this run has --%s %s)",
+                               occ_option_at(i)->name, r->name, want, r->name,
+                               occ_option_value(o, r, got, sizeof got));
     return OCC_EXIT_OK;
 }
 
 /* The rules between options, once every option is known, so that their order does not matter. */
 static int finish(const OccParseCtx *c, OccOptions *o)
 {
-    if (o->arch != NULL && !o->dry_run)
-        return usage(c, "--arch: '%s' needs --dry-run (a real run measures its device)",
+    if (o->arch != NULL && !o->dry_run && !o->calc)
+        return usage(c, "--arch: '%s' needs --dry-run or --calc (a real run measures its device)",
                      Q(o->arch));
+    if (o->calc && o->n_block_threads > 1)
+        return usage(c, "--calc takes one --block size (%d given)", o->n_block_threads);
+    if (o->calc && o->regs_per_thread == 0)
+        return usage(c, "--calc needs --regs N (registers per thread, 1..255: ptxas -v or "
+                        "cudaFuncAttributes.numRegs)");
+    /* The calculator assumes what the occupancy API does unless told: maximum shared memory. */
+    for (int i = 0; o->calc && i < occ_option_count(); i++)
+        if (occ_option_at(i)->field == offsetof(OccOptions, carveout) && !(c->given >> i & 1u))
+            o->carveout = OCC_CARVEOUT_MAX;
     if (select_families(c, o) != OCC_EXIT_OK || check_scoped(c, o) != OCC_EXIT_OK ||
         check_requires(c, o) != OCC_EXIT_OK || check_lists(c, o) != OCC_EXIT_OK ||
         check_lever(c, o) != OCC_EXIT_OK)

@@ -110,8 +110,12 @@ typedef struct OccOptions {
                                      family takes --fmas */
     OccOccSpec occ;               /* --occ (scoped); default range 6.25..100, step 0 (every
                                      level) */
-    int block_threads;            /* --block (scoped): threads per block, 32..OCC_LB_MAX_THREADS
-                                     (kernels/variants.h), a multiple of 32; default 128 */
+    int block_threads[OCC_MAX_LIST]; /* --block LIST (scoped): threads per block, each
+                                     32..OCC_LB_MAX_THREADS (kernels/variants.h, 1024) and a
+                                     multiple of 32, order given, duplicates dropped; a range is
+                                     its powers of two; default {128}. block_threads[0] is the
+                                     block of a single-block use (--calc) */
+    int n_block_threads;          /* entries used in block_threads[], >= 1 */
     OccLever lever;               /* --lever (scoped) auto|pad|bounds|both; default auto.
                                      bounds is refused when a selected sweep family has no
                                      register-capped variants */
@@ -143,9 +147,23 @@ typedef struct OccOptions {
                                      worker process per GPU (bench/fleet.c); default 1 */
     int device;                   /* devices[0] (0 for all): the GPU of a single-device run */
     int dry_run;                  /* --dry-run: 1 = print the plan, measure nothing; default 0 */
-    const char *arch;             /* --arch sm_NN[a|f] (points into argv; needs --dry-run):
-                                     plan for this architecture without a GPU; NULL (default) =
-                                     the real device. Only the shape is checked here. */
+    const char *arch;             /* --arch sm_NN[a|f] (points into argv; needs --dry-run or
+                                     --calc): plan (or calculate) for this architecture without
+                                     a GPU; NULL (default) = the real device. Only the shape is
+                                     checked here. */
+    int calc;                     /* --calc: 1 = print the occupancy calculator (harness/calc.h)
+                                     for --block, --regs and --smem, and exit; default 0. With
+                                     it, --carveout defaults to max */
+    int regs_per_thread;          /* --regs (only with --calc, which needs it): registers per
+                                     thread, 1..255; 0 (default) = not given */
+    long long smem_bytes;         /* --smem (only with --calc): shared memory per block, bytes,
+                                     > 0; 0 (default) = none */
+    double target_occ_pct;        /* --target-occ (only with --calc): occupancy in percent, in
+                                     (0, 100], to find the most registers per thread for; 0
+                                     (default) = no such question */
+    int target_blocks;            /* --target-blocks (only with --calc): blocks per SM, 1..32, to
+                                     find the padding (dynamic shared memory) for; 0 (default) =
+                                     no such question */
     int list;                     /* --list: 1 = print the compiled variants and exit */
     int quiet;                    /* --quiet: 1 = no progress lines */
     int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
@@ -174,12 +192,13 @@ void occ_options_defaults(OccOptions *o);
 /* Parses argv[1..argc-1] into *o, starting from the defaults. Long options take their value as
  * "--opt VALUE" or "--opt=VALUE"; unambiguous prefixes are accepted (getopt_long). argv is not
  * reordered. Rules between options (selection, applicability, an option that requires another's
- * value, compiled values, --arch needs --dry-run, --resume excludes --out) are checked once every
+ * value, compiled values, --arch needs --dry-run or --calc, --calc needs --regs and, unless
+ * --carveout is given, sets the max carveout, --resume excludes --out) are checked once every
  * option is read, so their order does not matter. Re-entrant across calls (getopt state is reset
  * each time), not thread-safe.
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE with a one-line message in err (no trailing newline, no
  * program-name prefix, control bytes shown as '?'; truncated to err_len; err may be NULL), e.g.
- * "--block: '48' is not a multiple of 32 (accepted: 32..256, a multiple of 32)" or
+ * "--block: '48' is not a multiple of 32 (accepted: 32..1024, a multiple of 32; ...)" or
  * "--vec does not apply to chase warp (it takes: unroll, occ, block, lever, size)" or
  * "--index-bytes applies only with --chain index (this run has --chain address)".
  * Never prints, never exits. Parsing stops at --help or --version with OCC_EXIT_OK: no rule is

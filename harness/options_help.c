@@ -13,9 +13,12 @@ enum { HELP_COL = 22, HELP_WIDTH = 79 };
 
 static const char levers_text[] =
     "auto pads shared memory on the natural variant where its registers\n"
-    "allow the level, else uses the __launch_bounds__ variant; pad: natural variant\n"
-    "only (unreachable levels become skip rows); bounds: register-capped variants\n"
-    "only; both: a row for each lever where it reaches the level.";
+    "allow the level, else uses a register-capped twin; pad: natural variant only\n"
+    "(unreachable levels become skip rows); bounds: the register ladder only, the\n"
+    "twins _r56, _r48, _r40, _r32 (__maxnreg__): per level the twin whose registers\n"
+    "alone set it, else the next rung down with padding; both: a pad and a bounds\n"
+    "row at every level. Rows carry reg_cap_per_thread and local_bytes_per_thread\n"
+    "(spills).";
 
 /* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
 /* What --device LIST|all and the fake device list add to the exit codes. */
@@ -52,6 +55,17 @@ static void put_wrapped(FILE *f, const char *text, int *col)
     }
 }
 
+/* 1 when the option s requires is a flag (its "NAME=1" needs no value in the text). */
+static int requires_flag(const OccOptSpec *s)
+{
+    const size_t len = strcspn(s->requires, "=");
+    for (int i = 0; i < occ_option_count(); i++)
+        if (strlen(occ_option_at(i)->name) == len &&
+            strncmp(occ_option_at(i)->name, s->requires, len) == 0)
+            return occ_option_at(i)->kind == OCC_OPT_FLAG;
+    return 0;
+}
+
 /* An option's texts: its head ("-h, --help" or "--name METAVAR"), its help line (with the value
  * it requires and the kernels that take a scoped option) and, for an option with a value,
  * "accepted: ...; default: ..." (else empty). --help and the man page print the same three. */
@@ -63,11 +77,12 @@ static void option_texts(const OccOptSpec *s, char *head, size_t head_len, char 
                             : snprintf(head, head_len, "--%s", s->name);
     if (s->metavar != NULL) snprintf(head + len, head_len - (size_t)len, " %s", s->metavar);
     len = snprintf(text, text_len, "%s", s->help);
-    /* "NAME=VALUE" reads "only with --NAME VALUE". */
+    /* "NAME=VALUE" reads "only with --NAME VALUE", and "only with --NAME" for a flag. */
     if (s->requires != NULL)
-        len += snprintf(text + len, text_len - (size_t)len, ", only with --%.*s %s",
+        len += snprintf(text + len, text_len - (size_t)len, ", only with --%.*s%s%s",
                         (int)strcspn(s->requires, "="), s->requires,
-                        s->requires + strcspn(s->requires, "=") + 1);
+                        requires_flag(s) ? "" : " ",
+                        requires_flag(s) ? "" : s->requires + strcspn(s->requires, "=") + 1);
     if (s->scoped)
         snprintf(text + len, text_len - (size_t)len, " (%s)",
                  occ_option_family_names(occ_option_takers(s->name), takers, sizeof takers));
@@ -139,6 +154,7 @@ static void put_examples(FILE *f, const char *prog)
         fputs(" --footprint 4K..1G\n", f);
     }
     fprintf(f, "  %s --dry-run --arch sm_90\n", prog);
+    fprintf(f, "  %s --calc --arch sm_90 --block 256 --regs 40 --smem 16K\n", prog);
 }
 
 void occ_options_print_help(FILE *f, const char *prog)

@@ -46,9 +46,10 @@ static const OccOptSpec table[] = {
      .metavar = "SPEC",
      .help = "occupancy levels; LO..HI visits every level the block size can reach (a decimal "
              "point: 12,5 is refused)"},
-    {.name = "block", .kind = OCC_OPT_INT, .scoped = 1, .field = AT(block_threads), .lo = 32,
-     .hi = OCC_LB_MAX_THREADS, .multiple = 32, .default_text = "128", .metavar = "N",
-     .help = "threads per block"},
+    {.name = "block", .kind = OCC_OPT_INT_LIST, .scoped = 1, .field = AT(block_threads),
+     .field2 = AT(n_block_threads), .lo = 32, .hi = OCC_LB_MAX_THREADS, .multiple = 32,
+     .default_text = "128", .metavar = "LIST",
+     .help = "threads per block; a list is a sweep axis, each block size with its own levels"},
     {.name = "lever", .kind = OCC_OPT_ENUM, .scoped = 1, .field = AT(lever),
      .names = occ_option_lever_names, .n_names = OCC_OPTION_N_LEVERS, .noun = "lever",
      .default_text = "auto", .metavar = "L", .help = "how a level is reached; see Levers"},
@@ -120,7 +121,24 @@ static const OccOptSpec table[] = {
      .help = "print the sweep plan; measure nothing (see OCC_FAKE_DEVICES below)"},
     {.name = "arch", .kind = OCC_OPT_ARCH, .field = AT(arch),
      .accepted = "sm_NN like sm_80, sm_90 or sm_90a", .unset_text = "the real device",
-     .metavar = "sm_NN", .help = "with --dry-run: plan for this architecture, no GPU needed"},
+     .metavar = "sm_NN",
+     .help = "with --dry-run or --calc: plan (or calculate) for this architecture, no GPU needed"},
+    {.name = "calc", .kind = OCC_OPT_FLAG, .field = AT(calc),
+     .help = "print the occupancy calculator for --block, --regs and --smem (the blocks/SM each "
+             "limiter allows, the limiter, the occupancy; --carveout defaults to max here) and "
+             "exit"},
+    {.name = "regs", .kind = OCC_OPT_INT, .field = AT(regs_per_thread), .lo = 1, .hi = 255,
+     .requires = "calc=1", .unset_text = "none (--calc needs it)", .metavar = "N",
+     .help = "registers per thread (ptxas -v, cudaFuncAttributes.numRegs)"},
+    {.name = "smem", .kind = OCC_OPT_SIZE, .field = AT(smem_bytes), .requires = "calc=1",
+     .unset_text = "none", .metavar = "BYTES",
+     .help = "shared memory per block (static and dynamic; suffixes are powers of 1024)"},
+    {.name = "target-occ", .kind = OCC_OPT_DOUBLE, .field = AT(target_occ_pct), .lo = 0,
+     .hi = 100, .requires = "calc=1", .unset_text = "none", .metavar = "PCT",
+     .help = "also print the most registers per thread that reach PCT occupancy"},
+    {.name = "target-blocks", .kind = OCC_OPT_INT, .field = AT(target_blocks), .lo = 1, .hi = 32,
+     .requires = "calc=1", .unset_text = "none", .metavar = "K",
+     .help = "also print the dynamic shared memory that pins exactly K blocks/SM"},
     {.name = "list", .kind = OCC_OPT_FLAG, .field = AT(list),
      .help = "print the compiled kernel variants and exit"},
     {.name = "help", .short_name = 'h', .kind = OCC_OPT_FLAG, .stops = 1, .field = AT(help),
@@ -313,6 +331,12 @@ char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
             occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
         if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
         break;
+    case OCC_OPT_INT_LIST:
+        occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
+        if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
+        occ_option_append(buf, len, &at, "; a list like %.0f,%.0f or a range of powers of two "
+                          "like %.0f..%.0f", s->lo * 4, s->lo * 8, s->lo * 4, s->hi);
+        break;
     case OCC_OPT_DOUBLE:
         occ_option_append(buf, len, &at, "a number in (%g, %g]", s->lo, s->hi);
         break;
@@ -399,7 +423,7 @@ char *occ_option_default(const OccOptSpec *s, char *buf, size_t len)
         occ_option_append(buf, len, &at, "%s", s->default_text);
     else if (s->kind == OCC_OPT_LIST)
         occ_option_append(buf, len, &at, "every compiled value of the selected kernels");
-    else if (s->kind == OCC_OPT_SIZE)
+    else if (s->kind == OCC_OPT_SIZE && s->unset_text == NULL)
         size_default(buf, len, &at);
     else if (s->kind == OCC_OPT_MODE)
         modes_accepted(buf, len, &at, 1);

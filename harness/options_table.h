@@ -13,6 +13,8 @@
 typedef enum OccOptKind {
     OCC_OPT_FLAG,      /* no value: sets an int field to 1 */
     OCC_OPT_INT,       /* int field: decimal in lo..hi, a multiple of `multiple`, maybe 2^k */
+    OCC_OPT_INT_LIST,  /* int array field + count field2: a comma list of INT values (each by
+                          the INT rules); a range LO..HI is its powers of two */
     OCC_OPT_DOUBLE,    /* double field: a number in (lo, hi] */
     OCC_OPT_SIZE,      /* long long field: a byte size with optional suffix */
     OCC_OPT_LIST,      /* int array field + count field2: a list of the catalog's `axis` values */
@@ -40,9 +42,9 @@ typedef struct OccOptSpec {
                                  --resume run axes, occ_options_run_axes) */
     int stops;                /* 1: parsing stops after it (--help, --version) */
     size_t field, field2;     /* offsetof the OccOptions field(s) it sets (see kind) */
-    double lo, hi;            /* INT: inclusive range; DOUBLE: (lo, hi] */
-    int multiple;             /* INT: values must be multiples of it (0: any) */
-    int pow2;                 /* INT: values must be powers of two */
+    double lo, hi;            /* INT, INT_LIST: inclusive range; DOUBLE: (lo, hi] */
+    int multiple;             /* INT, INT_LIST: values must be multiples of it (0: any) */
+    int pow2;                 /* INT, INT_LIST: values must be powers of two */
     char axis;                /* LIST: the catalog axis, 'u' (unroll), 'v' (vector bytes) or 'a'
                                  (FMAs per loaded element) */
     const char *const *names; /* ENUM: the accepted names; the field gets the index */

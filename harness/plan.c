@@ -3,9 +3,12 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "regcap.h"
 
 static int warps_per_block(const OccArchLimits *arch, int block_threads)
 {
@@ -66,7 +69,7 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
         for (int k = 1; k <= kmax; k++) {
             double p = level_pct(arch, block_threads, k);
             if (p >= spec->lo_pct - eps && p <= spec->hi_pct + eps)
-                n = add_level(levels, n, max_levels, (OccLevel){p, k, p});
+                n = add_level(levels, n, max_levels, (OccLevel){block_threads, p, k, p});
         }
         if (n > 0) return n;
     }
@@ -81,7 +84,58 @@ int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSp
         int k = nearest_level(arch, block_threads, asked);
         double p = level_pct(arch, block_threads, k);
         if (fabs(p - asked) > eps) append_note(notes, notes_len, asked, p);
-        n = add_level(levels, n, max_levels, (OccLevel){asked, k, p});
+        n = add_level(levels, n, max_levels, (OccLevel){block_threads, asked, k, p});
+    }
+    return n;
+}
+
+/* Appends printf-formatted text to the string in buf[0..len), truncating. */
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    const size_t used = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    if (used < len) vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* One notes line of occ_plan_block_levels for block size b: what it reaches, what the sweep
+ * visits (levels[0..n)) and the asked levels that moved (mapped, occ_plan_levels' notes). */
+static void append_block_line(const OccArchLimits *arch, int b, const OccLevel *levels, int n,
+                              const char *mapped, char *buf, size_t len)
+{
+    const int kmax = max_level_blocks(arch, b);
+    appendf(buf, len, "block %d: reaches %d level%s, %g%%..%g%% in steps of %g%%; visits", b,
+            kmax, kmax == 1 ? "" : "s", level_pct(arch, b, 1), level_pct(arch, b, kmax),
+            level_pct(arch, b, 1));
+    for (int i = 0; i < n; i++) appendf(buf, len, "%s %g%%", i ? "," : "", levels[i].level_pct);
+    appendf(buf, len, "%s%s\n", mapped[0] ? "; " : "", mapped);
+}
+
+int occ_plan_block_levels(const OccArchLimits *arch, const int *block_threads, int n_blocks,
+                          const OccOccSpec *spec, OccLevel *levels, int max_levels, char *notes,
+                          size_t notes_len, char *err, size_t err_len)
+{
+    int n = 0;
+    if (notes && notes_len) notes[0] = '\0';
+    for (int i = 0; i < n_blocks; i++) {
+        const int b = block_threads[i];
+        char mapped[512];
+        OccLevel one[32];
+        const int got = occ_plan_levels(arch, b, spec, one, 32, mapped, sizeof mapped);
+        if (got < 0) {
+            snprintf(err, err_len, "--block: %d threads exceed %s's maximum of %d per block", b,
+                     arch->name, arch->max_threads_per_block);
+            return -1;
+        }
+        if (n + got > max_levels) {
+            snprintf(err, err_len, "--block: %d block sizes give more than %d levels", n_blocks,
+                     max_levels);
+            return -1;
+        }
+        memcpy(&levels[n], one, (size_t)got * sizeof *one);
+        if (notes) append_block_line(arch, b, one, got, mapped, notes, notes_len);
+        n += got;
     }
     return n;
 }
@@ -152,32 +206,42 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
     const int use_fmas = occ_family_takes(fi, "fmas");
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        if (v->family != f || v->reg_capped ||
+        if (v->family != f || v->reg_cap ||
             (use_unroll && !selected(opt->unroll, opt->n_unroll, v->unroll)) ||
             (use_vec && !selected(opt->vec_bytes, opt->n_vec, v->vec_bytes)) ||
             (use_fmas &&
              !selected(opt->fma_per_element, opt->n_fma_per_element, v->fma_per_element)))
             continue;
-        const int twin = v->capped;
+        int twin_regs[OCC_MAX_REG_CAPS];
+        for (int c = 0; c < v->n_capped; c++) twin_regs[c] = res[v->capped[c]].regs_per_thread;
         for (int l = 0; l < n_levels; l++) {
+            /* The rung of the ladder for this level (registers alone where a rung sets it). */
+            const int pick = occ_regcap_pick(arch, base.block_threads, levels[l].blocks_per_sm,
+                                             twin_regs, v->n_capped);
+            const int twin = pick >= 0 ? v->capped[pick] : -1;
             OccPoint nat = base;
             nat.variant_index = i;
             nat.lever = OCC_LEVER_PAD;
+            nat.block_threads = levels[l].block_threads;
             nat.level = levels[l];
             nat.res = res[i];
             plan_point(arch, &nat);
             OccPoint cap = nat;
+            cap.lever = OCC_LEVER_BOUNDS;
             if (twin >= 0) {
                 cap.variant_index = twin;
-                cap.lever = OCC_LEVER_BOUNDS;
                 cap.res = res[twin];
                 plan_point(arch, &cap);
+            } else {
+                cap.reachable = 0;
+                snprintf(cap.skip_reason, sizeof cap.skip_reason,
+                         "no register-capped twin (natural registers reach 100%%: use pad)");
             }
             OccPoint take[2];
             int n_take = 0;
             switch (opt->lever) {
             case OCC_LEVER_PAD: take[n_take++] = nat; break;
-            case OCC_LEVER_BOUNDS: if (twin >= 0) take[n_take++] = cap; break;
+            case OCC_LEVER_BOUNDS: take[n_take++] = cap; break;
             case OCC_LEVER_AUTO: take[n_take++] = nat.reachable || twin < 0 ? nat : cap; break;
             case OCC_LEVER_BOTH:
                 take[n_take++] = nat;
@@ -237,19 +301,28 @@ static int pins_every_level(const OccArchLimits *arch, const OccKernelUsage *use
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
                             const OccVariantResources *res)
 {
+    return occ_plan_run_carveout_bytes(arch, policy, &block_threads, 1, res);
+}
+
+int occ_plan_run_carveout_bytes(const OccArchLimits *arch, OccCarveout policy,
+                                const int *block_threads, int n_blocks,
+                                const OccVariantResources *res)
+{
     if (policy == OCC_CARVEOUT_MAX) return arch->smem_per_sm_bytes;
-    const int warps = (block_threads + arch->warp_size - 1) / arch->warp_size;
-    int most_blocks = arch->max_warps_per_sm / warps;
-    if (most_blocks > arch->max_blocks_per_sm) most_blocks = arch->max_blocks_per_sm;
     int static_bytes = 0;
     for (int i = 0; i < occ_variant_count(); i++)
         if (res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes > static_bytes)
             static_bytes = res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes;
-    /* No registers: the register file is no limit here, only warps, blocks and shared memory. */
-    const OccKernelUsage use = {block_threads, 0, static_bytes, 0};
     for (int s = 0; s < arch->n_smem_carveouts; s++) {
         const OccArchLimits a = occ_arch_in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
-        if (pins_every_level(&a, &use, most_blocks)) return a.smem_per_sm_bytes;
+        int all = 1;
+        for (int b = 0; all && b < n_blocks; b++) {
+            /* No registers: the register file is no limit here, only warps, blocks and shared
+             * memory. */
+            const OccKernelUsage use = {block_threads[b], 0, static_bytes, 0};
+            all = pins_every_level(&a, &use, max_level_blocks(arch, block_threads[b]));
+        }
+        if (all) return a.smem_per_sm_bytes;
     }
     return arch->smem_per_sm_bytes;
 }
@@ -259,12 +332,13 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
                    OccPlan *plan, char *err, size_t err_len)
 {
     /* Every occupancy point models, pads and launches within the run's one carveout. */
-    plan->carveout_bytes = occ_plan_carveout_bytes(arch, opt->carveout, opt->block_threads, res);
+    plan->carveout_bytes = occ_plan_run_carveout_bytes(arch, opt->carveout, opt->block_threads,
+                                                       opt->n_block_threads, res);
     const OccArchLimits carved = occ_arch_in_carveout(arch, plan->carveout_bytes);
     for (int f = 0; f < occ_family_count(); f++) {
         if (!(opt->families & (1u << f))) continue;
         const OccFamilyInfo *fi = occ_family_at(f);
-        OccPoint base = {.family = f, .block_threads = opt->block_threads, .waves = 1};
+        OccPoint base = {.family = f, .waves = 1};
         snprintf(base.mode, sizeof base.mode, "%s%s", fi->mode,
                  occ_family_takes(fi, "cold") && opt->cold ? "-cold" : "");
         if (occ_family_takes(fi, "waves")) base.waves = opt->waves;

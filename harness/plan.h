@@ -16,10 +16,13 @@
 #include "options.h"
 #include "variant.h"
 
-enum { OCC_MAX_LEVELS = 64 };
+/* Most levels of one run: up to 32 per block size (the block limit) for each of the
+ * OCC_MAX_LIST block sizes. */
+enum { OCC_MAX_LEVELS = 32 * OCC_MAX_LIST };
 
 /* One occupancy level of a sweep. */
 typedef struct OccLevel {
+    int block_threads; /* the block size whose whole blocks make the level */
     double asked_pct;  /* the percentage the user asked for (or the level itself for a range) */
     int blocks_per_sm; /* the achievable level it maps to */
     double level_pct;  /* 100 x blocks_per_sm x warps per block / max warps per SM */
@@ -55,7 +58,8 @@ typedef struct OccPlan {
     OccPoint *points;   /* n points (heap) */
     int n, cap;
     int carveout_bytes; /* shared memory per SM of every occupancy point (the run's carveout,
-                           occ_plan_carveout_bytes); L1 gets the rest of the SRAM */
+                           occ_plan_run_carveout_bytes over opt->block_threads); L1 gets the
+                           rest of the SRAM */
 } OccPlan;
 
 /* The run's carveout, bytes of shared memory per SM: for OCC_CARVEOUT_MIN the smallest step of
@@ -67,16 +71,39 @@ typedef struct OccPlan {
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
                             const OccVariantResources *res);
 
+/* The same for a run of several block sizes (block_threads[0..n_blocks)): one carveout holds
+ * for every point, so for OCC_CARVEOUT_MIN it is the smallest step in which padding pins every
+ * level of every one of them (e.g. on sm_90, 32 and 1024 threads: 132 KiB, what 32 alone
+ * needs). */
+int occ_plan_run_carveout_bytes(const OccArchLimits *arch, OccCarveout policy,
+                                const int *block_threads, int n_blocks,
+                                const OccVariantResources *res);
+
 /* Maps spec to distinct achievable levels for blocks of block_threads on arch, ascending.
  * Returns the number of levels (>= 1), or -1 with a one-line message in err (e.g. a block size
  * the arch cannot run). notes (may be NULL) receives "asked 30% -> 31.25%"-style remarks. */
 int occ_plan_levels(const OccArchLimits *arch, int block_threads, const OccOccSpec *spec,
                     OccLevel *levels, int max_levels, char *notes, size_t notes_len);
 
+/* occ_plan_levels for each block size of block_threads[0..n_blocks), the level lists one after
+ * another (block sizes in the order given, each one's levels ascending). notes (may be NULL)
+ * gets one line per block size, '\n'-terminated, saying which levels the block size can reach,
+ * which the sweep visits, and which asked level mapped to which, e.g.
+ * "block 1024: reaches 2 levels, 50%..100% in steps of 50%; visits 50%, 100%; asked 25% -> 50%".
+ * Returns the number of levels, or -1 with a one-line message in err naming a block size arch
+ * cannot run or a total above max_levels. */
+int occ_plan_block_levels(const OccArchLimits *arch, const int *block_threads, int n_blocks,
+                          const OccOccSpec *spec, OccLevel *levels, int max_levels, char *notes,
+                          size_t notes_len, char *err, size_t err_len);
+
 /* Appends the points of every family selected in opt->families, in family-table order: for an
  * occupancy-shaped family each natural variant selected by the list options it takes (--unroll,
- * --vec, --fmas) at every level (levels[0..n_levels), from occ_plan_levels) through opt->lever, the
- * register-capped twin standing in where the lever says so; for a footprint-shaped family one
+ * --vec, --fmas) at every level (levels[0..n_levels), from occ_plan_block_levels, each at its own
+ * block size, one of opt->block_threads) through opt->lever, the register-capped twin standing in
+ * where the lever says so (the rung occ_regcap_pick chooses for the level from the twins'
+ * registers in res[]: registers alone set the level where a twin's count does, padding pins the
+ * rest; --lever both gives a pad and a bounds row per level, auto the natural variant where it
+ * reaches the level); for a footprint-shaped family one
  * point per footprint of --footprint (occ_plan_footprints with lines of --stride, the arch's L1
  * and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
  * number of points, or -1 with err (no point selected, a footprint range too small for its

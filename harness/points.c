@@ -123,7 +123,7 @@ static void fill_common(const OccRun *r, const OccPoint *p, OccRow *row)
     row->unroll = v->unroll;
     row->vec_bytes = v->vec_bytes;
     row->fma_per_element = v->fma_per_element;
-    row->lb_min_blocks = v->reg_capped ? r->dev->limits.max_threads_per_sm / OCC_LB_MAX_THREADS : 0;
+    row->reg_cap_per_thread = v->reg_cap;
     row->lever = occ_lever_name(p->lever);
     row->block_threads = p->block_threads;
     row->occ_target_pct = p->level.asked_pct;

@@ -8,9 +8,12 @@
 extern "C" {
 #endif
 
+/* Most register-capped twins one natural variant has (the rungs of the register ladder). */
+enum { OCC_MAX_REG_CAPS = 8 };
+
 /* The axes of one compiled variant. */
 typedef struct OccVariantInfo {
-    const char *name;   /* "copy_u4_v16", "copy_u4_v16_lbfull", "chase_warp_k4": CSV `variant` */
+    const char *name;   /* "copy_u4_v16", "copy_u4_v16_r32", "chase_warp_k4": CSV `variant` */
     const char *kernel; /* family's kernel name, the CSV `kernel` column */
     const char *mode;   /* family's mode, the CSV `mode` column */
     int family;         /* index of its family in the catalog's family table */
@@ -19,9 +22,11 @@ typedef struct OccVariantInfo {
     int vec_bytes;      /* V: bytes per load instruction per thread (fma: bytes per element,
                            4 fp32, 8 fp64) */
     int fma_per_element; /* A: dependent FMAs per loaded element (mixed); 0 elsewhere */
-    int reg_capped;     /* 1: a register-capped (_lbfull) twin; 0: natural register count */
+    int reg_cap;        /* registers per thread of a register-capped twin (_r<N>, __maxnreg__(N));
+                           0: natural register count */
     int natural;        /* index of the natural twin (its own index when natural) */
-    int capped;         /* index of its register-capped twin, or -1 (natural variants only) */
+    int n_capped;       /* register-capped twins of a natural variant (0 for a twin) */
+    int capped[OCC_MAX_REG_CAPS]; /* their indices, in variants.h order (caps descending) */
     int own_dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block (a
                            plugin's OccPluginVariant.dyn_smem_bytes; 0 for occsweep's kernels):
                            the padding comes on top of it */

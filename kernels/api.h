@@ -94,15 +94,23 @@ typedef struct OccChaseArgs {
     unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccChaseArgs;
 
-/* Arguments of the fma family: each thread runs U independent chains x[u] = x[u] * mul + add
- * (fmaf / fma, no other operation), starting at occ_fma_start(thread, u) (fma_chain.h), for trips x
- * OCC_FMA_PER_TRIP / U steps per chain, then stores chain u of global thread i at
- * out[i x U + u] (float for fp32, double for fp64). */
+/* Arguments of the fma family: each thread runs U independent chains x[u] = x[u] * step + step
+ * (fmaf / fma, no other operation; both operands the same register, see fma_chain.h), starting at
+ * occ_fma_start(thread, u) (fma_chain.h). The launch's total_trips warp trips are shared out
+ * dynamically: each warp claims chunk_trips trips at a time from *claim until none is left (so
+ * every warp stays busy to the end and the set occupancy holds for the whole launch), running
+ * OCC_FMA_PER_TRIP / U steps of its chains per trip; then it stores chain u of global thread i
+ * at out[i x U + u] (float for fp32, double for fp64) and the trips it ran at warp_trips[i / 32].
+ * The block size must be a multiple of 32. */
 typedef struct OccFmaArgs {
-    void *out;                 /* grid x block x U elements of the variant's type */
-    double mul, add;           /* the recurrence's constants (converted to the type) */
-    int trips;                 /* loop trips, >= 1 */
-    unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
+    void *out;                  /* grid x block x U elements of the variant's type */
+    unsigned int *warp_trips;   /* grid x block / 32 counts: the trips each warp ran */
+    double step;                /* the recurrence's constant (converted to the type) */
+    unsigned int total_trips;   /* warp trips of the launch, >= 1 */
+    unsigned int chunk_trips;   /* trips per claim, >= 1 */
+    unsigned long long *claim;  /* 0 before the first launch; the launch's last warp resets it */
+    unsigned int *warps_done;   /* 0 before the first launch; the launch's last warp resets it */
+    unsigned long long *probe;  /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccFmaArgs;
 
 /* A launcher of one compiled variant. */

@@ -46,7 +46,7 @@ chase_latency_kernel<I>, reported as chase_latency_i4 / chase_latency_i8 (index 
 Usage: audit_sass.py [--cuobjdump PATH] [--nvdisasm PATH] LIBRARY
        audit_sass.py --sass LISTING      (a saved `cuobjdump -sass` output; - for stdin)
 Output: variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol,fma_chains_sass,fma_per_trip,
-        issued_per_trip
+        issued_per_trip,fma_bank_pairs_sass
 """
 import argparse
 import os
@@ -247,18 +247,29 @@ def fma_chains(body, loop):
     return issued
 
 
+def bank_pair(insn):
+    """1 when an FFMA's sources hold two different registers of one bank (number mod 2)."""
+    if insn.op != 'FFMA':
+        return 0
+    regs = sorted(insn.reads())
+    return int(any(a % 2 == b % 2 for i, a in enumerate(regs) for b in regs[i + 1:]))
+
+
 def arithmetic(body):
-    """(fma_chains_sass, fma_per_trip, issued_per_trip) of the hot arithmetic loop."""
+    """(fma_chains_sass, fma_per_trip, issued_per_trip, fma_bank_pairs_sass) of the hot
+    arithmetic loop."""
     loop = hot_fma_loop(body)
     if loop is None:
-        return 0, 0, 0
-    issued = sum(insn.op != 'NOP' for insn in body[loop[0]:loop[1] + 1])
-    return fma_chains(body, loop), fmas_per_trip(body, loop), issued
+        return 0, 0, 0, 0
+    trip = body[loop[0]:loop[1] + 1]
+    issued = sum(insn.op != 'NOP' for insn in trip)
+    return (fma_chains(body, loop), fmas_per_trip(body, loop), issued,
+            sum(bank_pair(insn) for insn in trip))
 
 
 def audit(lines):
     """[(variant, arch, in_flight, loads_per_trip, loop text, symbol, fma_chains, fma_per_trip,
-    issued_per_trip)] in listing order."""
+    issued_per_trip, fma_bank_pairs)] in listing order."""
     rows = []
     for arch, symbol, body in parse_listing(lines):
         variant = variant_name(symbol)
@@ -305,7 +316,7 @@ def main():
     if not rows:
         sys.exit('audit_sass: no occsweep kernel in the listing')
     print('variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol,fma_chains_sass,'
-          'fma_per_trip,issued_per_trip')
+          'fma_per_trip,issued_per_trip,fma_bank_pairs_sass')
     for row in rows:
         print(','.join(str(x) for x in row))
 

@@ -6,8 +6,8 @@
 #define OCC_KERNEL_RESOURCES_H
 
 typedef struct OccKernelResources {
-    const char *variant;          /* variant name: <family>_u<U>_v<V>[_lbfull] or
-                                     chase_<mode>_k<K>, e.g. "reduce_u4_v16_lbfull"; or
+    const char *variant;          /* variant name: <family>_u<U>_v<V>[_r<cap>] or
+                                     chase_<mode>_k<K>, e.g. "reduce_u4_v16_r32"; or
                                      chase_latency_i4 / _i8, the latency ladder's kernel
                                      (4- or 8-byte indices), which is no sweep variant */
     const char *arch;             /* SASS target, e.g. "sm_90" */

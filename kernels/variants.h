@@ -3,34 +3,48 @@
  *
  * This list is the single source of truth: it is expanded into kernels and launchers in the .cu
  * files and into the registry table the sweep walks (harness/registry.c). Adding a variant is one
- * edit here. Each entry is X(family, U, V, LB, SUFFIX):
+ * edit here. Each entry is X(family, U, V, CAP, SUFFIX):
  *   U      independent loads in flight per thread per loop trip (unroll), 1..8
  *   V      bytes per load instruction per thread: 4 (float), 8 (float2), 16 (float4)
- *   LB     0 = natural register count (the `pad` lever); 1 = register-capped with
- *          __launch_bounds__(OCC_LB_MAX_THREADS, K), K = the compiled arch's max threads per SM /
- *          OCC_LB_MAX_THREADS (kernels/bounds.cuh), so that 100% occupancy fits (the `bounds` lever)
- *   SUFFIX empty or _lbfull; the variant name is <family>_u<U>_v<V><SUFFIX>
- * U=8, V=16 has no capped twin: its 8 loads of 16 bytes need 32 registers, the whole cap where
- * 2048 threads fit, so a capped twin cannot keep them in flight (the build's SASS audit found 1-3).
+ *   CAP    0 = natural register count, __launch_bounds__(OCC_LB_MAX_THREADS) (the `pad` lever);
+ *          else a register-capped twin, __maxnreg__(CAP) registers per thread (kernels/bounds.cuh),
+ *          the `bounds` lever's ladder: 56, 48, 40 or 32
+ *   SUFFIX empty, or _r<CAP>; the variant name is <family>_u<U>_v<V><SUFFIX>
+ * The ladder's rungs are the register counts at which blocks of 128 threads gain an occupancy level
+ * on some default arch (harness/regcap.h computes them from the arch table; tests/test_regcap.c
+ * checks that this list holds every rung up to 56): on sm_80/sm_90/sm_100 32 -> 16 blocks (100%),
+ * 40 -> 12, 48 -> 10, 56 -> 9; on sm_86/sm_89/sm_120 40 -> 12 blocks (100%), 48 -> 10, 56 -> 9.
+ * A variant gets a twin at a cap only where the cap is below its natural count on some default
+ * arch (the build's kernel_resources.csv when natural variants were bounded to 256 threads: the
+ * most copy or reduce gave on any arch opens each line; bounded to 1024 they hold at most 64), so no twin is a copy of its natural variant everywhere: 36 twins in
+ * all, where one cap per variant (the old _lbfull) compiled 22. A cap that cannot hold U loads of
+ * V bytes (8 x 16 bytes need 32 registers of data alone) spills: the SASS audit accepts fewer loads
+ * in flight only from a twin with a stack frame (tests/test_sass_audit.py), and every row carries
+ * local_bytes_per_thread. Twins carry no __launch_bounds__ (nvcc refuses both on one kernel): they
+ * take blocks up to the device's 1024 threads whatever OCC_LB_MAX_THREADS is.
  * C and C++ both include this header; it holds no CUDA type, so the pure harness reads it too. */
 #ifndef OCC_VARIANTS_H
 #define OCC_VARIANTS_H
 
-/* Largest block every streaming kernel is compiled for (its __launch_bounds__ max threads). */
-#define OCC_LB_MAX_THREADS 256
+/* Largest block every kernel is compiled for: the CUDA maximum of every arch (a capped twin's
+ * __launch_bounds__ max threads; block_sum.cuh's per-warp partials are sized for it). */
+#define OCC_LB_MAX_THREADS 1024
 #define OCC_STREAM_VARIANTS(X, fam)                                                                \
-    X(fam, 1, 4, 0, ) X(fam, 1, 4, 1, _lbfull)                                                        \
-    X(fam, 1, 8, 0, ) X(fam, 1, 8, 1, _lbfull)                                                        \
-    X(fam, 1, 16, 0, ) X(fam, 1, 16, 1, _lbfull)                                                      \
-    X(fam, 2, 4, 0, ) X(fam, 2, 4, 1, _lbfull)                                                        \
-    X(fam, 2, 8, 0, ) X(fam, 2, 8, 1, _lbfull)                                                        \
-    X(fam, 2, 16, 0, ) X(fam, 2, 16, 1, _lbfull)                                                      \
-    X(fam, 4, 4, 0, ) X(fam, 4, 4, 1, _lbfull)                                                        \
-    X(fam, 4, 8, 0, ) X(fam, 4, 8, 1, _lbfull)                                                        \
-    X(fam, 4, 16, 0, ) X(fam, 4, 16, 1, _lbfull)                                                      \
-    X(fam, 8, 4, 0, ) X(fam, 8, 4, 1, _lbfull)                                                        \
-    X(fam, 8, 8, 0, ) X(fam, 8, 8, 1, _lbfull)                                                        \
-    X(fam, 8, 16, 0, )
+    /* 30 */ X(fam, 1, 4, 0, )                                                                     \
+    /* 30 */ X(fam, 1, 8, 0, )                                                                     \
+    /* 30 */ X(fam, 1, 16, 0, )                                                                    \
+    /* 40 */ X(fam, 2, 4, 0, ) X(fam, 2, 4, 32, _r32)                                              \
+    /* 38 */ X(fam, 2, 8, 0, ) X(fam, 2, 8, 32, _r32)                                              \
+    /* 38 */ X(fam, 2, 16, 0, ) X(fam, 2, 16, 32, _r32)                                            \
+    /* 34 */ X(fam, 4, 4, 0, ) X(fam, 4, 4, 32, _r32)                                              \
+    /* 38 */ X(fam, 4, 8, 0, ) X(fam, 4, 8, 32, _r32)                                              \
+    /* 50 */ X(fam, 4, 16, 0, ) X(fam, 4, 16, 48, _r48) X(fam, 4, 16, 40, _r40)                    \
+             X(fam, 4, 16, 32, _r32)                                                               \
+    /* 44 */ X(fam, 8, 4, 0, ) X(fam, 8, 4, 40, _r40) X(fam, 8, 4, 32, _r32)                       \
+    /* 57 */ X(fam, 8, 8, 0, ) X(fam, 8, 8, 56, _r56) X(fam, 8, 8, 48, _r48)                       \
+             X(fam, 8, 8, 40, _r40) X(fam, 8, 8, 32, _r32)                                         \
+    /* 84 */ X(fam, 8, 16, 0, ) X(fam, 8, 16, 56, _r56) X(fam, 8, 16, 48, _r48)                    \
+             X(fam, 8, 16, 40, _r40) X(fam, 8, 16, 32, _r32)
 
 /* The pointer-chase throughput variants: X(mode, K), K independent chains per warp (warp mode:
  * lane i reads word i of each 128-byte line, one coalesced request per chain per hop) or per
@@ -41,7 +55,8 @@
 /* The arithmetic family (Volkov 2010's opening experiment): X(T, U), U independent FMA chains per
  * thread (a = a x b + c) of element type T: fp32 (float, FFMA) or fp64 (double, DFMA). Name
  * fma_<T>_u<U>; the catalog's V is the element size (4 or 8 bytes), so --vec 4,8 picks the type.
- * No capped twins: U = 8 fp64 chains need 16 registers, and 100% occupancy allows 32. */
+ * No capped twins: every variant's registers let 100% occupancy fit on every default arch (the
+ * most: fp64 U = 8 with 32 registers on sm_80, sm_90 and sm_100, where 100% allows 32). */
 #define OCC_FMA_VARIANTS(X)                                                                        \
     X(fp32, 4, 1) X(fp32, 4, 2) X(fp32, 4, 4) X(fp32, 4, 8)                                        \
     X(fp64, 8, 1) X(fp64, 8, 2) X(fp64, 8, 4) X(fp64, 8, 8)
@@ -59,7 +74,7 @@
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
 
 /* Every compiled variant in one uniform shape, for the pure catalog (harness/catalog.c), which
- * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, capped, natural) before expanding
+ * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, cap, natural) before expanding
  * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, A the FMAs per loaded
  * element (0 for the families without that axis), natural the name of the uncapped twin of a
  * capped variant (its own name when natural). A new family adds its list above and one adapter

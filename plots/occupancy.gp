@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # plots/occupancy.gp: the Volkov curve: median GB/s against achieved occupancy, one curve per
 # (unroll U, vector width V) and one more, dashed with open points, for its register-capped
-# _lbfull twin (lever bounds) where it ran (the encoding is volkov.gp's); the memcpy roof and DRAM
+# _r<cap> twins (lever bounds) where they ran (the encoding is volkov.gp's); the memcpy roof and DRAM
 # peak as lines named in the key, and on the right axis the bandwidth as % of that roof.
 #
 #   gnuplot -c plots/occupancy.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS]]

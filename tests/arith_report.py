@@ -12,7 +12,9 @@ fma rows (kernel fma, status ok), per variant (element type x chains U):
              sub-partition holding U independent chains each, at most W x U instructions are in
              flight, so below the plateau rate = W x U / L, i.e. L = W x U / (fraction x r)
              (median over those rows; the fraction counts the FMA pipe only, so loop overhead
-             and warp scheduling show up as a slightly longer latency).
+             and warp scheduling show up as a slightly longer latency);
+  residency  the points whose measured residency (occ_measured_pct) is within 2 points of the
+             occupancy API's (occ_achieved_pct), of those with both, and the largest gap.
 mixed rows, per A: FLOP per byte, best GB/s (% of memcpy), best GFLOP/s (% of peak), knee, and
 the machine balance (largest flop_peak_gflops over roof_memcpy_gbps).
 Reads CSV as tests/fidelity.py does; prints one block per file."""
@@ -43,7 +45,8 @@ def knee(rows, rate):
 
 
 def fma_block(meta, rows):
-    print("variant          plateau %peak  at occ %  knee occ %  latency cycles (rows)")
+    print("variant          plateau %peak  at occ %  knee occ %  latency cycles (rows)"
+          "  residency within 2 pts (largest gap)")
     for name in sorted({r["variant"] for r in rows}, key=lambda v: (v[:8], int(v.split("_u")[1]))):
         vr = [r for r in rows if r["variant"] == name]
         best_row = max(vr, key=lambda r: num(r, "pct_of_flop_peak"))
@@ -59,9 +62,13 @@ def fma_block(meta, rows):
                 warps = num(r, "blocks_per_sm") * num(r, "block_threads") / 32 / SUBPARTITIONS
                 lat.append(warps * int(r["unroll"]) / (frac * rate))
         latency = "%6.2f (%d)" % (statistics.median(lat), len(lat)) if lat else "     - (0)"
-        print("%-16s %13.1f  %8.2f  %10.2f  %s" % (name, num(best_row, "pct_of_flop_peak"),
-                                                   num(best_row, "occ_achieved_pct"), knee_occ,
-                                                   latency))
+        gaps = [num(r, "occ_measured_pct") - num(r, "occ_achieved_pct") for r in vr]
+        gaps = [g for g in gaps if g == g]
+        within = sum(abs(g) <= 2.0 for g in gaps)
+        worst = max(gaps, key=abs) if gaps else float("nan")
+        print("%-16s %13.1f  %8.2f  %10.2f  %-21s %d/%d (%+.1f)"
+              % (name, num(best_row, "pct_of_flop_peak"), num(best_row, "occ_achieved_pct"),
+                 knee_occ, latency, within, len(gaps), worst))
 
 
 def mixed_block(meta, rows):

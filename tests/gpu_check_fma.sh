@@ -12,7 +12,7 @@
 # Writes under $OUT (default ./out): results.tgz (the CSVs and knee reports this call wrote) and
 # logs.tgz (build, tests, each sweep's stdout: the summary tables with the knees), packed again
 # after every step, so that a call cut short still returns what it finished. About 1 minute of
-# GPU time on an H200 (each fma launch is sized to ~1 ms at full occupancy; the mixed sweep reads
+# GPU time on an H200 (each fma launch is sized to ~4 ms at full occupancy; the mixed sweep reads
 # 1 GiB per launch), plus the build. Draw the figures where gnuplot is: plots/plot CSV...
 # report: tests/arith_report.py over this call's CSVs (plateau, knee and the FMA latency per
 # variant; per A the knee and the machine balance), into logs/arith_report.log.

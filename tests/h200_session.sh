@@ -4,7 +4,10 @@
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
 # results (written by run_sweep to its default path results/<gpu>/, then copied to $OUT).
 # Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold,
-# fma, mixed (the arithmetic families, as tests/gpu_check_fma.sh runs them),
+# fma, mixed (the arithmetic families, as tests/gpu_check_fma.sh runs them), arith
+# (tests/arith_report.py over this session's CSVs: plateaus, knees, the FMA latency), blocks (the
+# default reduce sweep at blocks 128, 256, 512 and 1024), blockcheck (tests/gpu_check_block.sh
+# on this build, into the logs),
 # compare (this session's runs against results/h200's runs of the same command), static
 # (copy+reduce with --schedule static), big (copy+reduce at --size 4G), fidelity (tests/fidelity.py
 # over this session's CSVs);
@@ -91,6 +94,10 @@ for s in $steps; do
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
     fma) ./run_sweep --kernel fma --vec 4,8 --quiet ;;
     mixed) ./run_sweep --kernel mixed --size 1G --quiet ;;
+    arith) python3 tests/arith_report.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
+        2>&1 | tee "$LOGS/arith.log" ;;
+    blocks) ./run_sweep --kernel reduce --block 128,256,512,1024 --quiet ;;
+    blockcheck) OCC_BUILD=$PWD/build tests/gpu_check_block.sh "$LOGS/block" ;;
     static) ./run_sweep --kernel reduce,copy --schedule static --quiet ;;
     big) ./run_sweep --kernel reduce,copy --size 4G --quiet ;;
     fidelity) python3 tests/fidelity.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/sanitize.sh BUILD_DIR OUT_DIR: NVIDIA compute-sanitizer over every kernel variant, on the
 # GPU machine. Tools: memcheck, racecheck, then initcheck where it works. Each tool runs:
-#   copy, reduce      --lever both: every natural variant and its _lbfull twin, at 25% (both
-#                     levers reach it) and 100% (the capped twins; natural ones may be skip rows)
+#   copy, reduce      --lever both: every natural variant and the twin of the register ladder
+#                     the bounds lever takes, at 25% (both levers reach it; the twin with the
+#                     most registers, padded) and 100% (_r32 or _r40; natural ones may be skip
+#                     rows); test_gpu_kernels runs every twin
 #   chase-warp        every K at 6.25% (1 block/SM): 8M holds >= 8 lines per chain for K=8;
 #                     K=1,2 also at 25%
 #   chase-thread      every K at 6.25%: 48M of 32-byte lines holds >= 8 lines per chain for K=8

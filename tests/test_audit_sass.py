@@ -258,7 +258,7 @@ class FmaChains(unittest.TestCase):
             'EXIT',
         ], 'occsweep_fma_fp32_u2')
         self.assertEqual(row[2:4], (0, 0))  # no load loop
-        self.assertEqual(row[6:], (2, 4, 7))
+        self.assertEqual(row[6:], (2, 4, 7, 4))  # R8/R4 and R10/R4: even-bank pairs
 
     def test_serial_chains_count_one(self):
         # Two chains written one after the other: in-order issue keeps one FMA in flight.
@@ -271,7 +271,7 @@ class FmaChains(unittest.TestCase):
             '@P0 BRA 0x0',
             'EXIT',
         ], 'occsweep_fma_fp64_u2')
-        self.assertEqual(row[6:], (1, 4, 5))  # the NOP is not counted as issued
+        self.assertEqual(row[6:], (1, 4, 5, 0))  # the NOP is not issued; DFMA: no bank pair
 
     def test_innermost_loop_with_most_fmas(self):
         # A short prologue loop with one FMA, then the hot loop: the hot one is audited.
@@ -285,12 +285,24 @@ class FmaChains(unittest.TestCase):
             '@P0 BRA 0x20',
             'EXIT',
         ], 'occsweep_fma_fp32_u4')
-        self.assertEqual(row[6:], (3, 4, 5))
+        self.assertEqual(row[6:], (3, 4, 5, 4))  # R8/R4, R9/R5, R10/R4, R8/R4: all pairs
+
+    def test_bank_pairs(self):
+        # x * c + c with x and c in different banks: none; x * m + c with R9, R7 (odd): one; a
+        # register read twice is one register; RZ is no register.
+        row = audit_one([
+            'FFMA R10, R3, R10, R3',
+            'FFMA R9, R9, R7.reuse, R2',
+            'FFMA R6, R6, R6, RZ',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_fma_fp32_u1')
+        self.assertEqual(row[9], 1)
 
     def test_memory_kernel_has_no_chains(self):
         row = audit_one(['LDG.E R8, desc[UR6][R2.64]', 'FADD R9, R8, R9', '@P0 BRA 0x0', 'EXIT'],
                         'occsweep_reduce_u1_v4')
-        self.assertEqual(row[6:], (0, 0, 0))
+        self.assertEqual(row[6:], (0, 0, 0, 0))
 
 
 class Listing(unittest.TestCase):

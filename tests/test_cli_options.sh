@@ -108,7 +108,7 @@ refused "--lever bounds: chase thread has no register-capped variants" \
 # ---- compiled values, from the catalog ----
 refused "--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)" --kernel chase --unroll 16
 refused "--vec: '32' is not compiled (accepted: 4, 8, 16)" --kernel copy --vec 4,32
-refused "--block: '512' is out of range (accepted: 32..256, a multiple of 32)" --block 512
+refused "--block: '1056' is out of range (accepted: 32..1024, a multiple of 32; a list like 128,256 or a range of powers of two like 128..1024)" --block 1056
 
 # ---- what the rules still accept ----
 planned --kernel chase --mode latency --footprint 4K..1M --stride 256 --cold --chain index --index-bytes 8
@@ -142,8 +142,8 @@ wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp
        "--cold flush L2" "instead of a warm chain (chase latency)"
        "--chain C what each line stores" "(chase latency) accepted: address, index; default: address"
        "--index-bytes N width of the stored next-line indices, only with --chain index (chase latency)"
-       "--block N threads per block (copy, reduce, chase warp, chase thread, fma, mixed)"
-       "accepted: 32..256, a multiple of 32; default: 128")
+       "--block LIST threads per block; a list is a sweep axis, each block size with its own levels (copy, reduce, chase warp, chase thread, fma, mixed)"
+       "accepted: 32..1024, a multiple of 32; a list like 128,256 or a range of powers of two like 128..1024; default: 128")
 for want in "${wants[@]}"; do
     [[ $flat == *"$want"* ]] || missing="$missing '$want'"
 done

@@ -33,47 +33,56 @@ static void test_peak(void)
     for (size_t i = 0; i < occ_arch_count(); i++) CHECK(occ_arch_at(i)->fma_fp32_per_sm_clk >= 64);
 }
 
-/* 1 ms at full occupancy and the peak: lanes x clock x 1e-3 / (max threads per SM x 512). */
+/* 4 ms at full occupancy and the peak: lanes x clock x 4e-3 / (max threads per SM x 512). */
 static void test_trips(void)
 {
     const OccArchLimits *h = occ_arch_find("sm_90");
-    CHECK_INT_EQ(occ_fma_trips(h, 4, 1980.0), 242); /* 241.7 */
-    CHECK_INT_EQ(occ_fma_trips(h, 8, 1980.0), 121); /* 120.8 */
-    CHECK_INT_EQ(occ_fma_trips(occ_arch_find("sm_86"), 8, 1700.0), 4); /* 2 lanes: 4.3 */
-    CHECK_INT_EQ(occ_fma_trips(h, 8, 1.0), 1);                         /* 0.06: at least 1 */
+    CHECK_INT_EQ(occ_fma_trips(h, 4, 1980.0), 967); /* 966.8 */
+    CHECK_INT_EQ(occ_fma_trips(h, 8, 1980.0), 483); /* 483.4 */
+    CHECK_INT_EQ(occ_fma_trips(occ_arch_find("sm_86"), 8, 1700.0), 17); /* 2 lanes: 17.3 */
+    CHECK_INT_EQ(occ_fma_trips(h, 8, 1.0), 1);                          /* 0.24: at least 1 */
     CHECK_INT_EQ(occ_fma_trips(h, 4, 1e7), OCC_FMA_MAX_TRIPS);
     CHECK_INT_EQ(occ_fma_trips(occ_arch_find("sm_103"), 8, 1900.0), OCC_FMA_TRIPS_UNKNOWN);
     CHECK_INT_EQ(occ_fma_trips(h, 4, 0.0), OCC_FMA_TRIPS_UNKNOWN);
-    /* The exactness bound of fma_chain.h: the longest chain stays below 2. */
-    CHECK(occ_fma_start(7, 7) + (double)OCC_FMA_MAX_TRIPS * OCC_FMA_PER_TRIP * OCC_FMA_ADD < 2.0);
+    /* The exactness bound of fma_chain.h: a warp running four times the longest share stays
+     * below 2^24 in fp32. */
+    CHECK(occ_fma_start(7, 7) + 4.0 * OCC_FMA_MAX_TRIPS * OCC_FMA_PER_TRIP < 16777216.0);
+    CHECK_INT_EQ(occ_fma_chunk_trips(967), 15);
+    CHECK_INT_EQ(occ_fma_chunk_trips(63), 1);
+    CHECK_INT_EQ(occ_fma_chunk_trips(1), 1);
 }
 
-/* The closed form, on buffers the host fills the way the kernel would (exact steps). */
+/* The closed form, on buffers the host fills the way the kernel would (exact steps), with the
+ * warps' trips uneven as a dynamic launch leaves them. */
 static void test_fma_check(void)
 {
-    enum { THREADS = 19, U = 4, TRIPS = 3 };
-    float f[THREADS * U];
-    double d[THREADS * U];
+    enum { THREADS = 96, U = 4 };
+    static float f[THREADS * U];
+    static double d[THREADS * U];
+    unsigned int trips[THREADS / 32] = {3, 1, 5};
     for (int i = 0; i < THREADS; i++)
         for (int u = 0; u < U; u++) {
             float x = (float)occ_fma_start((unsigned int)i, u);
             double y = occ_fma_start((unsigned int)i, u);
-            for (int s = 0; s < TRIPS * OCC_FMA_PER_TRIP / U; s++) {
-                x = fmaf(x, (float)OCC_FMA_MUL, (float)OCC_FMA_ADD);
-                y = fma(y, OCC_FMA_MUL, OCC_FMA_ADD);
+            for (unsigned s = 0; s < trips[i / 32] * OCC_FMA_PER_TRIP / U; s++) {
+                x = fmaf(x, (float)OCC_FMA_STEP, (float)OCC_FMA_STEP);
+                y = fma(y, OCC_FMA_STEP, OCC_FMA_STEP);
             }
             f[i * U + u] = x;
             d[i * U + u] = y;
         }
-    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, TRIPS), 0);
-    CHECK_INT_EQ(occ_fma_mismatches(d, 8, THREADS, U, TRIPS), 0);
-    /* One trip more or fewer, a chain one step short, a start of the wrong thread: mismatches. */
-    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, TRIPS + 1), THREADS * U);
-    CHECK_INT_EQ(occ_fma_mismatches(d, 8, THREADS, U, TRIPS - 1), THREADS * U);
-    f[5] -= (float)OCC_FMA_ADD;
-    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, TRIPS), 1);
+    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, trips), 0);
+    CHECK_INT_EQ(occ_fma_mismatches(d, 8, THREADS, U, trips), 0);
+    CHECK_INT_EQ(occ_fma_trips_run(trips, THREADS / 32), 9);
+    /* A warp credited one trip more: its 32 threads' chains mismatch. */
+    trips[1]++;
+    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, trips), 32 * U);
+    trips[1]--;
+    /* A chain one step short, a start of the wrong thread: mismatches. */
+    f[5] -= (float)OCC_FMA_STEP;
+    CHECK_INT_EQ(occ_fma_mismatches(f, 4, THREADS, U, trips), 1);
     memcpy(&d[0], &d[U], U * sizeof d[0]); /* thread 0 holds thread 1's chains */
-    CHECK_INT_EQ(occ_fma_mismatches(d, 8, THREADS, U, TRIPS), U);
+    CHECK_INT_EQ(occ_fma_mismatches(d, 8, THREADS, U, trips), U);
 }
 
 /* The mixed sum: each float x becomes x + A x 2^-10; the tolerance adds 2^-24 per float. */

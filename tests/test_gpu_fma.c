@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_gpu_fma.c: the arithmetic families on the GPU. Every fma variant at odd grid and
- * block sizes (not multiples of a warp's worth of blocks, a partial last warp) against the closed
- * form bit for bit, with canary words after the output; every mixed variant at sizes that are
+/* tests/test_gpu_fma.c: the arithmetic families on the GPU. Every fma variant at odd grid,
+ * block and chunk sizes (a chunk that does not divide a warp's share) against the closed form bit
+ * for bit, the warps' trips adding up to the launch's and the counters back at 0 (the next launch
+ * starts clean), with canary words after the output; every mixed variant at sizes that are
  * not multiples of U x V x block, static and dynamic schedules, against the closed form of its
  * sum within the stated tolerance, and with its counters back at 0. Planted errors must be seen.
  * Exit 77 without a GPU (OCC_REQUIRE_GPU=1: a failure). */
@@ -18,37 +19,79 @@
 enum { GUARD_BYTES = 256, TRIPS = 3 };
 static const unsigned char CANARY = 0xA5;
 
+/* Device buffers of the fma launches: chain output, per-warp trips, the two counters. */
+typedef struct FmaBufs {
+    unsigned char *out;
+    unsigned int *warp_trips;
+    unsigned long long *claim;
+    unsigned int *warps_done;
+} FmaBufs;
+
+/* One launch of k on grid x block with chunk trips per claim; the host copies of the chains and
+ * the warps' trips; the counters must be back at 0 afterwards. */
+static void run_fma(const OccFmaKernel *k, const FmaBufs *b, int grid, int block,
+                    unsigned int chunk, unsigned char *host, size_t host_bytes,
+                    unsigned int *trips)
+{
+    const long long warps = (long long)grid * block / 32;
+    GPU_OK(cudaMemset(b->out, CANARY, host_bytes));
+    GPU_OK(cudaMemset(b->warp_trips, 0xff, (size_t)warps * sizeof *trips));
+    OccLaunch l = {grid, block, 0, 0};
+    OccFmaArgs a = {.out = b->out, .warp_trips = b->warp_trips, .step = OCC_FMA_STEP,
+                    .total_trips = (unsigned int)(TRIPS * warps), .chunk_trips = chunk,
+                    .claim = b->claim, .warps_done = b->warps_done, .probe = NULL};
+    GPU_OK(k->launch(&l, &a));
+    GPU_OK(cudaDeviceSynchronize());
+    GPU_OK(cudaMemcpy(host, b->out, host_bytes, cudaMemcpyDeviceToHost));
+    GPU_OK(cudaMemcpy(trips, b->warp_trips, (size_t)warps * sizeof *trips,
+                      cudaMemcpyDeviceToHost));
+    unsigned long long claim = 1;
+    unsigned int done = 1;
+    GPU_OK(cudaMemcpy(&claim, b->claim, sizeof claim, cudaMemcpyDeviceToHost));
+    GPU_OK(cudaMemcpy(&done, b->warps_done, sizeof done, cudaMemcpyDeviceToHost));
+    CHECK_INT_EQ(claim, 0);
+    CHECK_INT_EQ(done, 0);
+}
+
 static void test_fma_variant(const OccFmaKernel *k)
 {
     const int unroll = occ_variant_at(occ_variant_find(k->name))->unroll;
     const int grids[] = {1, 7, 13}, blocks[] = {32, 96, 160};
+    const unsigned int chunks[] = {1, 2, 5}; /* 5 does not divide a warp's share of 3 */
     const size_t max_bytes = 13u * 160u * 8u * 8u + GUARD_BYTES;
-    unsigned char *out, *host = malloc(max_bytes);
-    GPU_OK(cudaMalloc((void **)&out, max_bytes));
+    unsigned char *host = malloc(max_bytes);
+    unsigned int trips[13 * 160 / 32];
+    FmaBufs b;
+    GPU_OK(cudaMalloc((void **)&b.out, max_bytes));
+    GPU_OK(cudaMalloc((void **)&b.warp_trips, sizeof trips));
+    GPU_OK(cudaMalloc((void **)&b.claim, sizeof *b.claim));
+    GPU_OK(cudaMalloc((void **)&b.warps_done, sizeof *b.warps_done));
+    GPU_OK(cudaMemset(b.claim, 0, sizeof *b.claim));
+    GPU_OK(cudaMemset(b.warps_done, 0, sizeof *b.warps_done));
     for (int g = 0; g < 3; g++)
-        for (int b = 0; b < 3; b++) {
-            const long long threads = (long long)grids[g] * blocks[b];
+        for (int t = 0; t < 3; t++) {
+            const long long threads = (long long)grids[g] * blocks[t], warps = threads / 32;
             const size_t bytes = (size_t)threads * unroll * k->elem_bytes;
-            GPU_OK(cudaMemset(out, CANARY, max_bytes));
-            OccLaunch l = {grids[g], blocks[b], 0, 0};
-            OccFmaArgs a = {out, OCC_FMA_MUL, OCC_FMA_ADD, TRIPS, NULL};
-            GPU_OK(k->launch(&l, &a));
-            GPU_OK(cudaDeviceSynchronize());
-            GPU_OK(cudaMemcpy(host, out, max_bytes, cudaMemcpyDeviceToHost));
+            run_fma(k, &b, grids[g], blocks[t], chunks[t], host, max_bytes, trips);
             const unsigned long long bad =
-                occ_fma_mismatches(host, k->elem_bytes, threads, unroll, TRIPS);
+                occ_fma_mismatches(host, k->elem_bytes, threads, unroll, trips);
             if (bad)
                 fprintf(stderr, "%s grid=%d block=%d: %llu chains differ\n", k->name, grids[g],
-                        blocks[b], bad);
+                        blocks[t], bad);
             CHECK_INT_EQ(bad, 0);
-            /* The check is not vacuous: one trip more is wrong for every chain. */
-            CHECK_INT_EQ(occ_fma_mismatches(host, k->elem_bytes, threads, unroll, TRIPS + 1),
-                         threads * unroll);
+            CHECK_INT_EQ(occ_fma_trips_run(trips, warps), (unsigned long long)TRIPS * warps);
+            /* The check is not vacuous: one trip more for warp 0 is wrong for its chains. */
+            trips[0]++;
+            CHECK_INT_EQ(occ_fma_mismatches(host, k->elem_bytes, threads, unroll, trips),
+                         32 * unroll);
             int smashed = 0;
             for (size_t i = bytes; i < bytes + GUARD_BYTES; i++) smashed += host[i] != CANARY;
             CHECK_INT_EQ(smashed, 0);
         }
-    cudaFree(out);
+    cudaFree(b.out);
+    cudaFree(b.warp_trips);
+    cudaFree(b.claim);
+    cudaFree(b.warps_done);
     free(host);
 }
 

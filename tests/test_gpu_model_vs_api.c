@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_gpu_model_vs_api.c: on the real GPU, the offline model must agree with the runtime.
- * (1) For every variant, block size 128 and 256, and every level of a full sweep, the padding the
+ * (1) For every variant, block sizes 128, 256, 512 and 1024, and every level of a full sweep (each
+ *     block size its own whole-block levels), the padding the
  *     model picks gives exactly the target blocks/SM per cudaOccupancyMaxActiveBlocksPerMultiprocessor
  *     in every carveout step a sweep can set (--carveout min up to max), and the model's
  *     "unreachable" agrees with the runtime.
@@ -12,6 +13,7 @@
 #include "family.h"
 #include "device.h"
 #include "plan.h"
+#include "variants.h"
 
 /* The model's padding against the runtime for one variant, block size and carveout step. */
 static void compare_in_carveout(const OccDevice *d, const OccVariantInfo *v, const void *k,
@@ -39,8 +41,9 @@ static void compare_in_carveout(const OccDevice *d, const OccVariantInfo *v, con
     }
 }
 
-/* Every variant, blocks of 128 and 256, every level, in every carveout step from the one
- * --carveout min picks up to the maximum (the padding must pin each level in each). */
+/* Every variant, blocks of 128 to 1024 threads, every level, in every carveout step from the one
+ * --carveout min picks up to the maximum (the padding must pin each level in each); a block size
+ * a variant's registers forbid is unreachable at every level for both. */
 static void test_padding_matches_runtime(const OccDevice *d)
 {
     static OccVariantResources res[512];
@@ -51,7 +54,7 @@ static void test_padding_matches_runtime(const OccDevice *d)
                                             ->kernel(occ_variant_at(i)),
                                         &res[i], &e) != 0)
             GPU_OK(e);
-    for (int block = 128; block <= 256; block += 128) {
+    for (int block = 128; block <= OCC_LB_MAX_THREADS; block *= 2) {
         const int c_min = occ_plan_carveout_bytes(&d->limits, OCC_CARVEOUT_MIN, block, res);
         CHECK(c_min < d->limits.smem_per_sm_bytes);
         for (int s = 0; s < d->limits.n_smem_carveouts; s++) {

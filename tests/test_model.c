@@ -241,7 +241,7 @@ static int knee_rows(OccRow *rows)
     }
     static const double spill[3] = {2000, 1900, 1850};
     for (int j = 6; j <= 8; j++) {
-        rows[n] = point("reduce", "stream", "reduce_u8_v16_lbfull", 8 * j, 32768LL * j,
+        rows[n] = point("reduce", "stream", "reduce_u8_v16_r32", 8 * j, 32768LL * j,
                         spill[j - 6]);
         rows[n].unroll = 8;
         rows[n].vec_bytes = 16;
@@ -269,7 +269,7 @@ static void test_knee(void)
     if (n != 8) return;
     CHECK_STR_EQ(k[0].variant, "reduce_u1_v16");
     CHECK_STR_EQ(k[1].variant, "reduce_u1_v4");
-    CHECK_STR_EQ(k[2].variant, "reduce_u8_v16_lbfull");
+    CHECK_STR_EQ(k[2].variant, "reduce_u8_v16_r32");
     CHECK_STR_EQ(k[3].variant, "copy_u1_v4");
     CHECK_STR_EQ(k[4].variant, "chase_thread_k1");
     CHECK_STR_EQ(k[5].variant, "reduce_u8_v16");
@@ -378,9 +378,9 @@ static void test_reports(void)
         fclose(f);
         CHECK_CONTAINS(text, "variant");
         CHECK_CONTAINS(text, "knee %");
-        CHECK_CONTAINS(text, "reduce_u1_v16          1  16     3950.0   50.00    37.50           "
+        CHECK_CONTAINS(text, "reduce_u1_v16       1  16     3950.0   50.00    37.50           "
                              "16384      17.5     37.50\n");
-        CHECK_CONTAINS(text, "model miss reduce_u8_v16_lbfull: 53.8% at 100.00% occupancy: "
+        CHECK_CONTAINS(text, "model miss reduce_u8_v16_r32: 53.8% at 100.00% occupancy: "
                              "register spills");
         CHECK(strstr(text, "model miss reduce_u1_v16:") == NULL);
     }

@@ -116,11 +116,11 @@ static void test_bad_input(void)
 
 static void test_manifest_and_version(void)
 {
-    OccNcuKey in = key("copy_u2_v8_lbfull", 56.25, 1188), out[2];
+    OccNcuKey in = key("copy_u2_v8_r32", 56.25, 1188), out[2];
     char line[256], err[128];
     occ_ncu_key_format(&in, line, sizeof line);
     CHECK_INT_EQ(occ_ncu_parse_manifest(line, out, 2, err, sizeof err), 1);
-    CHECK_STR_EQ(out[0].variant, "copy_u2_v8_lbfull");
+    CHECK_STR_EQ(out[0].variant, "copy_u2_v8_r32");
     CHECK(out[0].occ_target_pct == 56.25);
     CHECK_INT_EQ(out[0].grid_blocks, 1188);
     CHECK_INT_EQ(occ_ncu_parse_manifest("reduce_u1_v4\tpad\n", out, 2, err, sizeof err), -1);

@@ -5,7 +5,8 @@
  * Host code only: built by nvcc, run on a CPU; no GPU and no libcuda needed. Each table entry
  * becomes a cudaOccDeviceProp, a kernel becomes cudaOccFuncAttributes that opted in to the
  * largest dynamic shared memory (as the sweep does through cudaFuncSetAttribute), and the device
- * state asks for the carveout at maximum shared memory. */
+ * state asks for the carveout at maximum shared memory. The register ladder (regcap.h) is held
+ * to it too. */
 
 /* cuda_occupancy.h's cudaOccLimitingFactor also names OCC_LIMIT_WARPS and OCC_LIMIT_BLOCKS;
  * renaming its copies while it is read lets both headers share this file. */
@@ -18,6 +19,7 @@
 extern "C" {
 #include "arch.h"
 #include "occupancy.h"
+#include "regcap.h"
 }
 #include "check.h"
 
@@ -197,6 +199,36 @@ static int compare_padding(const OccArchLimits *a)
                 }
     return pinned;
 }
+/* The register ladder (regcap.h) in cuda_occupancy.h's terms: at each rung's register count the
+ * header places the rung's blocks (no shared memory beyond the reserve: it is not the limit), one
+ * register more places fewer, and every count between two rungs places the upper rung's blocks.
+ * Returns the number of rungs checked. */
+static int compare_ladder(const OccArchLimits *a)
+{
+    int checked = 0;
+    for (size_t b = 0; b < COUNT(block_sizes); b++) {
+        OccRegRung rungs[256];
+        const int n = occ_regcap_ladder(a, block_sizes[b], rungs, 256);
+        CHECK(n >= 1 && n <= 256);
+        int lo = 1;
+        for (int i = 0; i < n && i < 256; i++) {
+            for (int r = lo; r <= rungs[i].regs_per_thread; r++) {
+                OccKernelUsage u = {block_sizes[b], r, 0, 0};
+                const int theirs = cudaocc_blocks(a, &u, NULL);
+                check_count_++;
+                if (theirs != rungs[i].blocks_per_sm) {
+                    report("ladder", a, &u, rungs[i].blocks_per_sm, rungs[i].blocks_per_sm, theirs);
+                    check_failed_++;
+                }
+            }
+            OccKernelUsage next = {block_sizes[b], rungs[i].regs_per_thread + 1, 0, 0};
+            CHECK(cudaocc_blocks(a, &next, NULL) < rungs[i].blocks_per_sm);
+            lo = rungs[i].regs_per_thread + 1;
+            checked++;
+        }
+    }
+    return checked;
+}
 
 int main(void)
 {
@@ -204,9 +236,12 @@ int main(void)
         const OccArchLimits *a = occ_arch_at(i);
         int accepted = compare_grid(a);
         int pinned = compare_padding(a);
+        int rungs = compare_ladder(a);
         CHECK(accepted > 1000);
         CHECK(pinned > 1000);
-        printf("%-6s: %d launches agree, %d padding targets pinned\n", a->name, accepted, pinned);
+        CHECK(rungs > 40);
+        printf("%-6s: %d launches agree, %d padding targets pinned, %d register rungs\n", a->name,
+               accepted, pinned, rungs);
     }
     if (mismatches > MAX_REPORTED)
         fprintf(stderr, "    ... %d mismatches in all\n", mismatches);

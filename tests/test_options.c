@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static OccOptions opt;
@@ -76,7 +77,7 @@ static void test_defaults(void)
     CHECK_NEAR(opt.occ.lo_pct, 6.25, 0);
     CHECK_NEAR(opt.occ.hi_pct, 100, 0);
     CHECK_NEAR(opt.occ.step_pct, 0, 0);
-    CHECK_INT_EQ(opt.block_threads, 128);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 128);
     CHECK_INT_EQ(opt.lever, OCC_LEVER_AUTO);
     CHECK_INT_EQ(opt.size_bytes, 0);
     CHECK_NEAR(opt.max_noise_pct, 0.5, 0);
@@ -99,7 +100,7 @@ static void test_defaults(void)
     strcpy(err, "stale");
     CHECK_INT_EQ(parse_v(only_prog), OCC_EXIT_OK);
     CHECK_STR_EQ(err, "");
-    CHECK_INT_EQ(opt.block_threads, 128);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 128);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
 }
 
@@ -117,7 +118,7 @@ static void test_mission_command(void)
     CHECK_NEAR(opt.occ.lo_pct, 25, 0);
     CHECK_NEAR(opt.occ.hi_pct, 100, 0);
     CHECK_NEAR(opt.occ.step_pct, 0, 0);
-    CHECK_INT_EQ(opt.block_threads, 128);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 128);
 }
 
 static void test_lists_and_kernels(void)
@@ -213,9 +214,28 @@ static void test_occ_forms(void)
 static void test_scalars_and_flags(void)
 {
     CHECK_INT_EQ(PARSE("--block", "32"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.block_threads, 32);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 32);
     CHECK_INT_EQ(PARSE("--block", "256"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.block_threads, 256);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 256);
+    /* --block LIST: a sweep axis of block sizes, each a multiple of 32 up to 1024 (the CUDA
+     * maximum of every arch); a range is its powers of two. */
+    CHECK_INT_EQ(PARSE("--block", "128,256,512,1024"), OCC_EXIT_OK);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 128, 256, 512, 1024);
+    CHECK_INT_EQ(PARSE("--block", "96..1024"), OCC_EXIT_OK);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 128, 256, 512, 1024);
+    CHECK_INT_EQ(PARSE("--block", "1024,96,1024"), OCC_EXIT_OK);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 1024, 96);
+    CHECK_INT_EQ(PARSE("--block", "128,200"), OCC_EXIT_USAGE);
+    CHECK_STR_EQ(err, "--block: '200' is not a multiple of 32 (accepted: 32..1024, a multiple of "
+                      "32; a list like 128,256 or a range of powers of two like 128..1024)");
+    CHECK_INT_EQ(PARSE("--block", "256,2048"), OCC_EXIT_USAGE);
+    CHECK_STR_EQ(err, "--block: '2048' is out of range (accepted: 32..1024, a multiple of 32; a "
+                      "list like 128,256 or a range of powers of two like 128..1024)");
+    CHECK_INT_EQ(PARSE("--block", "1056"), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "'1056' is out of range");
+    CHECK_INT_EQ(PARSE("--block", "0..16"), OCC_EXIT_USAGE);
+    CHECK_CONTAINS(err, "is out of range");
+    CHECK_INT_EQ(PARSE("--block", "128,,256"), OCC_EXIT_USAGE);
     CHECK_INT_EQ(PARSE("--lever", "pad"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.lever, OCC_LEVER_PAD);
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--lever", "bounds"), OCC_EXIT_OK);
@@ -383,11 +403,11 @@ static void test_bad_scalars(void)
     BAD("--block: '48'", "multiple of 32", "--block", "48");
     BAD("'0'", "out of range", "--block", "0");
     BAD("'2048'", "out of range", "--block", "2048");
-    BAD("--block: '288' is out of range (accepted: 32..256, a multiple of 32)", "", "--block",
-        "288");
+    BAD("--block: '1056' is out of range (accepted: 32..1024, a multiple of 32; a list like "
+        "128,256 or a range of powers of two like 128..1024)", "", "--block", "1056");
     BAD("'-32'", "out of range", "--block", "-32");
-    BAD("'128x'", "not an integer", "--block", "128x");
-    BAD("'1e3'", "not an integer", "--block", "1e3");
+    BAD("'128x'", "non-integer element", "--block", "128x");
+    BAD("'1e3'", "non-integer element", "--block", "1e3");
     BAD("'99999999999999999999999'", "out of range", "--block", "99999999999999999999999");
     BAD("'fast'", "auto, pad, bounds, both", "--lever", "fast");
     BAD("'99999999999G'", "too large", "--size", "99999999999G");
@@ -528,12 +548,12 @@ static void test_reparse_and_argv_order(void)
 {
     CHECK_INT_EQ(PARSE("--unroll", "3"), OCC_EXIT_USAGE);
     CHECK_INT_EQ(PARSE("--block", "256", "--plot"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.block_threads, 256);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 256);
     CHECK_INT_EQ(opt.plot, 1);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INT_EQ(PARSE("--bogus"), OCC_EXIT_USAGE);
     CHECK_INT_EQ(PARSE("--block", "64"), OCC_EXIT_OK);
-    CHECK_INT_EQ(opt.block_threads, 64);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 64);
     CHECK_INT_EQ(opt.plot, 0); /* every parse starts from the defaults */
     CHECK_INT_EQ(PARSE("--unroll"), OCC_EXIT_USAGE);
     CHECK_INT_EQ(PARSE("--unroll", "2"), OCC_EXIT_OK);
@@ -542,7 +562,7 @@ static void test_reparse_and_argv_order(void)
     CHECK_INT_EQ(PARSE("-xV"), OCC_EXIT_USAGE);
     CHECK_INT_EQ(PARSE("--block", "64"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.version, 0);
-    CHECK_INT_EQ(opt.block_threads, 64);
+    CHECK_INTS(opt.block_threads, opt.n_block_threads, 64);
 
     CHECK_INT_EQ(PARSE("--plot", "stray", "--quiet"), OCC_EXIT_USAGE);
     CHECK_STR_EQ(last_argv[1], "--plot"); /* argv is not permuted */
@@ -664,7 +684,8 @@ static int same_options(const OccOptions *a, const OccOptions *b)
     int same = a->families == b->families && a->n_unroll == b->n_unroll && a->n_vec == b->n_vec &&
                a->occ.is_list == b->occ.is_list && a->occ.n_pct == b->occ.n_pct &&
                a->occ.lo_pct == b->occ.lo_pct && a->occ.hi_pct == b->occ.hi_pct &&
-               a->occ.step_pct == b->occ.step_pct && a->block_threads == b->block_threads &&
+               a->occ.step_pct == b->occ.step_pct && a->n_block_threads == b->n_block_threads &&
+               !memcmp(a->block_threads, b->block_threads, sizeof a->block_threads) &&
                a->lever == b->lever && a->size_bytes == b->size_bytes &&
                a->max_noise_pct == b->max_noise_pct && a->max_time_s == b->max_time_s &&
                a->min_samples == b->min_samples && a->device == b->device &&
@@ -723,7 +744,8 @@ static void test_help_text(void)
         "kernel",    "mode",     "unroll",      "vec",    "occ",  "block", "lever",
         "size",      "waves",    "footprint",   "stride", "cold", "chain", "index-bytes",
         "max-noise", "max-time", "min-samples", "device", "out",  "force", "resume",
-        "plot",      "quiet",    "dry-run",     "arch",   "list"};
+        "plot",      "quiet",    "dry-run",     "arch",   "list",
+        "calc",      "regs",     "smem",        "target-occ", "target-blocks"};
     char entry[1024];
     read_help();
     CHECK_CONTAINS(help_text, "Usage: ./run_sweep [OPTIONS]");
@@ -754,7 +776,8 @@ static void test_help_text(void)
                           "free memory allows (copy, reduce, mixed), 8 x (chase warp), 16 x "
                           "(chase thread)");
     help_entry("block", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "accepted: 32..256, a multiple of 32; default: 128");
+    CHECK_CONTAINS(entry, "accepted: 32..1024, a multiple of 32; a list like 128,256 or a range "
+                          "of powers of two like 128..1024; default: 128");
     /* A requires rule is stated beside the option that has it. */
     help_entry("index-bytes", entry, sizeof entry);
     CHECK_CONTAINS(entry, "indices, only with --chain index (chase latency) accepted: 4 or 8;");
@@ -1062,6 +1085,39 @@ static void test_enum_names(void)
     CHECK_STR_EQ(occ_chain_name((OccChain)2), "unknown");
 }
 
+/* The calculator's options: only with --calc, which needs --regs and defaults to the largest
+ * carveout unless --carveout is given. */
+static void test_calc_options(void)
+{
+    char entry[1024];
+    CHECK_INT_EQ(PARSE("--quiet"), OCC_EXIT_OK);
+    CHECK(opt.calc == 0 && opt.regs_per_thread == 0 && opt.smem_bytes == 0);
+    CHECK(opt.target_occ_pct == 0 && opt.target_blocks == 0);
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MIN);
+    CHECK_INT_EQ(PARSE("--calc", "--arch", "sm_90", "--regs", "40", "--smem", "16K",
+                       "--target-occ", "62.5", "--target-blocks", "4"),
+                 OCC_EXIT_OK);
+    CHECK(opt.calc == 1 && opt.regs_per_thread == 40 && opt.smem_bytes == 16384);
+    CHECK(opt.target_occ_pct == 62.5 && opt.target_blocks == 4);
+    CHECK_STR_EQ(opt.arch, "sm_90");
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MAX);
+    CHECK_INT_EQ(PARSE("--carveout", "min", "--calc", "--regs", "40"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.carveout, OCC_CARVEOUT_MIN);
+    BAD("--calc needs --regs N", "", "--calc", "--arch", "sm_90");
+    BAD("--regs applies only with --calc", "", "--regs", "32");
+    BAD("--smem applies only with --calc", "", "--dry-run", "--smem", "1K");
+    BAD("--target-occ: '101' is out of range", "", "--calc", "--regs", "1", "--target-occ", "101");
+    BAD("--target-blocks: '0' is out of range", "", "--calc", "--regs", "1", "--target-blocks",
+        "0");
+    BAD("--smem: '0' is not positive", "", "--calc", "--regs", "1", "--smem", "0");
+    BAD("'sm_90'", "needs --dry-run or --calc", "--arch", "sm_90");
+    help_entry("regs", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "only with --calc accepted: 1..255; default: none (--calc needs it)");
+    help_entry("smem", entry, sizeof entry);
+    CHECK_CONTAINS(entry, "only with --calc accepted: a positive byte count");
+    CHECK_CONTAINS(entry, "; default: none");
+}
+
 /* Hardening: a step too fine for the planner, and a control byte in a quoted value. */
 /* The values read the same when the caller has set a locale whose decimal point is ','. */
 static void test_locale_independent(void)
@@ -1109,6 +1165,7 @@ int main(void)
     test_reparse_and_argv_order();
     test_never_prints();
     test_help_text();
+    test_calc_options();
     test_help_examples();
     test_help_agrees_with_parser();
     test_help_scopes();

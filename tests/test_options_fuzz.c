@@ -135,6 +135,9 @@ static const Sample valid[] = {
     {F_BLOCK, "32", "32"},
     {F_BLOCK, "256", "256"},
     {F_BLOCK, "0064", "64"},
+    {F_BLOCK, "1024", "1024"},
+    {F_BLOCK, "128,256,128,1024", "128,256,1024"},
+    {F_BLOCK, "128..1024", "128,256,512,1024"},
     {F_LEVER, "auto", "auto"},
     {F_LEVER, "pad", "pad"},
     {F_LEVER, "bounds", "bounds"},
@@ -236,8 +239,10 @@ static const Sample bad[] = {
     {F_BLOCK, "1000", 0},
     {F_BLOCK, "0", 0},
     {F_BLOCK, "2048", 0},
-    {F_BLOCK, "1024", 0},
-    {F_BLOCK, "288", 0},
+    {F_BLOCK, "128,1056", 0},
+    {F_BLOCK, "128,48", 0},
+    {F_BLOCK, "128,", 0},
+    {F_BLOCK, "1056", 0},
     {F_BLOCK, "1e3", 0},
     {F_BLOCK, "-32", 0},
     {F_BLOCK, " 64", 0},
@@ -462,7 +467,7 @@ static void describe(const OccOptions *o, int f, char *buf, size_t len)
             k += (size_t)snprintf(buf + k, len - k, "%s%g", i ? "," : "", s->pct[i]);
         break;
     case F_BLOCK:
-        snprintf(buf, len, "%d", o->block_threads);
+        join_ints(o->block_threads, o->n_block_threads, buf, len);
         break;
     case F_LEVER:
         snprintf(buf, len, "%s", occ_lever_name(o->lever));
@@ -723,7 +728,11 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(o->n_unroll >= 0 && o->n_unroll <= OCC_MAX_LIST, NULL);
     EXPECT(o->n_vec >= 0 && o->n_vec <= OCC_MAX_LIST, NULL);
     EXPECT(occ_ok(occ), NULL);
-    EXPECT(o->block_threads >= 32 && o->block_threads <= 256 && o->block_threads % 32 == 0, NULL);
+    EXPECT(o->n_block_threads >= 1 && o->n_block_threads <= OCC_MAX_LIST, NULL);
+    for (int i = 0; i < o->n_block_threads && i < OCC_MAX_LIST; i++)
+        EXPECT(o->block_threads[i] >= 32 && o->block_threads[i] <= 1024 &&
+                   o->block_threads[i] % 32 == 0,
+               NULL);
     EXPECT((unsigned)o->lever <= OCC_LEVER_BOTH, NULL);
     EXPECT(o->size_bytes >= 0, NULL);
     EXPECT(o->max_noise_pct > 0 && o->max_noise_pct <= 100, NULL);
@@ -752,7 +761,8 @@ static void check_invariants(const OccOptions *o, const Vec *v)
     EXPECT(list_ok(o->vec_bytes, o->n_vec, w, nw) || (nw == 0 && o->n_vec == 0), NULL);
     /* A scoped option off its default was taken by a selected family. */
     EXPECT(default_occ || (takers(F_OCC) & fams), NULL);
-    EXPECT(o->block_threads == 128 || (takers(F_BLOCK) & fams), NULL);
+    EXPECT((o->n_block_threads == 1 && o->block_threads[0] == 128) || (takers(F_BLOCK) & fams),
+           NULL);
     EXPECT(o->lever == OCC_LEVER_AUTO || (takers(F_LEVER) & fams), NULL);
     EXPECT(o->size_bytes == 0 || (takers(F_SIZE) & fams), NULL);
     EXPECT(o->waves == 1 || (takers(F_WAVES) & fams), NULL);

@@ -59,31 +59,52 @@ static void test_range_with_step_and_empty_range(void)
     CHECK_CONTAINS(notes, "asked 26% -> 25%");
 }
 
-/* reduce_u8_v8 of the catalog with 64 registers (at most 50% on sm_90) and its capped twin with
- * 32; every other variant gets 40. */
+/* reduce_u8_v8 of the catalog with 64 registers (at most 50% on sm_90), reduce_u8_v16 with 55
+ * (56.25%, its natural count on sm_90), each register-capped twin with min(cap, natural) and a
+ * stack frame where the cap is below the natural count; every other variant gets 40. */
 static OccVariantResources res[256];
 static int nat, cap;
 
-static int build(OccLever lever, OccPlan *plan)
+static void set_resources(void)
+{
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){40, 0, 0, 0};
+    res[occ_variant_find("reduce_u8_v8")] = (OccVariantResources){64, 0, 33, 8};
+    res[occ_variant_find("reduce_u8_v16")] = (OccVariantResources){55, 0, 33, 8};
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
+        const int natural = res[v->natural].regs_per_thread;
+        if (v->reg_cap)
+            res[i] = (OccVariantResources){v->reg_cap < natural ? v->reg_cap : natural,
+                                           v->reg_cap < natural ? 176 : 0, 33, 8};
+    }
+}
+
+/* The plan of reduce U x V at the levels of spec through lever. */
+static int build_uv(OccLever lever, int u, int v, const OccOccSpec *spec, OccPlan *plan)
 {
     OccOptions o;
     occ_options_defaults(&o);
-    nat = occ_variant_find("reduce_u8_v8");
-    cap = occ_variant_find("reduce_u8_v8_lbfull");
-    CHECK(nat >= 0 && cap >= 0 && occ_variant_at(nat)->capped == cap);
-    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){40, 0, 0, 0};
-    res[nat] = (OccVariantResources){64, 0, 33, 8};
-    res[cap] = (OccVariantResources){32, 176, 33, 8};
+    set_resources();
     o.families = 1u << occ_family_find("reduce", NULL);
     o.lever = lever;
-    o.unroll[0] = 8; o.n_unroll = 1;
-    o.vec_bytes[0] = 8; o.n_vec = 1;
-    OccOccSpec spec = {.is_list = 1, .pct = {25, 50, 75, 100}, .n_pct = 4};
+    o.unroll[0] = u; o.n_unroll = 1;
+    o.vec_bytes[0] = v; o.n_vec = 1;
     OccLevel lv[OCC_MAX_LEVELS];
     char notes[128], err[128];
-    int nl = occ_plan_levels(sm90(), o.block_threads, &spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
+    int nl = occ_plan_levels(sm90(), o.block_threads[0], spec, lv, OCC_MAX_LEVELS, notes, sizeof notes);
     occ_plan_free(plan);
     return occ_plan_build(sm90(), 0, &o, res, lv, nl, plan, err, sizeof err);
+}
+
+/* reduce_u8_v8 at 25, 50, 75 and 100%; cap is its _r32 twin. */
+static int build(OccLever lever, OccPlan *plan)
+{
+    nat = occ_variant_find("reduce_u8_v8");
+    cap = occ_variant_find("reduce_u8_v8_r32");
+    const OccVariantInfo *v = occ_variant_at(nat);
+    CHECK(nat >= 0 && cap >= 0 && v->n_capped == 4 && v->capped[3] == cap);
+    OccOccSpec spec = {.is_list = 1, .pct = {25, 50, 75, 100}, .n_pct = 4};
+    return build_uv(lever, 8, 8, &spec, plan);
 }
 
 static void test_levers(void)
@@ -117,9 +138,62 @@ static void test_levers(void)
     CHECK_INT_EQ(p[7].variant_index, cap);
     CHECK(p[7].reachable);
     CHECK_INT_EQ(p[7].ordinal, 7);
-    /* bounds: the capped twin everywhere. */
+    /* bounds: a capped twin everywhere; 4 blocks is no rung, so the rung with the most
+     * registers that fits more (56: 9 blocks) is padded down to it. */
     CHECK_INT_EQ(build(OCC_LEVER_BOUNDS, &plan), 4);
-    CHECK(plan.points[0].variant_index == cap && plan.points[0].reachable);
+    p = plan.points;
+    CHECK(p[0].variant_index == occ_variant_find("reduce_u8_v8_r56") && p[0].reachable);
+    CHECK(p[0].pad_bytes > 0);
+    CHECK(p[2].variant_index == occ_variant_find("reduce_u8_v8_r40") && p[2].pad_bytes == 0);
+    CHECK(p[3].variant_index == cap && p[3].reachable);
+    occ_plan_free(&plan);
+}
+
+/* The issue's target: reduce_u8_v16 (55 registers on sm_90: 9 blocks of 128 at most) through the
+ * register ladder from its natural limit to 100%. Registers alone set 9 (the _r56 twin, which
+ * keeps 55), 10 (_r48), 12 (_r40) and 16 blocks (_r32); 11 and 13..15 need the next rung down
+ * and padding. --lever both gives two rows per level, the natural one a skip above 9 blocks. */
+static void test_register_ladder(void)
+{
+    static const struct { int blocks; const char *twin; int padded; } want[] = {
+        {9, "reduce_u8_v16_r56", 0},  {10, "reduce_u8_v16_r48", 0}, {11, "reduce_u8_v16_r40", 1},
+        {12, "reduce_u8_v16_r40", 0}, {13, "reduce_u8_v16_r32", 1}, {14, "reduce_u8_v16_r32", 1},
+        {15, "reduce_u8_v16_r32", 1}, {16, "reduce_u8_v16_r32", 0},
+    };
+    const int n = (int)(sizeof want / sizeof want[0]);
+    OccOccSpec spec = {.is_list = 0, .lo_pct = 56.25, .hi_pct = 100, .step_pct = 0};
+    OccPlan plan = {0};
+    CHECK_INT_EQ(build_uv(OCC_LEVER_BOUNDS, 8, 16, &spec, &plan), n);
+    for (int i = 0; i < n && i < plan.n; i++) {
+        const OccPoint *p = &plan.points[i];
+        CHECK_INT_EQ(p->level.blocks_per_sm, want[i].blocks);
+        CHECK_STR_EQ(occ_point_variant(p), want[i].twin);
+        CHECK(p->reachable && p->lever == OCC_LEVER_BOUNDS);
+        CHECK_INT_EQ(p->pad_bytes > 0, want[i].padded);
+        CHECK_INT_EQ(p->model.limiter, want[i].padded ? OCC_LIMIT_SMEM
+                                       : want[i].blocks == 16 ? OCC_LIMIT_WARPS : OCC_LIMIT_REGS);
+        CHECK_INT_EQ(p->res.local_bytes_per_thread, want[i].blocks == 9 ? 0 : 176);
+    }
+    CHECK_INT_EQ(build_uv(OCC_LEVER_BOTH, 8, 16, &spec, &plan), 2 * n);
+    for (int i = 0; i + 1 < plan.n; i += 2) {
+        CHECK_STR_EQ(occ_point_variant(&plan.points[i]), "reduce_u8_v16");
+        CHECK_INT_EQ(plan.points[i].lever, OCC_LEVER_PAD);
+        CHECK_INT_EQ(plan.points[i].reachable, i == 0);
+        CHECK_INT_EQ(plan.points[i + 1].lever, OCC_LEVER_BOUNDS);
+        CHECK_INT_EQ(plan.points[i].level.blocks_per_sm, plan.points[i + 1].level.blocks_per_sm);
+    }
+    /* A variant without twins (u1: natural registers reach 100%) is a skip row under bounds,
+     * not left out; both gives it its pad row only. */
+    CHECK_INT_EQ(build_uv(OCC_LEVER_BOUNDS, 1, 4, &spec, &plan), n);
+    CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "reduce_u1_v4");
+    CHECK(!plan.points[0].reachable && plan.points[0].lever == OCC_LEVER_BOUNDS);
+    CHECK_CONTAINS(plan.points[0].skip_reason, "no register-capped twin");
+    CHECK_INT_EQ(build_uv(OCC_LEVER_BOTH, 1, 4, &spec, &plan), n);
+    CHECK(plan.points[0].reachable && plan.points[0].lever == OCC_LEVER_PAD);
+    /* auto: natural at 9 blocks, the ladder above. */
+    CHECK_INT_EQ(build_uv(OCC_LEVER_AUTO, 8, 16, &spec, &plan), n);
+    CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "reduce_u8_v16");
+    CHECK_STR_EQ(occ_point_variant(&plan.points[1]), "reduce_u8_v16_r48");
     occ_plan_free(&plan);
 }
 
@@ -240,7 +314,7 @@ static void test_carveout_min_reaches_what_max_does(void)
     int compared = 0;
     for (size_t a = 0; a < occ_arch_count(); a++) {
         const OccArchLimits *arch = occ_arch_at(a);
-        for (int block = 32; block <= 256; block += 32) {
+        for (int block = 32; block <= 1024; block += 32) {
             OccLevel lv[OCC_MAX_LEVELS];
             const int nl = occ_plan_levels(arch, block, &spec, lv, OCC_MAX_LEVELS, notes,
                                            sizeof notes);
@@ -249,7 +323,7 @@ static void test_carveout_min_reaches_what_max_does(void)
             OccOptions o;
             occ_options_defaults(&o);
             o.families = 1u << occ_family_find("reduce", NULL);
-            o.block_threads = block;
+            o.block_threads[0] = block;
             o.unroll[0] = 1, o.n_unroll = 1;
             o.vec_bytes[0] = 4, o.n_vec = 1;
             o.carveout = OCC_CARVEOUT_MIN;
@@ -265,7 +339,7 @@ static void test_carveout_min_reaches_what_max_does(void)
             occ_plan_free(&hi);
         }
     }
-    CHECK(compared > 300);
+    CHECK(compared > 1000);
 }
 
 /* The carveout percentage selects exactly its step on every arch: the runtime rounds
@@ -297,7 +371,7 @@ static void test_arithmetic_axes(void)
     const int fma = occ_family_find("fma", NULL), mixed = occ_family_find("mixed", NULL);
     CHECK(fma >= 0 && mixed >= 0);
     for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){32, 0, 0, 0};
-    OccLevel lv[2] = {{50, 8, 50}, {100, 16, 100}};
+    OccLevel lv[2] = {{128, 50, 8, 50}, {128, 100, 16, 100}};
     occ_options_defaults(&o);
     o.families = 1u << fma;
     o.unroll[0] = 2, o.unroll[1] = 8, o.n_unroll = 2;
@@ -344,6 +418,7 @@ int main(void)
     test_list_maps_to_nearest();
     test_range_with_step_and_empty_range();
     test_levers();
+    test_register_ladder();
     test_footprint_family();
     test_footprint_bounds();
     test_default_size();

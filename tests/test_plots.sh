@@ -68,7 +68,8 @@ check "plot all fixtures exits 0" [ $? -eq 0 ]
 check "plot all fixtures is silent on stderr (no gnuplot warnings)" [ ! -s "$T/all.err" ]
 expected="reduce-synthetic-occupancy-reduce reduce-synthetic-inflight-reduce
 copy-synthetic-occupancy-copy-pad copy-synthetic-inflight-copy-pad
-copy-synthetic-occupancy-copy-bounds copy-synthetic-inflight-copy-bounds
+copy-synthetic-occupancy-copy-bounds copy-synthetic-levers-copy-u8-v16
+copy-synthetic-inflight-copy-bounds
 chase-warp-synthetic-chase-warp chase-warp-synthetic-chase-thread
 chase-latency-synthetic-ladder
 reduce-gpu-b-synthetic-occupancy-reduce reduce-gpu-b-synthetic-inflight-reduce
@@ -248,8 +249,8 @@ set_column "$FIX/copy-synthetic.csv" kernel dup >"$T/names/dup.csv"
     "$T/names/cold.csv" "$T/names/dup.csv" >/dev/null 2>&1
 check "renamed kernels: the figures that the rows call for, under the new names" [ "$(ls \
     "$T/names/out" | grep png$ | tr '\n' ' ')" = "cold-ladder-cold.png dup-inflight-dup-bounds.png \
-dup-inflight-dup-pad.png dup-occupancy-dup-bounds.png dup-occupancy-dup-pad.png \
-hopper-lat-ladder.png hopper-tp-hopper-thread.png hopper-tp-hopper-warp.png " ]
+dup-inflight-dup-pad.png dup-levers-dup-u8-v16.png dup-occupancy-dup-bounds.png \
+dup-occupancy-dup-pad.png hopper-lat-ladder.png hopper-tp-hopper-thread.png hopper-tp-hopper-warp.png " ]
 check "hops without cycles: the throughput figure" \
     has_text "$T/names/out/hopper-tp-hopper-warp.svg" "K = 8 chains per warp"
 
@@ -335,7 +336,7 @@ awk -F ',' -v OFS=',' '/^#/ { print; next }
     !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; print; next }
     { print }
     $c["variant"] == "reduce_u8_v16" && $c["status"] == "ok" {
-        $c["variant"] = "reduce_u8_v16_lbfull"; $c["lever"] = "bounds"; print }' \
+        $c["variant"] = "reduce_u8_v16_r32"; $c["lever"] = "bounds"; print }' \
     "$AUTO" >"$T/reduce-both.csv"
 "$PLOT" --outdir "$T/both" "$T/reduce-both.csv" >"$T/both.out" 2>&1
 check "both run renders" [ $? -eq 0 ]
@@ -348,7 +349,36 @@ for lever in pad bounds; do
         has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "stream, lever $lever —"
 done
 check "both run: no figure without a lever part" [ ! -e "$T/both/reduce-both-occupancy-reduce.png" ]
-check "both run: four figures, PNG and SVG" [ "$(ls "$T/both" | wc -l)" -eq 8 ]
+check "both run: four figures and the levers figure, PNG and SVG" \
+    [ "$(ls "$T/both" | wc -l)" -eq 10 ]
+
+# --- the levers figure: one (U, V) through each lever, capped points labelled with spill bytes --
+lsvg="$OUT/copy-synthetic-levers-copy-u8-v16.svg"
+lever_rows() { # lever_rows LEVER: ok rows of copy_u8_v16 (or its twins) under LEVER
+    count_rows "$FIX/copy-synthetic.csv" "$ok"' && v["unroll"] == 8 && v["vec_bytes"] == 16 &&
+        v["lever"] == "'"$1"'"'
+}
+label_rows() { # label_rows CAP SPILL: bounds rows of copy U=8 V=16 at that cap and spill
+    count_rows "$FIX/copy-synthetic.csv" "$ok"' && v["unroll"] == 8 && v["vec_bytes"] == 16 &&
+        v["reg_cap_per_thread"] == '"$1"' && v["local_bytes_per_thread"] == '"$2"
+}
+check "levers figure: rows of both levers in the fixture" \
+    [ "$(lever_rows bounds)" -gt 0 ] && [ "$(lever_rows pad)" -gt 0 ]
+check "levers figure: both levers in the key" \
+    has_text "$lsvg" "bounds: register cap" && has_text "$lsvg" "pad: natural registers"
+check "levers figure: title names U and V" has_text "$lsvg" "copy stream u8 v16: levers"
+for cap_spill in "40 32" "32 64"; do
+    set -- $cap_spill
+    check "levers figure: one label 'r$1: $2 B' per bounds row at that cap" \
+        [ "$(grep -cF ">r$1: $2 B<" "$lsvg")" -eq "$(label_rows "$1" "$2")" ] &&
+        [ "$(label_rows "$1" "$2")" -gt 0 ]
+done
+check "levers figure: no label on a pad point" \
+    [ "$(grep -c '>r[0-9]*: [0-9]* B<' "$lsvg")" -eq "$(lever_rows bounds)" ]
+check "levers figure: one open point per bounds row, plus the key's" \
+    [ "$(open_points "$lsvg")" -eq $(($(lever_rows bounds) + 1)) ]
+check "a pad-only run has no levers figure" sh -c '! ls "$1"/reduce-synthetic-levers-* 2>/dev/null' \
+    sh "$OUT"
 
 # --- beside the CSV, optional metadata ----------------------------------------------------------
 mkdir -p "$T/beside"

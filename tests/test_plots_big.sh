@@ -39,8 +39,8 @@ check "time is linear in the size (${c_small} s, ${c_big} s)" \
 "$PLOT" --outdir "$T/one" "$T/one.csv" >/dev/null
 check "the big file gives the figures of one round" \
     [ "$(ls "$T/one" | sed 's/^one-//')" = "$(ls "$T/big" | sed 's/^big-//')" ]
-check "there are 9 figures (reduce, copy x 2 levers, 2 chase modes, ladder)" \
-    [ "$(ls "$T/big" | grep -c 'svg$')" -eq 9 ]
+check "there are 10 figures (reduce, copy x 2 levers and its levers figure, 2 chase modes, ladder)" \
+    [ "$(ls "$T/big" | grep -c 'svg$')" -eq 10 ]
 
 # The figures' data: the same points as one round, y within 1% of it.
 python3 "$ROOT/plots/csvsel.py" check --data "$T/one-" "$T/one.csv" >"$T/one.info"

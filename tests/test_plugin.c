@@ -87,7 +87,7 @@ static void test_catalog(void)
     CHECK_INT_EQ(occ_variant_find("mine_b"), n0 + 1);
     CHECK_INT_EQ(occ_variant_at(n0 + 1)->family, f);
     CHECK_INT_EQ(occ_variant_at(n0 + 1)->natural, n0 + 1);
-    CHECK_INT_EQ(occ_variant_at(n0 + 1)->capped, -1);
+    CHECK_INT_EQ(occ_variant_at(n0 + 1)->n_capped, 0);
     CHECK(strcmp(occ_variant_at(n0)->kernel, "mine") == 0);
     int u[8];
     CHECK_INT_EQ(occ_family_axis_values(f, 'u', u, 8), 2);
@@ -112,7 +112,9 @@ static void test_plan(void)
     opt.carveout = OCC_CARVEOUT_MAX;
     for (int i = 0; i < occ_variant_count(); i++)
         res[i] = (OccVariantResources){.regs_per_thread = 16};
-    OccLevel levels[2] = {{25, 4, 25}, {100, 16, 100}};
+    OccLevel levels[2] = {
+        {.block_threads = 128, .asked_pct = 25, .blocks_per_sm = 4, .level_pct = 25},
+        {.block_threads = 128, .asked_pct = 100, .blocks_per_sm = 16, .level_pct = 100}};
     OccPlan plan = {0};
     CHECK_INT_EQ(occ_plan_build(arch, 0, &opt, res, levels, 2, &plan, err, sizeof err), 4);
     int pad[2][2] = {{-1, -1}, {-1, -1}}, reachable[2][2] = {{0}};

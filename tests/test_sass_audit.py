@@ -4,7 +4,7 @@
 
 For every (variant, arch) row of the build's kernel_resources.csv, loads_in_flight_sass (global
 loads the steady-state loop issues before the first use of one, kernels/audit_sass.py) must equal
-the promise: U for copy_u<U>_v<V>[_lbfull], reduce_u<U>_v<V>[_lbfull] and mixed_u<U>_v<V>_a<A>,
+the promise: U for copy_u<U>_v<V>[_r<cap>], reduce_u<U>_v<V>[_r<cap>] and mixed_u<U>_v<V>_a<A>,
 K for chase_warp_k<K> and chase_thread_k<K>. The arithmetic promises use the audit's FMA columns:
 fma_<type>_u<U> issues no load; its hot loop holds U independent FMA chains (fma_chains_sass),
 OCC_FMA_PER_TRIP = 512 FMAs per trip (kernels/fma_chain.h), and at most 1% other instructions
@@ -13,8 +13,15 @@ The 1% bound is checked for fp32 everywhere and for fp64 where the fp64 pipe is 
 (sm_90, sm_100); elsewhere fp64 has at most 32 lanes per SM, a warp's DFMA holds its
 sub-partition's pipe for 4 cycles or more and the loop's few other instructions issue in the idle
 slots, so there the overhead is printed, not failed (sm_80: 6 per 512 DFMAs); mixed_u<U>_v<V>_a<A>'s load loop holds A FMAs for each of its U x V/4 floats
-(fma_per_trip = A x U x V / 4). The latency ladder's kernel (chase_latency_*) is exempt:
-one dependent chain, 1 by construction; its count is reported. Lists every mismatch; exit 1 if
+(fma_per_trip = A x U x V / 4). A one-chain fp32 variant (fma_fp32_u1) must have no FFMA in its
+hot loop whose sources are two registers of one bank (fma_bank_pairs_sass, kernels/fma_chain.h:
+each such FFMA costs an extra cycle there, which halved its throughput on an H200); with more
+chains the reuse cache can serve an operand, and the count is printed, not failed. The latency
+ladder's kernel (chase_latency_*) is exempt: one dependent chain, 1 by construction; its count is
+reported. A register-capped twin (_r<cap>) whose cap cannot hold what it keeps in flight spills (a
+stack frame, stack_bytes_per_thread > 0): it may keep fewer than U loads in flight, reported as
+"spills:" with the count, never more than U and never none; a twin without a stack frame must
+keep all U. Lists every mismatch; exit 1 if
 any, or if a variant has no known promise. Exit 99 (a hard error, which meson reports as ERROR even
 while the test is registered should_fail) when the CSV is unreadable or holds no variant row.
 """
@@ -23,12 +30,13 @@ import re
 import sys
 
 PROMISES = (
-    (re.compile(r'^(?:copy|reduce)_u(\d+)_v\d+(?:_lbfull)?$'), 'U'),
+    (re.compile(r'^(?:copy|reduce)_u(\d+)_v\d+(?:_r\d+)?$'), 'U'),
     (re.compile(r'^mixed_u(\d+)_v\d+_a\d+$'), 'U'),
     (re.compile(r'^chase_(?:warp|thread)_k(\d+)$'), 'K'),
     (re.compile(r'^fma_fp\d+_u\d+$'), 'loads'),
 )
 EXEMPT = re.compile(r'^chase_latency_')
+CAPPED = re.compile(r'^(?:copy|reduce)_u\d+_v\d+_r\d+$')
 FMA = re.compile(r'^fma_fp\d+_u(\d+)$')
 MIXED = re.compile(r'^mixed_u(\d+)_v(\d+)_a(\d+)$')
 FMA_PER_TRIP = 512  # OCC_FMA_PER_TRIP, kernels/fma_chain.h
@@ -45,11 +53,17 @@ def promise(variant):
     return None
 
 
-def arithmetic_failures(variant, arch, chains, per_trip, issued):
+def arithmetic_failures(variant, arch, chains, per_trip, issued, bank_pairs):
     """What the row breaks of its name's arithmetic promise (fma and mixed), as messages;
     issued: the loop's instructions other than NOPs."""
     out = []
     m = FMA.match(variant)
+    if m and bank_pairs:
+        pairs = '%s %s: %d FFMAs read two registers of one bank' % (variant, arch, bank_pairs)
+        if int(m.group(1)) == 1:
+            out.append(pairs + ' (one chain: no reuse cache to serve them)')
+        else:
+            print('info: ' + pairs)
     if m:
         if chains != int(m.group(1)):
             out.append('%s %s: promised %s independent FMA chains, SASS audit %d'
@@ -77,10 +91,11 @@ HARD_ERROR = 99
 
 
 def read_rows(path):
-    """(variant, arch, audited count) of every row."""
+    """(variant, arch, audited count, FMA columns, stack bytes) of every row."""
     with open(path, newline='') as f:
         return [(r['variant'], r['arch'], int(r['loads_in_flight_sass']),
-                 int(r['fma_chains_sass']), int(r['fma_per_trip']), int(r['issued_per_trip']))
+                 int(r['fma_chains_sass']), int(r['fma_per_trip']), int(r['issued_per_trip']),
+                 int(r['fma_bank_pairs_sass']), int(r['stack_bytes_per_thread']))
                 for r in csv.DictReader(f)]
 
 
@@ -94,7 +109,7 @@ def main():
         print('ERROR: %s: %r' % (sys.argv[1], e))
         return HARD_ERROR
     checked, failures = 0, []
-    for variant, arch, audited, chains, per_trip, insns in rows:
+    for variant, arch, audited, chains, per_trip, insns, bank_pairs, stack in rows:
         if EXEMPT.match(variant):
             print('exempt: %s %s: %d load(s) in flight (one dependent chain)'
                   % (variant, arch, audited))
@@ -104,7 +119,11 @@ def main():
             failures.append('%s %s: no promise known for this name' % (variant, arch))
             continue
         checked += 1
-        failures += arithmetic_failures(variant, arch, chains, per_trip, insns)
+        failures += arithmetic_failures(variant, arch, chains, per_trip, insns, bank_pairs)
+        if CAPPED.match(variant) and stack > 0 and 0 < audited <= want[0]:
+            print('spills: %s %s: %d B stack per thread, %d of %d loads in flight'
+                  % (variant, arch, stack, audited, want[0]))
+            continue
         if audited != want[0]:
             failures.append('%s %s: promised %s=%d loads in flight, SASS audit %d'
                             % (variant, arch, want[1], want[0], audited))
