@@ -15,6 +15,7 @@
 #include "fleet_run.h"
 #include "ncu_pass.h"
 #include "nvml.h"
+#include "plugin_load.h"
 #include "report.h"
 #include "resources.h"
 #include "resume.h"
@@ -187,6 +188,22 @@ static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, O
     return 0;
 }
 
+/* Loads the FILE of --plugin FILE (or --plugin=FILE) before the options are parsed, so that its
+ * family is one the options, planner and outputs know. 0 (loaded, or none given), or -1 with
+ * err. */
+static int load_plugin(int argc, char **argv, char *err, size_t err_len)
+{
+    const char *path = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *p = strcmp(argv[i], "--plugin") == 0 && i + 1 < argc ? argv[++i]
+                        : strncmp(argv[i], "--plugin=", 9) == 0          ? argv[i] + 9
+                                                                          : NULL;
+        if (p && path) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
+        if (p) path = p;
+    }
+    return path && occ_plugin_load(path, err, err_len) < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     static OccOptions opt;
@@ -194,6 +211,10 @@ int main(int argc, char **argv)
     static OccVariantResources res[256];
     static OccCsvTable resumed;
     char err[512], msg[480], notes[4096] = "", cc[8];
+    if (load_plugin(argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
     if (opt.version) return occ_report_version(stdout);

@@ -34,6 +34,11 @@ static const RawVariant raw[] = {OCC_CATALOG};
 static OccVariantInfo variants[N_VARIANTS];
 static int resolved;
 
+/* Families and variants registered at run time (occ_catalog_add_family), after the table's. */
+static OccFamilyInfo added_families[OCC_MAX_FAMILIES - N_FAMILIES];
+static OccVariantInfo added_variants[OCC_MAX_ADDED_VARIANTS];
+static int n_added_families, n_added_variants;
+
 static int raw_index(const char *name)
 {
     for (int i = 0; i < N_VARIANTS; i++)
@@ -62,16 +67,22 @@ static void resolve(void)
     resolved = 1;
 }
 
-int occ_family_count(void) { return N_FAMILIES; }
+int occ_family_count(void) { return N_FAMILIES + n_added_families; }
 
-const OccFamilyInfo *occ_family_at(int i) { return i >= 0 && i < N_FAMILIES ? &families[i] : NULL; }
+const OccFamilyInfo *occ_family_at(int i)
+{
+    if (i >= 0 && i < N_FAMILIES) return &families[i];
+    return i >= N_FAMILIES && i < occ_family_count() ? &added_families[i - N_FAMILIES] : NULL;
+}
 
 int occ_family_find(const char *kernel, const char *mode)
 {
-    for (int i = 0; kernel && i < N_FAMILIES; i++)
-        if (strcmp(families[i].kernel, kernel) == 0 &&
-            (mode ? strcmp(families[i].mode, mode) == 0 : families[i].default_mode))
+    for (int i = 0; kernel && i < occ_family_count(); i++) {
+        const OccFamilyInfo *f = occ_family_at(i);
+        if (strcmp(f->kernel, kernel) == 0 &&
+            (mode ? strcmp(f->mode, mode) == 0 : f->default_mode))
             return i;
+    }
     return -1;
 }
 
@@ -89,8 +100,9 @@ int occ_family_takes(const OccFamilyInfo *f, const char *name)
 const char *occ_family_variant_name(int f)
 {
     static char names[OCC_MAX_FAMILIES][48];
-    if (f < 0 || f >= N_FAMILIES) return NULL;
-    if (!names[f][0]) snprintf(names[f], sizeof names[f], "%s_%s", families[f].kernel, families[f].mode);
+    const OccFamilyInfo *fi = occ_family_at(f);
+    if (!fi) return NULL;
+    if (!names[f][0]) snprintf(names[f], sizeof names[f], "%s_%s", fi->kernel, fi->mode);
     return names[f];
 }
 
@@ -103,15 +115,75 @@ long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes, l
     return raised > base ? raised : base;
 }
 
-int occ_variant_count(void) { return N_VARIANTS; }
+int occ_variant_count(void) { return N_VARIANTS + n_added_variants; }
 
 const OccVariantInfo *occ_variant_at(int i)
 {
     resolve();
-    return i >= 0 && i < N_VARIANTS ? &variants[i] : NULL;
+    if (i >= 0 && i < N_VARIANTS) return &variants[i];
+    return i >= N_VARIANTS && i < occ_variant_count() ? &added_variants[i - N_VARIANTS] : NULL;
 }
 
-int occ_variant_find(const char *name) { return name ? raw_index(name) : -1; }
+int occ_variant_find(const char *name)
+{
+    if (!name) return -1;
+    const int i = raw_index(name);
+    if (i >= 0) return i;
+    for (int a = 0; a < n_added_variants; a++)
+        if (strcmp(added_variants[a].name, name) == 0) return N_VARIANTS + a;
+    return -1;
+}
+
+/* 1 when s is a non-empty word of [A-Za-z0-9_] (safe in CSV cells, file names and NVTX). */
+static int is_word(const char *s)
+{
+    return s && *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                          strlen(s);
+}
+
+int occ_catalog_add_family(const OccFamilyInfo *f, const OccVariantInfo *v, int n, char *err,
+                           size_t err_len)
+{
+    if (occ_family_count() >= OCC_MAX_FAMILIES || n_added_variants + n > OCC_MAX_ADDED_VARIANTS) {
+        snprintf(err, err_len, "%s: the catalog holds at most %d families and %d added variants",
+                 f->kernel, OCC_MAX_FAMILIES, OCC_MAX_ADDED_VARIANTS);
+        return -1;
+    }
+    if (!is_word(f->kernel) || !is_word(f->mode) || n < 1) {
+        snprintf(err, err_len, "kernel name '%s': want letters, digits or '_' and 1..%d variants",
+                 f->kernel ? f->kernel : "(null)", OCC_MAX_ADDED_VARIANTS);
+        return -1;
+    }
+    for (int i = 0; i < occ_family_count(); i++)
+        if (strcmp(occ_family_at(i)->kernel, f->kernel) == 0) {
+            snprintf(err, err_len, "kernel name '%s' is already in the catalog", f->kernel);
+            return -1;
+        }
+    for (int i = 0; i < n; i++) {
+        int twice = 0;
+        for (int j = 0; j < i; j++) twice |= strcmp(v[j].name, v[i].name) == 0;
+        if (!is_word(v[i].name) || twice || occ_variant_find(v[i].name) >= 0) {
+            snprintf(err, err_len, "%s: variant name '%s' is %s", f->kernel,
+                     v[i].name ? v[i].name : "(null)",
+                     is_word(v[i].name) ? "already in the catalog" : "not letters, digits or '_'");
+            return -1;
+        }
+    }
+    const int fam = occ_family_count();
+    added_families[n_added_families++] = *f;
+    for (int i = 0; i < n; i++) {
+        OccVariantInfo *a = &added_variants[n_added_variants];
+        *a = v[i];
+        a->kernel = f->kernel;
+        a->mode = f->mode;
+        a->family = fam;
+        a->reg_cap = 0;
+        a->natural = occ_variant_count();
+        a->n_capped = 0;
+        n_added_variants++;
+    }
+    return fam;
+}
 
 int occ_family_axis_values(int f, char axis, int *out, int max)
 {
@@ -119,11 +191,12 @@ int occ_family_axis_values(int f, char axis, int *out, int max)
     resolve();
     /* Insertion into a sorted, distinct list; values beyond max are counted, not stored. */
     int vals[64];
-    for (int i = 0; i < N_VARIANTS; i++) {
-        if (variants[i].family != f) continue;
-        int v = axis == 'u'   ? variants[i].unroll
-                : axis == 'a' ? variants[i].fma_per_element
-                              : variants[i].vec_bytes,
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *vi = occ_variant_at(i);
+        if (vi->family != f) continue;
+        int v = axis == 'u'   ? vi->unroll
+                : axis == 'a' ? vi->fma_per_element
+                              : vi->vec_bytes,
             at = 0;
         while (at < n && vals[at] < v) at++;
         if ((at < n && vals[at] == v) || n == 64) continue;
@@ -138,7 +211,7 @@ int occ_family_axis_values(int f, char axis, int *out, int max)
 int occ_family_has_capped(int f)
 {
     resolve();
-    for (int i = 0; i < N_VARIANTS; i++)
-        if (variants[i].family == f && variants[i].reg_cap) return 1;
+    for (int i = 0; i < occ_variant_count(); i++)
+        if (occ_variant_at(i)->family == f && occ_variant_at(i)->reg_cap) return 1;
     return 0;
 }

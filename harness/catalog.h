@@ -6,6 +6,8 @@
 #ifndef OCC_CATALOG_H
 #define OCC_CATALOG_H
 
+#include <stddef.h>
+
 #include "variant.h"
 
 /* How a family's points are laid out. */
@@ -29,6 +31,8 @@ typedef struct OccFamilyInfo {
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
     int size_floor_gib;              /* default raised to this where memory allows; 0: none */
     const char *bound_note;          /* knee-report cause when the model misses, or NULL */
+    const char *plugin_path;         /* the shared object a family registered at run time came
+                                        from (occ_catalog_add_family); NULL for the table's */
 } OccFamilyInfo;
 
 /* Number of families, and family i (NULL when out of range), in table order. */
@@ -55,6 +59,19 @@ int occ_variant_find(const char *name);
 /* The distinct U (axis 'u'), V (axis 'v') or A (axis 'a', FMAs per loaded element) values of family f's variants, ascending, into
  * out[0..max); returns how many there are (which may exceed max: only max are written). */
 int occ_family_axis_values(int f, char axis, int *out, int max);
+/* Most variants families registered at run time may add, all together. */
+enum { OCC_MAX_ADDED_VARIANTS = 64 };
+
+/* Registers one more family (a plugin's: harness/plugin.c, before the options are parsed) with
+ * its variants v[0..n), which get catalog indices occ_variant_count() .. + n - 1 in that order
+ * (each variant's family, natural and capped fields are set here: natural, uncapped). *f and
+ * the strings it and v point to must outlive the catalog. Returns the new family's index, or
+ * -1 with a one-line err: a kernel or variant name already in the catalog, a name with other
+ * characters than [A-Za-z0-9_], no variants, or more families or variants than the catalog
+ * holds. */
+int occ_catalog_add_family(const OccFamilyInfo *f, const OccVariantInfo *v, int n, char *err,
+                           size_t err_len);
+
 /* 1 when family f has register-capped variants (the bounds lever applies), else 0. */
 int occ_family_has_capped(int f);
 

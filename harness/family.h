@@ -79,5 +79,8 @@ typedef struct OccFamilyOps {
 
 /* The ops of catalog family f (0 <= f < occ_family_count()). */
 const OccFamilyOps *occ_family_ops(int f);
+/* Gives family f, registered at run time with occ_catalog_add_family (beyond the table), its
+ * ops; ignored for a table family. */
+void occ_family_ops_register(int f, const OccFamilyOps *family_ops);
 
 #endif

@@ -12,7 +12,18 @@ OCC_FAMILY_TABLE(DECLARE)
 static const OccFamilyOps *const ops[] = {OCC_FAMILY_TABLE(ENTRY)};
 #undef ENTRY
 
+enum { N_TABLE = sizeof ops / sizeof ops[0] };
+
+/* The ops of families registered at run time (a plugin's), by catalog index. */
+static const OccFamilyOps *added[OCC_MAX_FAMILIES];
+
 const OccFamilyOps *occ_family_ops(int f)
 {
-    return f >= 0 && f < (int)(sizeof ops / sizeof ops[0]) ? ops[f] : NULL;
+    if (f >= 0 && f < N_TABLE) return ops[f];
+    return f >= N_TABLE && f < OCC_MAX_FAMILIES ? added[f] : NULL;
+}
+
+void occ_family_ops_register(int f, const OccFamilyOps *family_ops)
+{
+    if (f >= N_TABLE && f < OCC_MAX_FAMILIES) added[f] = family_ops;
 }

@@ -216,6 +216,16 @@ static const OccOptSpec *spec_of_kind(OccOptKind kind)
 /* o->families from the kernel list (or the table's unset list) and o->mode_arg. */
 static int select_families(const OccParseCtx *c, OccOptions *o)
 {
+    if (o->plugin_path && !o->kernel_arg) {
+        unsigned plugins = 0;
+        for (int f = 0; f < occ_family_count(); f++)
+            if (occ_family_at(f)->plugin_path) plugins |= 1u << f;
+        if (!plugins)
+            return usage(c, "--plugin %s was not loaded (spell the option --plugin in full)",
+                         Q(o->plugin_path));
+        o->families = plugins;
+        return OCC_EXIT_OK;
+    }
     const char *list = o->kernel_arg ? o->kernel_arg : spec_of_kind(OCC_OPT_KERNELS)->unset_text;
     char modes[256];
     unsigned set = 0;

@@ -87,6 +87,10 @@ typedef struct OccOptions {
     const char *mode_arg;         /* --mode M as given (points into argv): for each selected
                                      kernel, its family of mode M instead of its default mode;
                                      NULL (default) = each kernel's default mode */
+    const char *plugin_path;      /* --plugin FILE (points into argv): a user's kernel as a
+                                     family, from a shared object the program loaded before
+                                     parsing (harness/plugin_load.h); without --kernel, only its
+                                     family is selected; NULL (default) = none */
     int unroll[OCC_MAX_LIST];     /* --unroll (scoped): independent loads per thread (chase:
                                      chains), as occ_parse_int_list with power-of-two ranges,
                                      order given, duplicates dropped, each compiled for a

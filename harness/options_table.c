@@ -29,6 +29,11 @@ static const OccOptSpec table[] = {
      .help = "the kernels to run, each in its default mode (see --mode)"},
     {.name = "mode", .kind = OCC_OPT_MODE, .field = AT(mode_arg), .noun = "mode", .metavar = "M",
      .help = "run each selected kernel in mode M instead"},
+    {.name = "plugin", .kind = OCC_OPT_PATH, .field = AT(plugin_path),
+     .accepted = "a plugin shared object (occsweep/plugin.h)", .unset_text = "none",
+     .metavar = "FILE",
+     .help = "sweep your own kernel: its family, from a shared object built against "
+             "occsweep/plugin.h (README: Sweeping your own kernel); without --kernel, only it"},
     {.name = "unroll", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(unroll),
      .field2 = AT(n_unroll), .axis = 'u', .metavar = "LIST",
      .help = "independent loads (or chains) per thread"},

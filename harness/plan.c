@@ -166,13 +166,23 @@ static int push(OccPlan *plan, const OccPoint *p, char *err, size_t err_len)
 /* Fills reachability, padding and model result of p for its variant's resources. */
 static void plan_point(const OccArchLimits *arch, OccPoint *p)
 {
-    OccKernelUsage use = {p->block_threads, p->res.regs_per_thread, p->res.static_smem_bytes, 0};
+    /* The kernel's own dynamic shared memory counts as its static does: padding comes on top. */
+    OccKernelUsage use = {p->block_threads, p->res.regs_per_thread,
+                          p->res.static_smem_bytes +
+                              occ_variant_at(p->variant_index)->own_dyn_smem_bytes,
+                          0};
     const char *why = NULL;
     p->reachable = 0;
     p->pad_bytes = 0;
     p->skip_reason[0] = '\0';
     if (occ_model_padding_for_blocks(arch, &use, p->level.blocks_per_sm, &p->pad_bytes, &why) != 0) {
-        snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "not reachable");
+        static const char smem[] = "static shared memory";
+        const int own = occ_variant_at(p->variant_index)->own_dyn_smem_bytes > 0;
+        if (own && why && strncmp(why, smem, sizeof smem - 1) == 0)
+            snprintf(p->skip_reason, sizeof p->skip_reason, "its own shared memory%s",
+                     why + sizeof smem - 1);
+        else
+            snprintf(p->skip_reason, sizeof p->skip_reason, "%s", why ? why : "not reachable");
         return;
     }
     use.dyn_smem_bytes = p->pad_bytes;
@@ -301,7 +311,8 @@ int occ_plan_run_carveout_bytes(const OccArchLimits *arch, OccCarveout policy,
     if (policy == OCC_CARVEOUT_MAX) return arch->smem_per_sm_bytes;
     int static_bytes = 0;
     for (int i = 0; i < occ_variant_count(); i++)
-        if (res[i].static_smem_bytes > static_bytes) static_bytes = res[i].static_smem_bytes;
+        if (res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes > static_bytes)
+            static_bytes = res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes;
     for (int s = 0; s < arch->n_smem_carveouts; s++) {
         const OccArchLimits a = occ_arch_in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
         int all = 1;

@@ -45,7 +45,8 @@ typedef struct OccPoint {
     OccVariantResources res; /* registers, local memory and static smem the plan used */
     int reachable;          /* 1 when the model puts exactly level.blocks_per_sm blocks per SM
                                (always 1 for footprint points) */
-    int pad_bytes;          /* dynamic shared memory padding per block (when reachable) */
+    int pad_bytes;          /* dynamic shared memory padding per block (when reachable), on
+                               top of the variant's own_dyn_smem_bytes */
     int carveout_bytes;     /* shared memory per SM the launch configures (the plan's
                                carveout_bytes; 0 for footprint points, which set their own) */
     OccResult model;        /* the model's occupancy with that padding (when reachable) */
@@ -64,7 +65,7 @@ typedef struct OccPlan {
 /* The run's carveout, bytes of shared memory per SM: for OCC_CARVEOUT_MIN the smallest step of
  * arch inside which padding can pin every level from 1 block per SM to the most blocks of
  * block_threads (warp slots and block limit), with the largest static shared memory of any
- * variant in res[] (so it depends on neither --occ nor the selected kernels; the allocation
+ * variant in res[] (its own dynamic shared memory included; so it depends on neither --occ nor the selected kernels; the allocation
  * unit decides: 32 blocks of 32 threads on sm_90 need 132 KiB, since in 64 KiB no multiple of
  * 128 bytes puts exactly 31 blocks per SM); for OCC_CARVEOUT_MAX arch->smem_per_sm_bytes. */
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,

@@ -33,7 +33,14 @@ static cudaError_t probe_residency(OccRun *r, Bound *b, int grid_blocks, int war
     const size_t words = (size_t)grid_blocks * OCC_PROBE_WORDS;
     uint64_t *host = malloc(words * sizeof *host);
     cudaStream_t st = r->timer.stream;
-    cudaError_t e = host ? cudaMemsetAsync(r->probe, 0, words * 8, st) : cudaErrorMemoryAllocation;
+    cudaError_t e = host ? cudaSuccess : cudaErrorMemoryAllocation;
+    /* A family with a grid of its own (a plugin's) may bind more blocks than the plan's wave. */
+    if (e == cudaSuccess && grid_blocks > r->probe_blocks) {
+        cudaFree(r->probe);
+        e = cudaMalloc((void **)&r->probe, words * sizeof *r->probe);
+        r->probe_blocks = e == cudaSuccess ? grid_blocks : 0;
+    }
+    if (e == cudaSuccess) e = cudaMemsetAsync(r->probe, 0, words * 8, st);
     b->probe = r->probe;
     if (e == cudaSuccess) e = launch_bound(b, st);
     b->probe = NULL;
@@ -80,18 +87,25 @@ static void fill_flop_share(OccRow *row)
         row->pct_of_flop_peak = 100.0 * row->gflops_median / row->flop_peak_gflops;
 }
 
-/* Sets the point's attributes (its carveout and padding) and asks the runtime how many blocks
- * fit. */
+/* The point's dynamic shared memory per block: the kernel's own, then the padding. */
+static int dyn_smem_bytes(const OccPoint *p)
+{
+    return occ_variant_at(p->variant_index)->own_dyn_smem_bytes + p->pad_bytes;
+}
+
+/* Sets the point's attributes (its carveout and dynamic shared memory) and asks the runtime how
+ * many blocks fit. */
 static cudaError_t configure(const OccArchLimits *l, const void *k, const OccPoint *p,
                              int *blocks_per_sm)
 {
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          occ_arch_carveout_pct(l, p->carveout_bytes));
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, p->pad_bytes);
+        e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 dyn_smem_bytes(p));
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, k, p->block_threads,
-                                                          (size_t)p->pad_bytes);
+                                                          (size_t)dyn_smem_bytes(p));
     return e;
 }
 
@@ -156,7 +170,7 @@ static cudaError_t prepare_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     }
     const OccShape shape = {.launch = {.grid_blocks = (int)row->grid_blocks,
                                        .block_threads = p->block_threads,
-                                       .dyn_smem_bytes = (size_t)p->pad_bytes},
+                                       .dyn_smem_bytes = (size_t)dyn_smem_bytes(p)},
                             .blocks_per_sm = blocks, .sm_count = r->dev->sm_count};
     char skip[sizeof out->status];
     if (bind(r, b, v, &shape, out) != 0) {

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "family.h"
 #include "kernel_resources.h"
+#include "plugin_load.h"
 
 /* The build-time table's entry of v for arch, or NULL. */
 static const OccKernelResources *table_entry(const OccArchLimits *arch, const OccVariantInfo *v)
@@ -61,8 +62,10 @@ int occ_resources_get(const OccArchLimits *arch, int have_device, OccVariantReso
 {
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        int rc = have_device ? from_device(arch, v, &res[i], err, err_len)
-                             : from_table(arch, v, &res[i], err, err_len);
+        int rc = occ_family_at(v->family)->plugin_path
+                     ? occ_plugin_resources(arch, have_device, v, &res[i], err, err_len)
+                 : have_device ? from_device(arch, v, &res[i], err, err_len)
+                               : from_table(arch, v, &res[i], err, err_len);
         if (rc != 0) return -1;
     }
     return 0;

@@ -33,6 +33,7 @@ int occ_run_init(OccRun *r, long long buffer_bytes, const OccPoint *points, int 
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&r->probe,
                        (size_t)r->max_grid_blocks * OCC_PROBE_WORDS * sizeof *r->probe);
+    r->probe_blocks = e == cudaSuccess ? r->max_grid_blocks : 0;
     if (e != cudaSuccess) {
         occ_device_format_error(e, "creating the run's stream and probe", err, err_len);
         return -1;

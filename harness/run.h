@@ -33,7 +33,9 @@ typedef struct OccRun {
     /* Set by occ_run_init: */
     OccTimer timer;               /* stream and events */
     OccStreamBuffers stream;      /* shared input/output buffers (roof, streaming families) */
-    unsigned long long *probe;    /* residency probe: OCC_PROBE_WORDS per block of the largest grid */
+    unsigned long long *probe;    /* residency probe: OCC_PROBE_WORDS per block of probe_blocks */
+    int probe_blocks;             /* blocks the probe holds: the largest planned grid, grown by
+                                     the point loop for a family binding a larger grid of its own */
     int max_grid_blocks, max_block_threads; /* of the planned points */
     OccRoof roof;                 /* set by occ_run_measure_roof */
     void *state[OCC_MAX_FAMILIES]; /* each set-up family's state */

@@ -27,6 +27,9 @@ typedef struct OccVariantInfo {
     int natural;        /* index of the natural twin (its own index when natural) */
     int n_capped;       /* register-capped twins of a natural variant (0 for a twin) */
     int capped[OCC_MAX_REG_CAPS]; /* their indices, in variants.h order (caps descending) */
+    int own_dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block (a
+                           plugin's OccPluginVariant.dyn_smem_bytes; 0 for occsweep's kernels):
+                           the padding comes on top of it */
 } OccVariantInfo;
 
 /* A variant's resources as compiled for one GPU (runtime attributes or the build-time table). */

@@ -1,35 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // kernels/probe.cuh: the residency probe (see OccStreamArgs.probe). Off (a NULL pointer, the
-// same for every thread) in timed launches, where it costs one uniform branch per block.
+// same for every thread) in timed launches, where it costs one uniform branch per block. The
+// probe code is the one plugins use (include/occsweep/plugin.h), so built-in and plugin kernels
+// record residency alike.
 #ifndef OCC_PROBE_CUH
 #define OCC_PROBE_CUH
 
 #include "api.h"
+#include "occsweep/plugin.h"
 
-__device__ __forceinline__ unsigned long long probe_clock_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
+static_assert(OCC_PROBE_WORDS == OCC_PLUGIN_PROBE_WORDS, "one probe layout for every kernel");
+
+__device__ __forceinline__ unsigned long long probe_clock_ns() { return occ_plugin_clock_ns(); }
 
 __device__ __forceinline__ void probe_start(unsigned long long *probe)
 {
-    if (probe && threadIdx.x == 0) {
-        unsigned int smid;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-        probe[OCC_PROBE_WORDS * blockIdx.x] = smid;
-        probe[OCC_PROBE_WORDS * blockIdx.x + 1] = probe_clock_ns();
-    }
+    occ_plugin_probe_start(probe);
 }
 
 // Every thread of the block calls it (it has a barrier when the probe is on).
-__device__ __forceinline__ void probe_end(unsigned long long *probe)
-{
-    if (probe) {
-        __syncthreads();
-        if (threadIdx.x == 0) probe[OCC_PROBE_WORDS * blockIdx.x + 2] = probe_clock_ns();
-    }
-}
+__device__ __forceinline__ void probe_end(unsigned long long *probe) { occ_plugin_probe_end(probe); }
 
 #endif

@@ -395,6 +395,10 @@ static void vec_reset(Vec *v, const char *kind, int index)
     push(v, "occsweep");
 }
 
+/* Options of the table the vectors never give, which still make prefixes ambiguous: --plugin
+ * (its file is loaded by the program before the parser runs). */
+static const char *const not_generated[] = {"plugin"};
+
 static int min_prefix(int f)
 {
     int len = (int)strlen(flag_info[f].name);
@@ -402,6 +406,8 @@ static int min_prefix(int f)
         int unique = 1;
         for (int g = 0; g < N_FLAG; g++)
             unique &= g == f || strncmp(flag_info[g].name, flag_info[f].name, (size_t)k) != 0;
+        for (size_t g = 0; g < sizeof not_generated / sizeof not_generated[0]; g++)
+            unique &= strncmp(not_generated[g], flag_info[f].name, (size_t)k) != 0;
         if (unique) return k;
     }
     return len;

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/plugin_load.c: opening a plugin, checking it, registering its family; its kernels'
+ * handles and resources. */
+#define _GNU_SOURCE /* dladdr */
+#include "plugin_load.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "device.h"
+#include "family.h"
+#include "plugin_res.h"
+
+extern const OccFamilyOps occ_family_plugin;
+
+/* More shared memory than any GPU gives one block (sm_90: 227 KiB). */
+enum { OCC_PLUGIN_MAX_DYN_SMEM_BYTES = 1 << 20 };
+
+static OccLoadedPlugin loaded;
+static int is_loaded;
+static cudaKernel_t kernels[OCC_MAX_ADDED_VARIANTS];
+static int device_set = -1; /* the device last selected in the plugin's runtime */
+static char *report;        /* cuobjdump's resource report of the shared object (CPU plans) */
+
+/* The first required field of p that is missing, or NULL when none is. */
+static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
+{
+    const struct { const void *value; const char *name; } need[] = {
+        {p->name, "name"}, {p->variants, "variants"}, {(const void *)p->get_kernel, "get_kernel"},
+        {(const void *)p->set_device, "set_device"},
+        {(const void *)p->func_set_attribute, "func_set_attribute"}, {(const void *)p->setup, "setup"},
+        {(const void *)p->teardown, "teardown"}, {(const void *)p->work, "work"},
+        {(const void *)p->verify, "verify"},
+        {p->persistent ? (const void *)p : (const void *)p->grid_blocks, "grid_blocks"},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!need[i].value) return snprintf(buf, len, "OccPlugin.%s is NULL", need[i].name), buf;
+    if (p->n_variants < 1 || p->n_variants > OCC_MAX_ADDED_VARIANTS)
+        return snprintf(buf, len, "OccPlugin.n_variants is %d (want 1..%d)", p->n_variants,
+                        OCC_MAX_ADDED_VARIANTS), buf;
+    for (int i = 0; i < p->n_variants; i++) {
+        const OccPluginVariant *v = &p->variants[i];
+        const char *what = !v->name ? "name" : !v->kernel ? "kernel" : !v->launch ? "launch" : NULL;
+        if (what) return snprintf(buf, len, "variants[%d].%s is NULL", i, what), buf;
+        if (v->loads_in_flight < 0 || v->load_bytes < 0 || (v->loads_in_flight > 0) != (v->load_bytes > 0))
+            return snprintf(buf, len, "variants[%d] (%s): loads_in_flight and load_bytes are "
+                            "both 0 or both positive", i, v->name), buf;
+        if (v->dyn_smem_bytes > OCC_PLUGIN_MAX_DYN_SMEM_BYTES)
+            return snprintf(buf, len, "variants[%d] (%s): dyn_smem_bytes %zu is more than a block "
+                            "can have (%d)", i, v->name, v->dyn_smem_bytes,
+                            OCC_PLUGIN_MAX_DYN_SMEM_BYTES), buf;
+    }
+    return NULL;
+}
+
+int occ_plugin_load(const char *path, char *err, size_t err_len)
+{
+    char why[160];
+    if (is_loaded) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return snprintf(err, err_len, "--plugin: %s", dlerror()), -1;
+    /* POSIX dlsym returns functions as void *; copied, not cast (ISO C has no such cast). */
+    const OccPlugin *(*entry)(void) = NULL;
+    void *sym = dlsym(h, OCC_PLUGIN_ENTRY_SYMBOL);
+    memcpy(&entry, &sym, sizeof entry);
+    if (!entry)
+        return snprintf(err, err_len, "--plugin %s: no symbol %s (not an occsweep plugin: see "
+                        "occsweep/plugin.h)", path, OCC_PLUGIN_ENTRY_SYMBOL), -1;
+    const OccPlugin *p = entry();
+    if (!p) return snprintf(err, err_len, "--plugin %s: occ_plugin() returned NULL", path), -1;
+    if (p->abi_version != OCC_PLUGIN_ABI_VERSION)
+        return snprintf(err, err_len, "--plugin %s: built for plugin ABI %d, this occsweep takes "
+                        "ABI %d (rebuild it against this occsweep's occsweep/plugin.h)", path,
+                        p->abi_version, OCC_PLUGIN_ABI_VERSION), -1;
+    if (missing_field(p, why, sizeof why))
+        return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;
+    OccVariantInfo v[OCC_MAX_ADDED_VARIANTS];
+    for (int i = 0; i < p->n_variants; i++)
+        v[i] = (OccVariantInfo){.name = p->variants[i].name,
+                                .unroll = p->variants[i].loads_in_flight,
+                                .vec_bytes = p->variants[i].load_bytes,
+                                .own_dyn_smem_bytes = (int)p->variants[i].dyn_smem_bytes};
+    const OccFamilyInfo f = {
+        .id = p->name, .kernel = p->name, .mode = p->persistent ? "persistent" : "own_grid",
+        .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,
+        .options = "unroll,occ,block,carveout,size",
+        .dram_bytes_per_load_byte = p->dram_bytes_per_load_byte > 0 ? p->dram_bytes_per_load_byte : NAN,
+        /* The streaming families' default size: a launch long against its ramp and tail. */
+        .size_l2_multiple = 8, .size_floor_gib = 4, .plugin_path = path};
+    const int first = occ_variant_count();
+    const int fam = occ_catalog_add_family(&f, v, p->n_variants, why, sizeof why);
+    if (fam < 0) return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;
+    occ_family_ops_register(fam, &occ_family_plugin);
+    loaded = (OccLoadedPlugin){.api = p, .path = path, .family = fam, .first_variant = first};
+    is_loaded = 1;
+    return fam;
+}
+
+const OccLoadedPlugin *occ_plugin_loaded(void) { return is_loaded ? &loaded : NULL; }
+
+int occ_plugin_variant_index(const OccVariantInfo *v)
+{
+    if (!is_loaded || v->family != loaded.family) return -1;
+    return occ_variant_find(v->name) - loaded.first_variant;
+}
+
+/* The handle from the plugin's runtime, on the device occsweep's runtime has current. */
+static cudaError_t plugin_kernel(int i, cudaKernel_t *k)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess && dev != device_set) {
+        e = loaded.api->set_device(dev);
+        device_set = e == cudaSuccess ? dev : -1;
+    }
+    if (e == cudaSuccess && !kernels[i]) {
+        e = loaded.api->get_kernel(&kernels[i], loaded.api->variants[i].kernel);
+        if (e != cudaSuccess) kernels[i] = NULL;
+    }
+    *k = kernels[i];
+    return e;
+}
+
+const void *occ_plugin_kernel(int i)
+{
+    cudaKernel_t k = NULL;
+    return plugin_kernel(i, &k) == cudaSuccess ? (const void *)k : NULL;
+}
+
+static void no_code(const OccArchLimits *arch, const char *what, char *err, size_t err_len)
+{
+    snprintf(err, err_len, "--plugin %s has no code for %s (%s): rebuild it with -arch=%s",
+             loaded.path, arch->name, what, arch->name);
+}
+
+/* Without a device: the kernel's symbol (its host stub's, from the shared object's symbol table)
+ * looked up in cuobjdump's report of the shared object. */
+static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, char *err,
+                      size_t err_len)
+{
+    const OccPluginVariant *pv = &loaded.api->variants[i];
+    const char *tool = getenv("OCC_CUOBJDUMP");
+    if (!tool || !*tool) tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
+    if (!report && occ_plugin_res_read(tool, loaded.path, &report, err, err_len) != 0) return -1;
+    if (!occ_plugin_res_has_arch(report, arch->name)) return no_code(arch, "cuobjdump", err, err_len), -1;
+    Dl_info info;
+    char symbol[512];
+    if (!dladdr(pv->kernel, &info) ||
+        occ_plugin_res_symbol(info.dli_fname,
+                              (unsigned long long)((const char *)pv->kernel -
+                                                   (const char *)info.dli_fbase),
+                              symbol, sizeof symbol) != 0)
+        return snprintf(err, err_len, "--plugin %s: variant %s: no symbol names its kernel (is the "
+                        "shared object stripped?)", loaded.path, pv->name), -1;
+    OccKernelResources t;
+    if (occ_plugin_res_parse(report, symbol, arch->name, &t) != 0)
+        return snprintf(err, err_len, "--plugin %s: variant %s: kernel %s is not in its %s cubin",
+                        loaded.path, pv->name, symbol, arch->name), -1;
+    int smem = t.static_smem_bytes;
+    const int reserved = arch->smem_reserved_per_block_bytes;
+    if (reserved && smem >= reserved) smem -= reserved; /* as resources.c, see resources.h */
+    *r = (OccVariantResources){.regs_per_thread = t.regs_per_thread,
+                               .local_bytes_per_thread = t.stack_bytes_per_thread,
+                               .static_smem_bytes = smem};
+    return 0;
+}
+
+int occ_plugin_resources(const OccArchLimits *arch, int have_device, const OccVariantInfo *v,
+                         OccVariantResources *r, char *err, size_t err_len)
+{
+    const int i = occ_plugin_variant_index(v);
+    if (i < 0) return snprintf(err, err_len, "%s is no plugin variant", v->name), -1;
+    if (!have_device) {
+        if (from_cubin(arch, i, r, err, err_len) != 0) return -1;
+    } else {
+        cudaKernel_t k;
+        cudaError_t e = plugin_kernel(i, &k);
+        if (e == cudaSuccess) occ_device_kernel_resources((const void *)k, r, &e);
+        if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction ||
+            e == cudaErrorInvalidKernelImage)
+            return no_code(arch, cudaGetErrorName(e), err, err_len), -1;
+        if (e != cudaSuccess) return occ_device_format_error(e, v->name, err, err_len), -1;
+        r->loads_in_flight_sass = 0;
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/plugin_res.h: a plugin's kernel resources without a GPU, from the cubin its shared
+ * object carries: cuobjdump's resource report (the one kernels/gen_resources.sh reads for
+ * occsweep's own kernels), run and parsed. No CUDA header. */
+#ifndef OCC_PLUGIN_RES_H
+#define OCC_PLUGIN_RES_H
+
+#include <stddef.h>
+
+#include "kernel_resources.h"
+
+/* Runs `cuobjdump -res-usage so_path` (cuobjdump: a path or a name looked up on PATH) and
+ * returns its standard output in *report (heap, NUL-terminated; free it). 0, or -1 with a
+ * one-line err (cuobjdump not found or failed). */
+int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **report, char *err,
+                        size_t err_len);
+
+/* Finds the kernel whose symbol is `function` (mangled, as cuobjdump prints it) in the section
+ * of `arch` ("sm_90") of a -res-usage report, and fills out's regs_per_thread,
+ * stack_bytes_per_thread and static_smem_bytes (SHARED as reported: static + the reserved
+ * per-block part when it has any); variant is set to function, arch to arch,
+ * loads_in_flight_sass to 0. Returns 0, or -1 when the report holds no such kernel for arch. */
+int occ_plugin_res_parse(const char *report, const char *function, const char *arch,
+                         OccKernelResources *out);
+
+/* The name of the function at byte offset `offset` from the load base of the 64-bit ELF shared
+ * object at so_path, from its symbol table (.symtab: nvcc gives kernel host stubs internal
+ * linkage, so they are not in the dynamic symbols), into name[0..len). 0, or -1 when the file
+ * cannot be read, is no 64-bit ELF, has no symbol table (stripped) or no function there. */
+int occ_plugin_res_symbol(const char *so_path, unsigned long long offset, char *name, size_t len);
+
+/* 1 when the report holds code for arch (any kernel), else 0. */
+int occ_plugin_res_has_arch(const char *report, const char *arch);
+
+#endif
