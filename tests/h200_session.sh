@@ -15,7 +15,8 @@
 # also: fmancu (Nsight Compute on fp32 FMA chains), dips (Nsight Compute's DRAM throughput, bytes and warps at reduce_u4_v16 50/75/93.75%, and
 # the block-256 sweeps that halve the blocks per SM), sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants),
-# plugin (tests/gpu_check_plugin.sh: the example plugins' tests and sweeps, into $OUT/plugin).
+# plugin (tests/gpu_check_plugin.sh on this build: the example plugins' tests and sweeps, into the
+# logs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -123,7 +124,7 @@ for s in $steps; do
     perf)
         ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$LOGS/perf-b256.csv" --force | tail -n 8
         ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;
-    plugin) tests/gpu_check_plugin.sh "$OUT/plugin" 2>&1 | tee "$LOGS/plugin.log" |
+    plugin) OCC_BUILD=$PWD/build tests/gpu_check_plugin.sh "$LOGS/plugin" 2>&1 | tee "$LOGS/plugin.log" |
         grep -E "^(PASS|FAIL|SKIP|NOTE) " ;;
     *) echo "unknown step $s" ;;
     esac
