@@ -105,7 +105,8 @@ cudaError_t setup(void **st, long long size_bytes, cudaStream_t stream)
     s.n = (size_t)size_bytes / (2 * sizeof(float));
     cudaError_t e = cudaMalloc(&s.x, s.n * sizeof(float));
     if (e == cudaSuccess) e = cudaMalloc(&s.y, s.n * sizeof(float));
-    if (e == cudaSuccess) e = cudaMalloc(&s.claim, sizeof *s.claim + sizeof *s.done + sizeof *s.bad);
+    // Three 8-byte counters in one allocation: claim, done (the low 4 bytes of the second), bad.
+    if (e == cudaSuccess) e = cudaMalloc(&s.claim, 3 * sizeof *s.claim);
     if (e != cudaSuccess) return e;
     s.done = reinterpret_cast<unsigned int *>(s.claim + 1);
     s.bad = s.claim + 2;
