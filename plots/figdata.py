@@ -113,7 +113,9 @@ class Point:
 
 class Group:
     """The ok rows of one (kernel, mode): what they hold (cycles, hops, flops, bandwidth: some row
-    holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median, gbps_median), the
+    holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median with the
+    flop_peak_gflops its figures draw (GFLOP/s without a stated peak, e.g. a plugin's, draws no
+    arithmetic figure), gbps_median), the
     levers in the order they first appear, per_lever (some (unroll, vec_bytes, blocks_per_sm,
     block_threads) point was measured under two levers), factors, the distinct (lever,
     dram_bytes_per_load_byte text) in the order they appear, elems, the distinct vec_bytes
@@ -226,7 +228,7 @@ def _scan_part(path, specs, part):
     feeders = [_feeder(run, spec) for spec in specs]
     i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
     i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
-    i_flops, i_gbps = ix["gflops_median"], ix["gbps_median"]
+    i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
@@ -257,8 +259,8 @@ def _scan_part(path, specs, part):
                 g.cycles = value(row[i_cycles]) is not None
             if not g.hops and row[i_hops] != "NaN":
                 g.hops = value(row[i_hops]) is not None
-            if not g.flops and row[i_flops] != "NaN":
-                g.flops = value(row[i_flops]) is not None
+            if not g.flops and row[i_flops] != "NaN" and row[i_peak] != "NaN":
+                g.flops = value(row[i_flops]) is not None and value(row[i_peak]) is not None
             if not g.bandwidth and row[i_gbps] != "NaN":
                 g.bandwidth = value(row[i_gbps]) is not None
             g.seen[seen_key(row)] = None

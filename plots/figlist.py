@@ -4,7 +4,7 @@ names, titles and traffic factor; the rules are plots/csvsel.py's (its task chec
 Figures are chosen by what the rows hold, never by family name:
   - a group whose rows hold a finite cycles_per_hop_median: a latency ladder (ladder); else
     hops_per_s_median: a chase throughput figure (chase);
-  - else gflops_median: the arithmetic figures, with gbps_median too (memory and arithmetic) a
+  - else gflops_median with a stated flop_peak_gflops: the arithmetic figures, with gbps_median too (memory and arithmetic) a
     GFLOP/s figure per FMAs-per-float A (flops-fmas) and the intensity figure (intensity), else
     a GFLOP/s figure per chain count U (flops), one per element size (vec_bytes);
   - else the Volkov figures (occupancy, inflight), and where the rows hold two or more

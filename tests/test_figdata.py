@@ -199,4 +199,24 @@ for part_bytes in (1 << 40, 50000):
     check("an error in the last part names its line (%s)" % msg,
           msg == "%s:%d: column gbps_median: 'fast' is not a number" % (big, bad_line))
 
+# --- GFLOP/s without a stated peak (a plugin's) draws the Volkov figures, not the arithmetic ones
+fma = os.path.join(ROOT, "tests", "fixtures", "fma-synthetic.csv")
+with open(fma, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+at = next(i for i, line in enumerate(lines) if line and not line.startswith("#"))
+peak = lines[at].split(",").index("flop_peak_gflops")
+nopeak = os.path.join(tmp, "nopeak.csv")
+with open(nopeak, "w", encoding="utf-8") as f:
+    for i, line in enumerate(lines):
+        if i > at and line and not line.startswith("#"):
+            fields = line.split(",")
+            fields[peak] = "NaN"
+            line = ",".join(fields)
+        f.write(line + ("\n" if i < len(lines) - 1 else ""))
+figdata.PART_BYTES = 1 << 40
+kinds = {g.type() for g in figdata.scan(fma, absurd_lines=False).groups.values()}
+check("the fma fixture is arithmetic (%s)" % kinds, kinds == {"arith"})
+kinds = {g.type() for g in figdata.scan(nopeak, absurd_lines=False).groups.values()}
+check("... and without flop_peak_gflops it is not (%s)" % kinds, kinds == {"stream"})
+
 finish()
