@@ -110,16 +110,25 @@ static const char *line_starting(const char *text, const char *prefix)
 
 static size_t line_len(const char *p) { return strcspn(p, "\n"); }
 
-static void test_print(void)
+/* What occ_summary_print prints for r[0..n) (echoed to stdout), or NULL when no temporary file
+ * could be made (a failed check). */
+static char *printed_summary(const OccRow *r, int n)
 {
-    make_rows();
     FILE *f = tmpfile();
     CHECK(f != NULL);
-    if (f == NULL) return;
-    occ_summary_print(f, rows, n_rows);
+    if (f == NULL) return NULL;
+    occ_summary_print(f, r, n);
     char *out = slurp(f);
     fclose(f);
     fputs(out, stdout);
+    return out;
+}
+
+static void test_print(void)
+{
+    make_rows();
+    char *out = printed_summary(rows, n_rows);
+    if (out == NULL) return;
 
     const char *head = line_starting(out, "variant ");
     const char *a = line_starting(out, "copy_u1_v4 ");
@@ -159,12 +168,8 @@ static void test_print(void)
     CHECK_CONTAINS(out, "rows: 9 ok, 2 skip, 1 fail");
     free(out);
 
-    f = tmpfile();
-    CHECK(f != NULL);
-    if (f == NULL) return;
-    occ_summary_print(f, rows + 7, 1);
-    out = slurp(f);
-    fclose(f);
+    out = printed_summary(rows + 7, 1);
+    if (out == NULL) return;
     CHECK_CONTAINS(out, "no ok rows");
     CHECK_CONTAINS(out, "rows: 0 ok, 1 skip, 0 fail");
     free(out);
@@ -230,13 +235,8 @@ static void test_flops(void)
     CHECK_NEAR(v[1].knee_gflops_occ_pct, 100.0, 0); /* 90% of 4000 GB/s: only at 100% */
     CHECK_NEAR(v[1].knee_occ_pct, 100.0, 0);
 
-    FILE *f = tmpfile();
-    CHECK(f != NULL);
-    if (f == NULL) return;
-    occ_summary_print(f, rows, n_rows);
-    char *out = slurp(f);
-    fclose(f);
-    fputs(out, stdout);
+    char *out = printed_summary(rows, n_rows);
+    if (out == NULL) return;
     const char *bw = line_starting(out, "variant "), *mixed = line_starting(out, "mixed_u2_v16_a64 ");
     const char *ar = bw ? line_starting(bw + 1, "variant ") : NULL;
     CHECK(bw != NULL && ar != NULL && mixed != NULL);
@@ -273,11 +273,8 @@ static void test_per_block(void)
     CHECK_INT_EQ(v[0].n_ok, 2);
     CHECK(occ_summary_per_block(v, 2));
     CHECK(!occ_summary_per_block(v, 1));
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    occ_summary_print(f, rows, n_rows);
-    fclose(f);
+    char *out = printed_summary(rows, n_rows);
+    if (out == NULL) return;
     CHECK_CONTAINS(out, "variant        block");
     CHECK_CONTAINS(out, "reduce_u4_v16    256");
     CHECK_CONTAINS(out, "at its block size");
