@@ -13,6 +13,7 @@
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
+#include "loaded_latency.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
@@ -20,6 +21,7 @@
 #include "resources.h"
 #include "resume.h"
 #include "sink.h"
+#include "walltime.h"
 
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
@@ -88,8 +90,30 @@ static int calc(const OccOptions *opt)
     return OCC_EXIT_OK;
 }
 
+/* The loaded-latency sweep of a run that has a model: its levels, and the curve of the ok ones. */
+static OccLoadedLevel loaded_levels[OCC_LOADED_LEVELS];
+static OccLatencyCurve loaded_curve;
+
+/* The metadata of the loaded-latency sweep: one line per level. */
+static void loaded_meta(OccMeta *m, double seconds)
+{
+    occ_meta_add(m, "loaded_latency_levels", "%d levels, %d ok, %.1f s", OCC_LOADED_LEVELS,
+                 loaded_curve.n, seconds);
+    for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
+        const OccLoadedLevel *l = &loaded_levels[i];
+        char key[40];
+        snprintf(key, sizeof key, "loaded_latency_%02d", i);
+        occ_meta_add(m, key,
+                     "warps %d U %d: %.1f GB/s, mean %.1f ns (%.1f cycles), p5 %.1f p50 %.1f p95 "
+                     "%.1f p99 %.1f ns, %.0f MHz, %s",
+                     l->stream_warps, l->unroll, l->gbps, l->mean_ns, l->mean_cycles, l->p5_ns,
+                     l->p50_ns, l->p95_ns, l->p99_ns, l->clock_mhz, l->status);
+    }
+}
+
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
- * measured now on this GPU far beyond L2. 0 (model set, or none needed) or -1 with err. */
+ * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency
+ * curve L(X) of this run. 0 (model set, or none needed) or -1 with err. */
 static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int *have, OccMeta *m,
                          char *err, size_t err_len)
 {
@@ -98,13 +122,41 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
         *have = occ_family_at(plan->points[i].family)->dram_bytes_per_load_byte > 0;
     if (!*have) return 0;
     double ns = 0, cycles = 0;
-    if (occ_ladder_dram_latency(run->timer.stream, (size_t)(8 * run->dev->l2_bytes), &ns, &cycles,
-                                err, err_len) != 0)
+    const size_t footprint = (size_t)(8 * run->dev->l2_bytes);
+    if (occ_ladder_dram_latency(run->timer.stream, footprint, &ns, &cycles, err, err_len) != 0)
         return -1;
-    *model = (OccModel){ns, run->roof.memcpy_gbps, run->dev->sm_count};
+    *model = (OccModel){.latency_ns = ns, .roof_gbps = run->roof.memcpy_gbps,
+                        .sm_count = run->dev->sm_count};
     occ_meta_add(m, "dram_latency_ns", "%.1f", ns);
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
+    if (!run->opt->no_loaded) {
+        const double t0 = occ_walltime_s();
+        if (!run->opt->quiet) fprintf(stderr, "occsweep: measuring the loaded-latency curve\n");
+        if (occ_loaded_latency_sweep(run->timer.stream, run->dev->sm_count, footprint,
+                                     loaded_levels, err, err_len) != 0)
+            return -1;
+        occ_loaded_curve(loaded_levels, OCC_LOADED_LEVELS, &loaded_curve);
+        model->curve = &loaded_curve;
+        loaded_meta(m, occ_walltime_s() - t0);
+    }
+    char which[200];
+    occ_model_describe(model, which, sizeof which);
+    occ_meta_add(m, "model", "%s", which);
     return 0;
+}
+
+/* <csv stem>-loaded.csv beside the run's CSV: the loaded-latency levels, when they ran. */
+static void write_loaded_csv(const OccModel *model, const char *path, int quiet)
+{
+    char side[1100], err[1300];
+    if (model->curve == NULL) return;
+    const size_t len = strlen(path);
+    const int stem = (int)(len > 4 && !strcmp(path + len - 4, ".csv") ? len - 4 : len);
+    snprintf(side, sizeof side, "%.*s-loaded.csv", stem, path);
+    if (occ_loaded_write_csv(side, loaded_levels, OCC_LOADED_LEVELS, err, sizeof err) != 0)
+        fprintf(stderr, "occsweep: %s\n", err);
+    else if (!quiet)
+        fprintf(stderr, "occsweep: wrote %s\n", side);
 }
 
 /* The size of the run's stream buffers (the roof and the streaming families) without --size: the
@@ -152,6 +204,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
     }
+    if (have_model) write_loaded_csv(&model, path, opt->quiet);
     for (int i = 0; resumed && i < resumed->n_rows; i++)
         if (occ_resume_keep_row(resumed, i, todo->points, todo->n))
             occ_sink_keep(&sink, &resumed->rows[i]);

@@ -68,8 +68,9 @@ static void print_model(const OccModel *m, const OccRow *rows, int n, const char
     char md[1100], err[300];
     int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1;
     if (nk > 0) {
-        printf("model: DRAM latency %.1f ns, roof %.1f GB/s, %d SMs\n", m->latency_ns,
-               m->roof_gbps, m->sm_count);
+        char which[200];
+        occ_model_describe(m, which, sizeof which);
+        printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
         occ_knee_print(stdout, knees, nk);
         size_t len = strlen(csv_path);
         int stem = (int)(len > 4 && !strcmp(csv_path + len - 4, ".csv") ? len - 4 : len);

@@ -11,8 +11,32 @@
 #include "rowfmt.h"
 #include "summary.h"
 
+int occ_model_is_loaded(const OccModel *m)
+{
+    return m != NULL && m->curve != NULL && m->curve->n > 0 && isfinite(m->roof_gbps);
+}
+
+void occ_model_describe(const OccModel *m, char *out, size_t len)
+{
+    if (len == 0) return;
+    if (occ_model_is_loaded(m)) {
+        const OccLatencyCurve *c = m->curve;
+        snprintf(out, len, "loaded latency L(X): %d levels, %.1f ns idle to %.1f ns at %.1f GB/s",
+                 c->n, occ_curve_latency_ns(c, 0), occ_curve_latency_ns(c, c->gbps[c->n - 1]),
+                 c->gbps[c->n - 1]);
+    } else {
+        snprintf(out, len,
+                 "unloaded DRAM latency %.1f ns (fallback: no loaded-latency curve measured)",
+                 m ? m->latency_ns : NAN);
+    }
+}
+
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
 {
+    if (occ_model_is_loaded(m))
+        return m->sm_count > 0 ? occ_curve_solve_gbps(m->curve, bytes_in_flight_per_sm,
+                                                      m->sm_count, m->roof_gbps)
+                               : NAN;
     if (m == NULL || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
         !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0)
         return NAN;
@@ -92,6 +116,11 @@ static void diagnose(const OccModel *m, const OccRow *worst, double predicted, O
                  "plateaus at %.0f%% of the roof: DRAM efficiency or issue rate, not latency, "
                  "bounds it",
                  100.0 * k->best_gbps / m->roof_gbps);
+    else if (occ_model_is_loaded(m))
+        snprintf(k->cause, len,
+                 "slower than the loaded-latency curve predicts (L(X) = %.0f ns at the predicted "
+                 "%.0f GB/s): issue rate or DRAM efficiency, not the probes' latency, bounds it",
+                 occ_curve_latency_ns(m->curve, predicted), predicted);
     else
         snprintf(k->cause, len,
                  "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
@@ -232,9 +261,13 @@ static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, con
                            int n)
 {
     fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
+    char which[200];
+    occ_model_describe(m, which, sizeof which);
     fprintf(f, "Little's-law model: predicted GB/s = min(roof, f x bytes in flight per SM x SMs / "
                "latency), f = the row's dram_bytes_per_load_byte (DRAM bytes its GB/s counts per "
-               "byte loaded: 2 where each loaded byte is stored again).\n\n");
+               "byte loaded: 2 where each loaded byte is stored again); with a loaded-latency "
+               "curve, latency = L(X) at the predicted X (X = min(roof, f B S / L(X))).\n\n");
+    fprintf(f, "- model: %s\n", which);
     fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
     fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
     fprintf(f, "- SMs: %d\n", m->sm_count);

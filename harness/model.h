@@ -4,9 +4,12 @@
  * Model: a kernel that keeps B bytes of loads in flight on each of S SMs, each load taking L ns,
  * moves B x S / L bytes per ns (= GB/s), up to the roof R:
  *     predicted GB/s = min(R, B x S / L)
- * B is the CSV's bytes_in_flight_per_sm, L the unloaded DRAM latency of the chase ladder, R the
- * run's cudaMemcpy roof (roof_memcpy_gbps). Inverting it on a measured point gives the latency
- * the loads actually saw under that load: B x S / measured GB/s.
+ * B is the CSV's bytes_in_flight_per_sm, R the run's cudaMemcpy roof (roof_memcpy_gbps). L is the
+ * latency under the load the prediction itself delivers when the run measured the loaded-latency
+ * curve L(X) (loaded_model.h: X = min(R, B x S / L(X)), solved by bisection), else the unloaded
+ * DRAM latency of the chase ladder (the fallback, which occ_model_describe names). Inverting
+ * the model on a measured point gives the latency the loads actually saw under that load:
+ * B x S / measured GB/s (the CSV's latency_loaded_ns).
  *
  * Only loads wait on DRAM, but gbps_median may count more bytes than were loaded (a kernel that
  * stores every loaded byte moves two DRAM bytes per byte loaded). Each row carries that factor,
@@ -26,6 +29,7 @@
 #include <stdio.h>
 
 #include "csv.h"
+#include "loaded_model.h"
 
 /* A model miss larger than this, in % of the prediction, gets a likely cause in the report. */
 #define OCC_KNEE_MISS_PCT 20.0
@@ -35,11 +39,24 @@ typedef struct OccModel {
     double latency_ns; /* unloaded DRAM latency, ns (chase ladder, e.g. 336 on an H200) */
     double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps */
     int sm_count;      /* streaming multiprocessors on the GPU */
+    const OccLatencyCurve *curve; /* the run's loaded-latency curve L(X), or NULL (or no
+                                     samples): the unloaded model with latency_ns */
 } OccModel;
 
-/* min(roof_gbps, bytes_in_flight_per_sm x sm_count / latency_ns), GB/s. NaN when m is NULL or
- * any input is NaN, when latency_ns, roof_gbps or sm_count is not positive, or when
- * bytes_in_flight_per_sm (bytes) is negative. An infinite roof_gbps means no roof. */
+/* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0
+ * when from the unloaded latency (or m is NULL). */
+int occ_model_is_loaded(const OccModel *m);
+
+/* Writes which model m is, one line without a newline, to out (len bytes): "loaded latency
+ * L(X): N levels, A ns idle to B ns at C GB/s" or "unloaded DRAM latency A ns (fallback: no
+ * loaded-latency curve measured)". */
+void occ_model_describe(const OccModel *m, char *out, size_t len);
+
+/* With a loaded curve (occ_model_is_loaded): occ_curve_solve_gbps(curve, bytes_in_flight_per_sm,
+ * sm_count, roof_gbps). Otherwise min(roof_gbps, bytes_in_flight_per_sm x sm_count / latency_ns),
+ * GB/s. NaN when m is NULL or any input is NaN, when latency_ns (without a curve), roof_gbps or
+ * sm_count is not positive, or when bytes_in_flight_per_sm (bytes) is negative. An infinite
+ * roof_gbps means no roof (and the unloaded model). */
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
 
 /* bytes_in_flight_per_sm (bytes) x sm_count / gbps (GB/s): the latency the loads actually saw, in
@@ -87,8 +104,11 @@ typedef struct OccKnee {
                         5. worst row's prediction clamped at the roof and best_gbps below
                            (100 - OCC_KNEE_MISS_PCT)% of the roof: "plateaus at P% of the
                            roof: DRAM efficiency or issue rate, not latency, bounds it";
-                        6. otherwise (measured below the prediction): "latency rises under load
-                           (loaded latency X ns vs unloaded Y ns)", X from the worst row. */
+                        6. otherwise (measured below the prediction), unloaded model: "latency
+                           rises under load (loaded latency X ns vs unloaded Y ns)", X inverted
+                           from the worst row; loaded model: "slower than the loaded-latency
+                           curve predicts (L(X) = Y ns at the predicted X GB/s): issue rate or
+                           DRAM efficiency, not the probes' latency, bounds it". */
 } OccKnee;
 
 /* Fills out[0..) with one OccKnee per (variant, block size), in order of first appearance among the ok rows
@@ -101,8 +121,8 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
  * "-" for NaN), then one line per variant with a cause. */
 void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
-/* Writes the knee report as markdown to path: a title naming gpu_name, the model's inputs (and
- * the bytes in flight per SM the roof needs), a table with one row per variant, then a section
+/* Writes the knee report as markdown to path: a title naming gpu_name, which model
+ * (occ_model_describe), its inputs (and the bytes in flight per SM the roof needs), a table with one row per variant, then a section
  * "Model misses > 20%" listing each cause (or saying there is none). m must not be NULL. Returns
  * 0, or -1 with a one-line message naming the path in err (err_len bytes, may be 0). */
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,

@@ -166,6 +166,8 @@ typedef struct OccOptions {
                                      no such question */
     int list;                     /* --list: 1 = print the compiled variants and exit */
     int quiet;                    /* --quiet: 1 = no progress lines */
+    int no_loaded;                /* --no-loaded: 1 = no loaded-latency sweep; the model falls
+                                     back to the unloaded DRAM latency */
     int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
     int version;                  /* --version/-V: 1 = print the version and exit 0 */
     int help_man;                 /* --help-man: 1 = print the man page (roff) and exit 0 */

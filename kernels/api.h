@@ -172,6 +172,46 @@ cudaError_t occ_chase_latency(const unsigned int *lines, OccChaseLink link,
 /* The latency kernel of `link`, for cudaFuncSetAttribute. */
 const void *occ_kernel_chase_latency(OccChaseLink link);
 
+/* The loaded-latency experiment's histogram: OCC_LOADED_BINS bins of OCC_LOADED_BIN_CYCLES SM
+ * cycles per hop each (the last bin holds every longer hop). */
+#define OCC_LOADED_BINS 512
+#define OCC_LOADED_BIN_CYCLES 16
+/* Bound on a background thread's trips (a guard: they end when every probe is done). */
+#define OCC_LOADED_MAX_TRIPS (1LL << 24)
+
+/* What one probe (one block) of occ_loaded_latency reports. */
+typedef struct OccLoadedProbe {
+    unsigned long long end;            /* the link the chase ended at (verify: the host's walk) */
+    unsigned long long sum_hop_cycles; /* sum over the timed hops of each hop's SM cycles */
+    unsigned long long loop_cycles;    /* SM cycles (clock64) of the whole timed loop */
+    unsigned long long loop_ns;        /* globaltimer ns of the same loop (cycles / ns = clock) */
+    unsigned int smid;                 /* the SM the block ran on (one probe per SM: residency) */
+} OccLoadedProbe;
+
+/* The arguments of occ_loaded_latency (device pointers unless said). */
+typedef struct OccLoadedArgs {
+    const unsigned int *stream_buf;     /* background buffer, stream_vecs 16-byte vectors */
+    size_t stream_vecs;                 /* 16-byte vectors in stream_buf */
+    int stream_warps;                   /* background warps per block, 0..31 */
+    int unroll;                         /* U: 16-byte loads in flight per background thread:
+                                           1, 2 or 4 */
+    const unsigned long long *probe_start; /* per block: the first link of its probe's chase */
+    int warm_hops;                      /* untimed hops before the timed ones */
+    int hops;                           /* timed hops per probe */
+    unsigned int *hist;                 /* per block OCC_LOADED_BINS counters, written whole */
+    OccLoadedProbe *probes;             /* per block: its probe's figures */
+    unsigned int *probes_done;          /* one counter, zeroed before the launch */
+    unsigned long long *stream_loads;   /* one counter, zeroed: 16-byte loads of the background */
+    unsigned long long *stream_sum;     /* one counter, zeroed: sum of the 4-byte words loaded */
+} OccLoadedArgs;
+
+/* One launch of grid_blocks blocks (one per SM: grid_blocks must not exceed the SMs, so that every
+ * block is resident) of 32 x (1 + stream_warps) threads. Thread 0 of each block chases addresses
+ * from probe_start[block] (warm_hops, then hops timed one by one into the block's histogram);
+ * the other warps' threads load U 16-byte vectors per trip over stream_buf (streaming, evict-first
+ * loads) and add up the words, until every probe is done (probes_done == grid_blocks). */
+cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
+
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
  * on the device, asynchronously on `stream`. */
 cudaError_t occ_fill_pattern(float *buf, size_t n_floats, unsigned int seed, cudaStream_t stream);

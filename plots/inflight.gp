@@ -3,10 +3,11 @@
 # log2 axis), where Little's law should collapse the (U, V) curves onto one; curves drawn as in
 # occupancy.gp (volkov.gp's encoding), the roof lines named in the key, % of the memcpy roof on
 # the right axis, and the Little's-law model as a dash-dot line up to where it meets the roof
-# (past that it is the roof, whose line stays visible).
+# (past that it is the roof, whose line stays visible), and beside it the loaded-latency model
+# when the run measured L(X).
 #
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
-#           [TRAFFIC]]]]
+#           [TRAFFIC [LOADED]]]]]
 #
 # DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
 #       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
@@ -17,6 +18,11 @@
 #       min(ROOF, TRAFFIC x bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s)
 #       is drawn; TRAFFIC is the rows' dram_bytes_per_load_byte, the DRAM bytes gbps_median
 #       counts per loaded byte (2 where each load is stored again)
+# LOADED  with SM_COUNT, TRAFFIC and ROOF_GBPS: the run's ok loaded-latency levels (plots/loaded.gp's
+#       DATA: gbps mean_ns ...). The loaded model X = min(ROOF, TRAFFIC x B x SM_COUNT / L(X))
+#       holds exactly where B = X x L(X) / (TRAFFIC x SM_COUNT): its curve is drawn through the
+#       levels' (X x mean / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's
+#       latency (L is flat above it) up to the roof, then the roof; empty: not drawn
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 HERE = ARG0[1 : strlen(ARG0) - strlen("inflight.gp")]
@@ -29,6 +35,7 @@ PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
 TRAFFIC = ARGC >= 8 && ARG8 ne "" ? ARG8 + 0.0 : 0.0
+LOADED = ARGC >= 9 ? ARG9 : ""
 
 stats DATA using XCOL nooutput
 BYTES_LO = STATS_min
@@ -43,6 +50,22 @@ LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 # The bytes in flight at which the model reaches the roof; the line ends there.
 KNEE_BYTES = LITTLE ? ROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
+LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
+if (LOADED_ON) {
+    stats LOADED using 1 nooutput
+    LAST = STATS_records - 1
+    stats LOADED every ::LAST::LAST using 1 nooutput
+    LAST_GBPS = STATS_max
+    stats LOADED every ::LAST::LAST using 2 nooutput
+    LAST_NS = STATS_max
+}
+# The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
+LOADED_PLOT = LOADED_ON ? "LOADED using ($1 * $2 / (TRAFFIC * SMS)):($1 < ROOF ? $1 : ROOF) " . \
+    "with lines linewidth 3 linecolor rgb '#c0392b' title 'predicted: loaded latency L(X)', " . \
+    "loaded_tail(x) with lines linewidth 3 linecolor rgb '#c0392b' notitle," : ""
+# Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
+loaded_tail(x) = LOADED_ON && x >= LAST_GBPS * LAST_NS / (TRAFFIC * SMS) ? \
+    (TRAFFIC * x * SMS / LAST_NS < ROOF ? TRAFFIC * x * SMS / LAST_NS : ROOF) : NaN
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
 set yrange [0 : YTOP]
@@ -61,6 +84,7 @@ eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
      for [k = 1 : LITTLE] little(x) with lines linewidth 3 dashtype (6, 3, 1.5, 3) \
          linecolor rgb "#999999" title (LITTLE ? LITTLE_TITLE : ""), \
+     @LOADED_PLOT \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \

@@ -361,6 +361,56 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* The loaded model: rows measured exactly as a curve L(X) = 400 + 0.1 X ns predicts are met by the
+ * model holding that curve (no miss, the same knee) and missed by the unloaded one, which then
+ * needs the inverted latency; a row below the curve's prediction gets the loaded cause. */
+static void test_loaded_curve(void)
+{
+    OccLatencyCurve curve = {0};
+    for (double x = 0; x <= 4000; x += 500) occ_curve_add(&curve, x, 400 + 0.1 * x);
+    const OccModel loaded = {.latency_ns = 400.0, .roof_gbps = 4000.0, .sm_count = 132,
+                             .curve = &curve};
+    char which[200];
+    CHECK(occ_model_is_loaded(&loaded));
+    CHECK(!occ_model_is_loaded(&model));
+    occ_model_describe(&loaded, which, sizeof which);
+    CHECK_STR_EQ(which, "loaded latency L(X): 9 levels, 400.0 ns idle to 800.0 ns at 4000.0 GB/s");
+    occ_model_describe(&model, which, sizeof which);
+    CHECK_STR_EQ(which, "unloaded DRAM latency 400.0 ns (fallback: no loaded-latency curve "
+                        "measured)");
+    /* A flat curve with an infinite roof is the unloaded model without a roof. */
+    OccModel no_roof = loaded;
+    no_roof.roof_gbps = INFINITY;
+    CHECK(!occ_model_is_loaded(&no_roof));
+
+    OccRow rows[16];
+    for (int w = 1; w <= 16; w++) {
+        const long long b = 1024LL * w;
+        rows[w - 1] = point("reduce", "stream", "reduce_u1_v16", 4 * w, b, 0);
+        rows[w - 1].gbps_median = occ_curve_solve_gbps(&curve, (double)b, 132, 4000.0);
+    }
+    /* 1024 B: X (400 + 0.1 X) = 135168, X = 313.37 (the unloaded model says 337.92). */
+    CHECK_NEAR(rows[0].gbps_median, 313.37, 0.01);
+    OccKnee k[4];
+    int n = occ_knee_compute(&loaded, rows, 16, k, 4);
+    CHECK_INT_EQ(n, 1);
+    CHECK(k[0].worst_miss_pct < 1e-6);
+    CHECK_NEAR(k[0].knee_predicted_pct, k[0].knee_measured_pct, 0.0);
+    CHECK_STR_EQ(k[0].cause, "");
+    /* Up to 8192 B the unloaded prediction stays below the roof (2703 GB/s vs 1849 measured). */
+    n = occ_knee_compute(&model, rows, 8, k, 4);
+    CHECK(k[0].worst_miss_pct > OCC_KNEE_MISS_PCT);
+    CHECK_CONTAINS(k[0].cause, "latency rises under load (loaded latency");
+
+    rows[15].gbps_median *= 0.7;
+    n = occ_knee_compute(&loaded, rows, 16, k, 4);
+    CHECK_NEAR(k[0].worst_miss_pct, 30.0, 1e-6);
+    CHECK_CONTAINS(k[0].cause, "slower than the loaded-latency curve predicts (L(X) = ");
+    occ_model_annotate(&loaded, rows, 16);
+    CHECK_NEAR(rows[0].measured_over_predicted, 1.0, 1e-9);
+    CHECK_NEAR(rows[15].measured_over_predicted, 0.7, 1e-9);
+}
+
 static void test_reports(void)
 {
     OccRow rows[64];
@@ -430,5 +480,6 @@ int main(void)
     test_bound_note();
     test_knee();
     test_reports();
+    test_loaded_curve();
     return check_done();
 }

@@ -396,8 +396,9 @@ static void vec_reset(Vec *v, const char *kind, int index)
 }
 
 /* Options of the table the vectors never give, which still make prefixes ambiguous: --plugin
- * (its file is loaded by the program before the parser runs). */
-static const char *const not_generated[] = {"plugin"};
+ * (its file is loaded by the program before the parser runs) and --no-loaded (a flag no vector
+ * needs: it only skips a measurement). */
+static const char *const not_generated[] = {"plugin", "no-loaded"};
 
 static int min_prefix(int f)
 {

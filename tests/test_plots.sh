@@ -497,6 +497,36 @@ check "gnuplot failure names file and figure" \
     grep -qF "chase-latency-synthetic.csv: ladder: gnuplot failed: simulated" "$T/flaky.err"
 check "gnuplot failure leaves no partial output" no_files_in "$T/flaky"
 
+# The loaded-latency levels beside a CSV (<stem>-loaded.csv): their figure, and the predicted
+# curve on the bytes-in-flight figure; a fail level stays out of both, --latency-ns drops both.
+mkdir -p "$T/loaded"
+sed '/^# roof_memcpy_gbps=/a # dram_latency_ns=332.0' "$FIX/copy-synthetic.csv" >"$T/loaded/copy.csv"
+cat >"$T/loaded/copy-loaded.csv" <<'EOF'
+stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,clock_mhz,hops,status
+0,1,9.5,345.0,683.1,330.0,343.0,362.0,380.0,1980.0,270336,ok
+2,1,830.0,360.0,712.8,332.0,352.0,400.0,470.0,1980.0,270336,ok
+4,2,2800.0,430.0,851.4,340.0,410.0,560.0,720.0,1980.0,270336,ok
+8,4,3900.0,640.0,1267.2,380.0,620.0,900.0,1100.0,1980.0,270336,ok
+16,4,3990.0,9950.0,1881.0,450.0,930.0,1400.0,1700.0,1980.0,270336,fail:probe 3 ended off its walk
+EOF
+"$PLOT" "$T/loaded/copy.csv" >/dev/null 2>"$T/loaded.err"
+check "loaded levels: plot exits 0" [ $? -eq 0 ]
+check "loaded levels: the latency figure" is_svg "$T/loaded/copy-loaded-latency.svg"
+check "loaded levels: the latency figure as PNG" is_png "$T/loaded/copy-loaded-latency.png"
+check "loaded levels: the percentile band named" has_text \
+    "$T/loaded/copy-loaded-latency.svg" "p5 .. p95"
+check "loaded levels: the unloaded latency and the roof named" has_text \
+    "$T/loaded/copy-loaded-latency.svg" "unloaded (ladder) 332 ns"
+check "loaded levels: the roof marked" has_text "$T/loaded/copy-loaded-latency.svg" \
+    "memcpy roof 4012 GB/s"
+check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
+    bash -c "! grep -qE '> *(9|10)000 *<' '$T/loaded/copy-loaded-latency.svg'"
+check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
+    "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
+"$PLOT" --latency-ns 400 --outdir "$T/loaded-unl" "$T/loaded/copy.csv" >/dev/null 2>&1
+check "loaded levels: --latency-ns draws neither" bash -c "[ ! -e '$T/loaded-unl/copy-loaded-latency.svg' ] &&
+    ! grep -qF 'predicted: loaded latency' '$T/loaded-unl/copy-inflight-copy-pad.svg'"
+
 "$PLOT" --help >"$T/help.out" 2>&1
 check "--help exits 0" [ $? -eq 0 ]
 check "--help documents --compare" grep -qF -- "--compare" "$T/help.out"

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/loaded_hist.h: the figures of one load level of the loaded-latency experiment, from its
+ * probes' hop histogram, and the levels' CSV (<run>-loaded.csv). Pure logic: no CUDA header. */
+#ifndef OCC_LOADED_HIST_H
+#define OCC_LOADED_HIST_H
+
+#include <stddef.h>
+
+#include "loaded_model.h"
+
+/* One load level: background warps and their ILP, what the memory system delivered and what the
+ * probes' dependent loads took meanwhile. NaN = not measured. */
+typedef struct OccLoadedLevel {
+    int stream_warps;   /* background warps per SM (one block per SM) */
+    int unroll;         /* U: 16-byte loads in flight per background thread */
+    double gbps;        /* delivered bandwidth, background plus probes' bytes, GB/s */
+    double mean_cycles; /* mean hop latency of the probes, SM cycles */
+    double mean_ns;     /* the same in ns, at clock_mhz */
+    double p5_ns, p50_ns, p95_ns, p99_ns; /* hop latency percentiles, ns (histogram bin centres) */
+    double clock_mhz;   /* SM clock during the timed loops: their cycles / their ns, MHz */
+    long long hops;     /* timed hops over all probes */
+    char status[96];    /* "ok" or "fail:<why>" */
+} OccLoadedLevel;
+
+/* The q-th percentile (0 < q <= 100) of a histogram of n_bins bins, bin i counting hops of
+ * [i, i + 1) x bin_cycles cycles: the centre of the first bin where the cumulative count reaches
+ * q% of the total, in cycles. NaN when the histogram is empty or an input is invalid. */
+double occ_hist_percentile_cycles(const unsigned int *bin, int n_bins, double bin_cycles,
+                                  double q);
+
+/* Fills lv's mean_cycles (sum_hop_cycles / hops), mean_ns, the percentiles in ns and hops from
+ * the merged histogram, at clock_mhz (MHz; cycles x 1000 / clock_mhz = ns). */
+void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_bins,
+                            double bin_cycles, double sum_hop_cycles, long long hops,
+                            double clock_mhz);
+
+/* The curve of the ok levels: (gbps, mean_ns) each. */
+void occ_loaded_curve(const OccLoadedLevel *lv, int n, OccLatencyCurve *c);
+
+/* Writes the levels as CSV to path: a header line, then one line per level (stream_warps, unroll,
+ * gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns, p99_ns, clock_mhz, hops, status; "nan" for
+ * NaN). Returns 0, or -1 with a one-line message naming the path in err (err_len bytes). */
+int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
+                         size_t err_len);
+
+#endif

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/loaded_latency.c: the loaded-latency sweep (contract in loaded_latency.h). */
+#include "loaded_latency.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "chase_footprint.h"
+#include "device.h"
+
+/* Background warps per SM and U of each level: U = 1 steps the low loads finely, U = 4 with up to
+ * 31 warps keeps 63 KiB per SM in flight, past what the roof needs at any loaded latency. */
+static const int level_warps[OCC_LOADED_LEVELS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
+static const int level_unroll[OCC_LOADED_LEVELS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
+
+/* Untimed and timed hops per probe and level: 2048 hops of at most ~1.5 us keep a level's launch
+ * within a few ms. */
+#define WARM_HOPS 256
+#define TIMED_HOPS 2048
+/* Bytes a probe's hop counts towards the delivered bandwidth: one 32-byte sector. */
+#define PROBE_HOP_BYTES 32
+/* The background buffer's bytes are 0x01: every 4-byte word it loads is this. */
+#define BG_WORD 0x01010101ull
+
+/* Device buffers of one sweep. */
+typedef struct LoadedDev {
+    unsigned int *stream_buf;
+    unsigned long long *starts;
+    unsigned int *hist;
+    OccLoadedProbe *probes;
+    unsigned int *done;
+    unsigned long long *counters; /* [0] background loads, [1] their sum */
+} LoadedDev;
+
+static void dev_free(LoadedDev *d)
+{
+    cudaFree(d->stream_buf);
+    cudaFree(d->starts);
+    cudaFree(d->hist);
+    cudaFree(d->probes);
+    cudaFree(d->done);
+    cudaFree(d->counters);
+}
+
+static cudaError_t dev_alloc(LoadedDev *d, int sm, size_t bytes, cudaStream_t st)
+{
+    cudaError_t e = cudaMalloc((void **)&d->stream_buf, bytes);
+    if (e == cudaSuccess) e = cudaMemsetAsync(d->stream_buf, 0x01, bytes, st);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->starts, sm * sizeof *d->starts);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d->hist, (size_t)sm * OCC_LOADED_BINS * sizeof *d->hist);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->probes, sm * sizeof *d->probes);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->done, sizeof *d->done);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->counters, 2 * sizeof *d->counters);
+    return e;
+}
+
+/* Host-side results of one launch. */
+typedef struct LoadedHost {
+    unsigned int *hist;     /* sm x OCC_LOADED_BINS */
+    unsigned int *merged;   /* OCC_LOADED_BINS */
+    OccLoadedProbe *probes; /* sm */
+    unsigned long long *starts;
+    size_t *from;           /* sm: each probe's first position in the cycle */
+    int *sm_seen;           /* counts per SM id, up to 4 x sm ids */
+} LoadedHost;
+
+/* Verifies one level's launch and fills lv from it; ms is the launch's time. */
+static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
+                          const unsigned long long counters[2], float ms, OccLoadedLevel *lv)
+{
+    double sum_cycles = 0, loop_cycles = 0, loop_ns = 0;
+    int off_walk = -1, shared_sm = -1;
+    memset(h->merged, 0, OCC_LOADED_BINS * sizeof *h->merged);
+    memset(h->sm_seen, 0, 4 * (size_t)sm * sizeof *h->sm_seen);
+    for (int b = 0; b < sm; b++) {
+        const OccLoadedProbe *p = &h->probes[b];
+        const size_t at = (h->from[b] + WARM_HOPS + TIMED_HOPS) % fp->n_lines;
+        if (p->end != occ_footprint_link(fp, fp->host_order[at]) && off_walk < 0) off_walk = b;
+        if (p->smid < 4u * (unsigned)sm && h->sm_seen[p->smid]++ && shared_sm < 0)
+            shared_sm = (int)p->smid;
+        sum_cycles += (double)p->sum_hop_cycles;
+        loop_cycles += (double)p->loop_cycles;
+        loop_ns += (double)p->loop_ns;
+        for (int i = 0; i < OCC_LOADED_BINS; i++)
+            h->merged[i] += h->hist[(size_t)b * OCC_LOADED_BINS + i];
+    }
+    const double bytes = 16.0 * (double)counters[0] +
+                         (double)PROBE_HOP_BYTES * sm * (WARM_HOPS + TIMED_HOPS);
+    lv->gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
+    const double mhz = loop_ns > 0 ? 1000.0 * loop_cycles / loop_ns : 0;
+    occ_loaded_level_stats(lv, h->merged, OCC_LOADED_BINS, OCC_LOADED_BIN_CYCLES, sum_cycles,
+                           (long long)sm * TIMED_HOPS, mhz);
+    snprintf(lv->status, sizeof lv->status, "ok");
+    if (off_walk >= 0)
+        snprintf(lv->status, sizeof lv->status, "fail:probe %d ended off its walk", off_walk);
+    else if (shared_sm >= 0)
+        snprintf(lv->status, sizeof lv->status, "fail:two probes ran on SM %d", shared_sm);
+    else if (counters[1] != counters[0] * 4 * BG_WORD)
+        snprintf(lv->status, sizeof lv->status,
+                 "fail:background sum %llu is not %llu loads of its words", counters[1],
+                 counters[0]);
+    else if (lv->stream_warps > 0 && counters[0] == 0)
+        snprintf(lv->status, sizeof lv->status, "fail:the background loaded nothing");
+}
+
+static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const LoadedDev *d,
+                             const LoadedHost *h, int sm, size_t bg_vecs, cudaEvent_t ev[2],
+                             OccLoadedLevel *lv)
+{
+    const OccLoadedArgs a = {.stream_buf = d->stream_buf, .stream_vecs = bg_vecs,
+                             .stream_warps = lv->stream_warps, .unroll = lv->unroll,
+                             .probe_start = d->starts, .warm_hops = WARM_HOPS,
+                             .hops = TIMED_HOPS, .hist = d->hist, .probes = d->probes,
+                             .probes_done = d->done, .stream_loads = &d->counters[0],
+                             .stream_sum = &d->counters[1]};
+    unsigned long long counters[2];
+    float ms = 0;
+    cudaError_t e = cudaMemsetAsync(d->done, 0, sizeof *d->done, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(d->counters, 0, 2 * sizeof *d->counters, st);
+    if (e == cudaSuccess) e = cudaEventRecord(ev[0], st);
+    if (e == cudaSuccess) e = occ_loaded_latency(&a, sm, st);
+    if (e == cudaSuccess) e = cudaEventRecord(ev[1], st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(h->hist, d->hist, (size_t)sm * OCC_LOADED_BINS * sizeof *h->hist,
+                            cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(h->probes, d->probes, sm * sizeof *h->probes, cudaMemcpyDeviceToHost,
+                            st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(counters, d->counters, sizeof counters, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
+    if (e == cudaSuccess) level_figures(fp, h, sm, counters, ms, lv);
+    return e;
+}
+
+int occ_loaded_latency_sweep(cudaStream_t stream, int sm_count, size_t footprint_bytes,
+                             OccLoadedLevel lv[OCC_LOADED_LEVELS], char *err, size_t err_len)
+{
+    OccFootprint fp;
+    LoadedDev d = {0};
+    LoadedHost h = {0};
+    cudaEvent_t ev[2] = {0, 0};
+    const int sm = sm_count;
+    if (occ_footprint_init(&fp, footprint_bytes, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
+                           err_len) != 0)
+        return -1;
+    h.hist = malloc((size_t)sm * OCC_LOADED_BINS * sizeof *h.hist);
+    h.merged = malloc(OCC_LOADED_BINS * sizeof *h.merged);
+    h.probes = malloc(sm * sizeof *h.probes);
+    h.starts = malloc(sm * sizeof *h.starts);
+    h.from = malloc(sm * sizeof *h.from);
+    h.sm_seen = malloc(4 * (size_t)sm * sizeof *h.sm_seen);
+    cudaError_t e = cudaErrorMemoryAllocation;
+    if (h.hist && h.merged && h.probes && h.starts && h.from && h.sm_seen) {
+        /* The probes start evenly spread over one cycle: their walks never meet. */
+        for (int b = 0; b < sm; b++) {
+            h.from[b] = (size_t)b * (fp.n_lines / (size_t)sm);
+            h.starts[b] = occ_footprint_link(&fp, fp.host_order[h.from[b]]);
+        }
+        e = dev_alloc(&d, sm, footprint_bytes, stream);
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(d.starts, h.starts, sm * sizeof *h.starts, cudaMemcpyHostToDevice,
+                            stream);
+    if (e == cudaSuccess) e = cudaEventCreate(&ev[0]);
+    if (e == cudaSuccess) e = cudaEventCreate(&ev[1]);
+    for (int i = 0; i < OCC_LOADED_LEVELS && e == cudaSuccess; i++) {
+        lv[i] = (OccLoadedLevel){.stream_warps = level_warps[i], .unroll = level_unroll[i]};
+        e = run_level(stream, &fp, &d, &h, sm, footprint_bytes / 16, ev, &lv[i]);
+    }
+    if (ev[0]) cudaEventDestroy(ev[0]);
+    if (ev[1]) cudaEventDestroy(ev[1]);
+    dev_free(&d);
+    occ_footprint_free(&fp);
+    free(h.hist);
+    free(h.merged);
+    free(h.probes);
+    free(h.starts);
+    free(h.from);
+    free(h.sm_seen);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "the loaded-latency sweep", err, err_len);
+        return -1;
+    }
+    return 0;
+}

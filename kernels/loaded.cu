@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// kernels/loaded.cu: the loaded-latency experiment (contract at occ_loaded_latency, api.h). One
+// launch of one block per SM: lane 0 of warp 0 is the probe, a dependent chase of addresses over
+// its own footprint that times every hop; the block's other warps stream 16-byte loads over the
+// background buffer until every probe is done.
+#include "api.h"
+#include "probe.cuh"
+
+// Shared-memory histogram of one probe's hop latencies.
+struct LoadedHist {
+    unsigned int bin[OCC_LOADED_BINS];
+};
+
+// One hop of the address chain: a global load of the next link (the ladder's AddressHop, so
+// that the idle probe and the ladder's DRAM step time the same instruction).
+__device__ __forceinline__ unsigned long long hop(unsigned long long p)
+{
+    unsigned long long next;
+    asm volatile("ld.global.u64 %0, [%1];" : "=l"(next) : "l"(p));
+    return next;
+}
+
+__device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &h)
+{
+    unsigned long long p = a.probe_start[blockIdx.x];
+    for (int i = 0; i < a.warm_hops; i++) p = hop(p);
+    unsigned long long sum_cycles = 0;
+    const unsigned long long t0 = probe_clock_ns();
+    const long long c_start = clock64();
+#pragma unroll 1
+    for (int i = 0; i < a.hops; i++) {
+        const long long c0 = clock64();
+        p = hop(p);
+        // The branch reads p, so the clock below is read once the load has returned.
+        if (p == 0) break;
+        const long long d = clock64() - c0;
+        sum_cycles += (unsigned long long)d;
+        const long long b = d / OCC_LOADED_BIN_CYCLES;
+        h.bin[b < OCC_LOADED_BINS ? b : OCC_LOADED_BINS - 1]++;
+    }
+    const long long c_end = clock64();
+    const unsigned long long t1 = probe_clock_ns();
+    OccLoadedProbe *out = &a.probes[blockIdx.x];
+    out->end = p;
+    out->sum_hop_cycles = sum_cycles;
+    out->loop_cycles = (unsigned long long)(c_end - c_start);
+    out->loop_ns = t1 - t0;
+    unsigned int smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    out->smid = smid;
+    __threadfence();
+    atomicAdd(a.probes_done, 1u);
+}
+
+template <int U>
+__device__ __forceinline__ void background(const OccLoadedArgs &a)
+{
+    const size_t threads = (size_t)gridDim.x * (blockDim.x - 32);
+    const size_t tid = (size_t)blockIdx.x * (blockDim.x - 32) + (threadIdx.x - 32);
+    const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
+    const volatile unsigned int *done = a.probes_done;
+    size_t i = tid;
+    unsigned long long loads = 0, sum = 0;
+    // One trip at a time: unrolled trips would put more than U loads in flight.
+#pragma unroll 1
+    for (long long trip = 0; trip < OCC_LOADED_MAX_TRIPS; trip++) {
+        if ((trip & 7) == 0 && *done >= gridDim.x) break;
+        if (i + (U - 1) * threads >= a.stream_vecs) i = tid;
+        uint4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = __ldcs(buf + i + u * threads);
+#pragma unroll
+        for (int u = 0; u < U; u++) sum += (unsigned long long)v[u].x + v[u].y + v[u].z + v[u].w;
+        loads += U;
+        i += U * threads;
+    }
+    atomicAdd(a.stream_loads, loads);
+    atomicAdd(a.stream_sum, sum);
+}
+
+template <int U>
+__global__ void __launch_bounds__(1024, 1) loaded_latency_kernel(OccLoadedArgs a)
+{
+    __shared__ LoadedHist h;
+    for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x) h.bin[i] = 0;
+    __syncthreads();
+    if (threadIdx.x == 0) probe_chase(a, h);
+    else if (threadIdx.x >= 32) background<U>(a);
+    __syncthreads();
+    for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x)
+        a.hist[(size_t)blockIdx.x * OCC_LOADED_BINS + i] = h.bin[i];
+}
+
+extern "C" cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks,
+                                          cudaStream_t stream)
+{
+    const int threads = 32 * (1 + a->stream_warps);
+    if (a->unroll == 1)
+        loaded_latency_kernel<1><<<grid_blocks, threads, 0, stream>>>(*a);
+    else if (a->unroll == 2)
+        loaded_latency_kernel<2><<<grid_blocks, threads, 0, stream>>>(*a);
+    else
+        loaded_latency_kernel<4><<<grid_blocks, threads, 0, stream>>>(*a);
+    return cudaGetLastError();
+}

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+# plots/loaded.gp: the loaded-latency curve of a run: mean dependent-load latency (line and
+# points) and its p5..p95 band, p99 as open circles, against the delivered bandwidth of each load
+# level, with the unloaded DRAM latency (the ladder's) and the memcpy roof marked.
+#
+#   gnuplot -c plots/loaded.gp DATA OUT TITLE [LATENCY_NS [ROOF_GBPS]]
+#
+# DATA  tab-separated columns, one line per ok level in load order: gbps mean_ns p5_ns p50_ns p95_ns
+#       p99_ns (plots/plot writes it from <csv stem>-loaded.csv)
+# OUT   output path without extension: writes OUT.png and OUT.svg
+# LATENCY_NS  the run's unloaded DRAM latency (dram_latency_ns); empty: no line
+# ROOF_GBPS   the run's memcpy roof; empty: no line
+
+load ARG0[1 : strlen(ARG0) - strlen("loaded.gp")] . "style.gp"
+DATA = ARG1
+OUT = ARG2
+LAT = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
+ROOF = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
+
+stats DATA using 1 nooutput
+XMAX = STATS_max > ROOF ? STATS_max : ROOF
+stats DATA using 6 nooutput
+YMAX = STATS_max > LAT ? STATS_max : LAT
+set xrange [0 : 1.05 * XMAX]
+set yrange [0 : 1.1 * YMAX]
+set xlabel "delivered bandwidth, background + probes (GB/s)"
+set ylabel "dependent-load latency (ns)"
+set title ARG3 noenhanced
+if (ROOF > 0) {
+    set arrow 1 from ROOF, graph 0 to ROOF, graph 1 nohead dashtype 2 linewidth 2 \
+        linecolor rgb ROOF_RGB back
+    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at ROOF, graph 0.05 offset -0.5, 0 \
+        right front
+}
+
+eval PNG_BEGIN
+plot DATA using 1:3:5 with filledcurves fillcolor rgb "#cfd8e8" fillstyle solid 0.6 \
+         title "p5 .. p95", \
+     DATA using 1:2 with linespoints linewidth 3 pointtype 7 linecolor rgb "#1f4e9a" \
+         title "mean", \
+     DATA using 1:6 with points pointtype 6 linecolor rgb "#1f4e9a" title "p99", \
+     for [k = 1 : (LAT > 0)] LAT with lines dashtype 3 linewidth 2 linecolor rgb "#999999" \
+         title (LAT > 0 ? sprintf("unloaded (ladder) %.0f ns", LAT) : "")
+eval SVG_AGAIN

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tests/test_loaded_model.c: L(X) and the loaded Little's-law solver on synthetic curves: a known
+ * fixed point, a curve with no solution below the roof, a flat curve that is the unloaded model,
+ * the monotone envelope of a noisy curve and the invalid inputs; a load level's figures from its
+ * hop histogram and the curve of the ok levels. */
+#include <math.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "loaded_hist.h"
+#include "loaded_model.h"
+#include "model.h"
+
+/* L(X) = 300 + 0.1 X ns, sampled every 1000 GB/s from idle to 4000 GB/s. */
+static OccLatencyCurve linear_curve(void)
+{
+    OccLatencyCurve c = {0};
+    /* Out of order on purpose: occ_curve_add sorts. */
+    const double x[] = {2000, 0, 4000, 1000, 3000};
+    for (int i = 0; i < 5; i++) CHECK_INT_EQ(occ_curve_add(&c, x[i], 300 + 0.1 * x[i]), 0);
+    return c;
+}
+
+static void test_interpolation(void)
+{
+    OccLatencyCurve c = linear_curve();
+    CHECK_INT_EQ(c.n, 5);
+    CHECK_NEAR(occ_curve_latency_ns(&c, 0), 300, 1e-9);
+    CHECK_NEAR(occ_curve_latency_ns(&c, 1500), 450, 1e-9);
+    CHECK_NEAR(occ_curve_latency_ns(&c, 4000), 700, 1e-9);
+    /* Flat beyond the last sample; no sample below 0 GB/s is needed. */
+    CHECK_NEAR(occ_curve_latency_ns(&c, 9000), 700, 1e-9);
+    CHECK_NEAR(occ_curve_latency_ns(&c, -5), 300, 1e-9);
+
+    /* A dip (noise) is raised to the envelope: 500 at 2000, not 420. */
+    OccLatencyCurve d = {0};
+    occ_curve_add(&d, 0, 300);
+    occ_curve_add(&d, 1000, 500);
+    occ_curve_add(&d, 2000, 420);
+    occ_curve_add(&d, 3000, 600);
+    CHECK_NEAR(occ_curve_latency_ns(&d, 2000), 500, 1e-9);
+    CHECK_NEAR(occ_curve_latency_ns(&d, 2500), 550, 1e-9);
+    CHECK_NEAR(occ_curve_latency_ns(&d, 1500), 500, 1e-9);
+}
+
+static void test_known_fixed_point(void)
+{
+    OccLatencyCurve c = linear_curve();
+    /* X = 1000 GB/s: L = 400 ns, so B x S = 400000 B (S = 100, B = 4000 B per SM). */
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 4000, 100, 4800), 1000, 1e-5);
+    /* X = 2500: L = 550, B x S = 1375000. */
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 13750, 100, 4800), 2500, 1e-5);
+    /* The unloaded model (L = 300 ns) would say 4000/3 GB/s at B = 4000: the load costs 25%. */
+    const OccModel unloaded = {.latency_ns = 300, .roof_gbps = 4800, .sm_count = 100};
+    CHECK(occ_model_predict_gbps(&unloaded, 4000) > 1.3 * occ_curve_solve_gbps(&c, 4000, 100,
+                                                                               4800));
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 0, 100, 4800), 0, 0);
+}
+
+static void test_no_solution_below_roof(void)
+{
+    OccLatencyCurve c = linear_curve();
+    /* At the roof (4000) L = 700 ns: 4000 x 700 = 2.8e6 B in flight holds the roof; so does
+     * more. */
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 28000, 100, 4000), 4000, 0);
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 1e6, 100, 4000), 4000, 0);
+    /* Just under: the fixed point is just under the roof. */
+    const double x = occ_curve_solve_gbps(&c, 27000, 100, 4000);
+    CHECK(x < 4000 && x > 3900);
+}
+
+static void test_flat_is_unloaded_model(void)
+{
+    OccLatencyCurve c = {0};
+    occ_curve_add(&c, 0, 400);
+    const OccModel m = {.latency_ns = 400, .roof_gbps = 4000, .sm_count = 132};
+    for (double b = 0; b < 20000; b += 700)
+        CHECK_NEAR(occ_curve_solve_gbps(&c, b, 132, 4000), occ_model_predict_gbps(&m, b), 1e-5);
+    /* Several equal samples are as flat as one. */
+    occ_curve_add(&c, 2000, 400);
+    occ_curve_add(&c, 3900, 400);
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 6000, 132, 4000), occ_model_predict_gbps(&m, 6000), 1e-5);
+}
+
+static void test_invalid(void)
+{
+    OccLatencyCurve c = {0};
+    CHECK(isnan(occ_curve_latency_ns(&c, 10)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, 100, 10, 100)));
+    CHECK(isnan(occ_curve_latency_ns(NULL, 10)));
+    CHECK_INT_EQ(occ_curve_add(NULL, 1, 1), -1);
+    CHECK_INT_EQ(occ_curve_add(&c, NAN, 1), -1);
+    CHECK_INT_EQ(occ_curve_add(&c, -1, 1), -1);
+    CHECK_INT_EQ(occ_curve_add(&c, 1, 0), -1);
+    CHECK_INT_EQ(occ_curve_add(&c, 1, INFINITY), -1);
+    CHECK_INT_EQ(c.n, 0);
+    for (int i = 0; i < OCC_CURVE_MAX_LEVELS; i++) CHECK_INT_EQ(occ_curve_add(&c, i, 300), 0);
+    CHECK_INT_EQ(occ_curve_add(&c, 99, 300), -1);
+    CHECK(isnan(occ_curve_latency_ns(&c, NAN)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, -1, 10, 100)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, NAN, 10, 100)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, 100, 0, 100)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, 100, 10, 0)));
+    CHECK(isnan(occ_curve_solve_gbps(&c, 100, 10, INFINITY)));
+}
+
+static void test_level_stats(void)
+{
+    /* 100 hops: 10 in bin 0 (0..16 cycles), 80 in bin 2, 9 in bin 5, 1 in bin 9. */
+    unsigned int bin[10] = {10, 0, 80, 0, 0, 9, 0, 0, 0, 1};
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 5), 8, 0);
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 10), 8, 0);
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 50), 40, 0);
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 95), 88, 0);
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 99), 88, 0);
+    CHECK_NEAR(occ_hist_percentile_cycles(bin, 10, 16, 100), 152, 0);
+    unsigned int empty[4] = {0};
+    CHECK(isnan(occ_hist_percentile_cycles(empty, 4, 16, 50)));
+    CHECK(isnan(occ_hist_percentile_cycles(bin, 10, 16, 0)));
+
+    OccLoadedLevel lv = {.status = "ok", .gbps = 1000};
+    /* 2000 MHz: 2 cycles per ns. */
+    occ_loaded_level_stats(&lv, bin, 10, 16, 4000, 100, 2000);
+    CHECK_NEAR(lv.mean_cycles, 40, 0);
+    CHECK_NEAR(lv.mean_ns, 20, 1e-12);
+    CHECK_NEAR(lv.p50_ns, 20, 1e-12);
+    CHECK_NEAR(lv.p95_ns, 44, 1e-12);
+    CHECK_INT_EQ(lv.hops, 100);
+
+    OccLoadedLevel levels[3] = {lv, lv, lv};
+    levels[1].gbps = 3000;
+    levels[1].mean_ns = 60;
+    snprintf(levels[2].status, sizeof levels[2].status, "fail:probe 3 ended off its walk");
+    OccLatencyCurve c;
+    occ_loaded_curve(levels, 3, &c);
+    CHECK_INT_EQ(c.n, 2);
+    CHECK_NEAR(occ_curve_latency_ns(&c, 2000), 40, 1e-12);
+}
+
+int main(void)
+{
+    test_interpolation();
+    test_known_fixed_point();
+    test_no_solution_below_roof();
+    test_flat_is_unloaded_model();
+    test_invalid();
+    test_level_stats();
+    return check_done();
+}
