@@ -53,13 +53,19 @@ double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, 
     return bytes_in_flight_per_sm * sm_count / gbps;
 }
 
-/* Bytes in flight per SM scaled to the traffic gbps_median counts. NaN when the row is outside
- * the model: no usable traffic factor (NaN, infinite or <= 0) or no bytes in flight. */
+/* Bytes in flight per SM scaled to the traffic gbps_median counts and, where the row measured
+ * its residency, to the warps that were resident (occ_measured_pct / occ_achieved_pct). NaN when
+ * the row is outside the model: no usable traffic factor (NaN, infinite or <= 0) or no bytes in
+ * flight. */
 static double model_bytes_in_flight(const OccRow *r)
 {
     double f = r->dram_bytes_per_load_byte;
     if (!(isfinite(f) && f > 0) || r->bytes_in_flight_per_sm <= 0) return NAN;
-    return (double)r->bytes_in_flight_per_sm * f;
+    const double resident = isfinite(r->occ_measured_pct) && r->occ_measured_pct > 0 &&
+                                    r->occ_achieved_pct > 0
+                                ? r->occ_measured_pct / r->occ_achieved_pct
+                                : 1.0;
+    return (double)r->bytes_in_flight_per_sm * f * resident;
 }
 
 /* What bounds the row's family besides latency (catalog.h), or NULL. A NULL mode is the row's

@@ -16,7 +16,8 @@
  * f = dram_bytes_per_load_byte (from its family in family_table.h), and the model is applied to
  * f x B, which is the same as scaling the unclamped prediction by f. A row whose f is NaN (a
  * family without a bandwidth model, such as the latency ladder), infinite or <= 0 is outside the
- * model. The model names no kernel family: what it knows of one comes from the row and from the
+ * model. Where a row measured its residency (occ_measured_pct finite and > 0), B is scaled by
+ * occ_measured_pct / occ_achieved_pct: the warps that were resident, not the API's count. The model names no kernel family: what it knows of one comes from the row and from the
  * family table (catalog.h).
  *
  * The knee report: per variant, the lowest occupancy reaching OCC_SUMMARY_KNEE_FRACTION of the
@@ -67,7 +68,7 @@ double occ_model_loaded_latency_ns(double bytes_in_flight_per_sm, int sm_count, 
 /* Fills gbps_predicted (GB/s), measured_over_predicted (ratio) and latency_loaded_ns (ns, with
  * m->sm_count) of every row whose status is exactly "ok", whose dram_bytes_per_load_byte is finite
  * and > 0, with bytes_in_flight_per_sm > 0 and a finite gbps_median; the bytes in flight are
- * scaled by dram_bytes_per_load_byte. Every other row is left unchanged (its model columns stay
+ * scaled by dram_bytes_per_load_byte and the measured residency (above). Every other row is left unchanged (its model columns stay
  * as they were, NaN after occ_row_init). Does nothing when m or rows is NULL. */
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows);
 

@@ -291,6 +291,8 @@ def add_run(page, run, figdir, level):
         roofs.append(["unloaded DRAM latency, ns", fmt(lat)])
         roofs.append(["bytes in flight per SM the roof needs (roof x latency / SMs)",
                       "%.0f" % (roof * lat / sms)])
+    if "model" in m:
+        roofs.append(["model of the prediction", m["model"]])
     page.add("table", ["roof", "value"], roofs)
     base = os.path.splitext(os.path.basename(run.path))[0]
     figures = sorted(glob.glob(os.path.join(glob.escape(figdir), glob.escape(base) + "-*.svg")))

@@ -409,6 +409,14 @@ static void test_loaded_curve(void)
     occ_model_annotate(&loaded, rows, 16);
     CHECK_NEAR(rows[0].measured_over_predicted, 1.0, 1e-9);
     CHECK_NEAR(rows[15].measured_over_predicted, 0.7, 1e-9);
+
+    /* Measured residency: 3 of the 4 warps the API counts were resident on average, so the
+     * prediction is that of 768 B in flight, not 1024. */
+    OccRow r = rows[0];
+    r.occ_measured_pct = 0.75 * r.occ_achieved_pct;
+    occ_model_annotate(&loaded, &r, 1);
+    CHECK_NEAR(r.gbps_predicted, occ_curve_solve_gbps(&curve, 768.0, 132, 4000.0), 1e-9);
+    CHECK(r.gbps_predicted < 0.8 * rows[0].gbps_predicted);
 }
 
 static void test_reports(void)
