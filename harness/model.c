@@ -25,9 +25,10 @@ void occ_model_describe(const OccModel *m, char *out, size_t len)
                  c->n, occ_curve_latency_ns(c, 0), occ_curve_latency_ns(c, c->gbps[c->n - 1]),
                  c->gbps[c->n - 1]);
     } else {
-        snprintf(out, len,
-                 "unloaded DRAM latency %.1f ns (fallback: no loaded-latency curve measured)",
-                 m ? m->latency_ns : NAN);
+        snprintf(out, len, "unloaded DRAM latency %.1f ns (fallback: %s)",
+                 m ? m->latency_ns : NAN,
+                 m && m->curve ? "no loaded-latency level was ok"
+                               : "no loaded-latency curve measured");
     }
 }
 

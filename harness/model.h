@@ -50,7 +50,8 @@ int occ_model_is_loaded(const OccModel *m);
 
 /* Writes which model m is, one line without a newline, to out (len bytes): "loaded latency
  * L(X): N levels, A ns idle to B ns at C GB/s" or "unloaded DRAM latency A ns (fallback: no
- * loaded-latency curve measured)". */
+ * loaded-latency curve measured)" ("... no loaded-latency level was ok" for a curve without a
+ * sample). */
 void occ_model_describe(const OccModel *m, char *out, size_t len);
 
 /* With a loaded curve (occ_model_is_loaded): occ_curve_solve_gbps(curve, bytes_in_flight_per_sm,

@@ -378,6 +378,13 @@ static void test_loaded_curve(void)
     occ_model_describe(&model, which, sizeof which);
     CHECK_STR_EQ(which, "unloaded DRAM latency 400.0 ns (fallback: no loaded-latency curve "
                         "measured)");
+    OccLatencyCurve none = {0};
+    OccModel all_failed = model;
+    all_failed.curve = &none;
+    CHECK(!occ_model_is_loaded(&all_failed));
+    occ_model_describe(&all_failed, which, sizeof which);
+    CHECK_STR_EQ(which, "unloaded DRAM latency 400.0 ns (fallback: no loaded-latency level was ok)");
+    CHECK_NEAR(occ_model_predict_gbps(&all_failed, 1000.0), 330.0, 1e-9);
     /* A flat curve with an infinite roof is the unloaded model without a roof. */
     OccModel no_roof = loaded;
     no_roof.roof_gbps = INFINITY;
