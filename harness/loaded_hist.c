@@ -37,11 +37,11 @@ void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_b
     lv->p99_ns = occ_hist_percentile_cycles(bin, n_bins, bin_cycles, 99) * ns_per_cycle;
 }
 
-void occ_loaded_curve(const OccLoadedLevel *lv, int n, OccLatencyCurve *c)
+void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c)
 {
     c->n = 0;
     for (int i = 0; i < n; i++)
-        if (strcmp(lv[i].status, "ok") == 0) occ_curve_add(c, lv[i].gbps, lv[i].mean_ns);
+        if (lv[i].traffic == traffic && strcmp(lv[i].status, "ok") == 0) occ_curve_add(c, lv[i].gbps, lv[i].mean_ns);
 }
 
 int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
@@ -52,12 +52,14 @@ int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char
         if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,"
-               "clock_mhz,hops,status\n");
+    fprintf(f, "traffic,stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,"
+               "probe_min_ns,probe_max_ns,clock_mhz,hops,status\n");
     for (int i = 0; i < n; i++)
-        fprintf(f, "%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n", lv[i].stream_warps,
+        fprintf(f, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n",
+                lv[i].traffic ? "copy" : "read", lv[i].stream_warps,
                 lv[i].unroll, lv[i].gbps, lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns,
-                lv[i].p50_ns, lv[i].p95_ns, lv[i].p99_ns, lv[i].clock_mhz, lv[i].hops,
+                lv[i].p50_ns, lv[i].p95_ns, lv[i].p99_ns, lv[i].probe_min_ns, lv[i].probe_max_ns,
+                lv[i].clock_mhz, lv[i].hops,
                 lv[i].status);
     const int failed = ferror(f);
     if (fclose(f) != 0 || failed) {

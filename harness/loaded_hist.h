@@ -11,12 +11,14 @@
 /* One load level: background warps and their ILP, what the memory system delivered and what the
  * probes' dependent loads took meanwhile. NaN = not measured. */
 typedef struct OccLoadedLevel {
+    int traffic;        /* OccLoadedTraffic (kernels/api.h): 0 read-only, 1 read + write */
     int stream_warps;   /* background warps per SM (one block per SM) */
     int unroll;         /* U: 16-byte loads in flight per background thread */
     double gbps;        /* delivered bandwidth, background plus probes' bytes, GB/s */
     double mean_cycles; /* mean hop latency of the probes, SM cycles */
     double mean_ns;     /* the same in ns, at clock_mhz */
     double p5_ns, p50_ns, p95_ns, p99_ns; /* hop latency percentiles, ns (histogram bin centres) */
+    double probe_min_ns, probe_max_ns; /* lowest and highest one probe's (SM's) mean, ns */
     double clock_mhz;   /* SM clock during the timed loops: their cycles / their ns, MHz */
     long long hops;     /* timed hops over all probes */
     char status[96];    /* "ok" or "fail:<why>" */
@@ -34,11 +36,11 @@ void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_b
                             double bin_cycles, double sum_hop_cycles, long long hops,
                             double clock_mhz);
 
-/* The curve of the ok levels: (gbps, mean_ns) each. */
-void occ_loaded_curve(const OccLoadedLevel *lv, int n, OccLatencyCurve *c);
+/* The curve of the ok levels of one traffic: (gbps, mean_ns) each. */
+void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c);
 
-/* Writes the levels as CSV to path: a header line, then one line per level (stream_warps, unroll,
- * gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns, p99_ns, clock_mhz, hops, status; "nan" for
+/* Writes the levels as CSV to path: a header line, then one line per level (traffic, stream_warps,
+ * unroll, gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns, p99_ns, clock_mhz, hops, status; "nan" for
  * NaN). Returns 0, or -1 with a one-line message naming the path in err (err_len bytes). */
 int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
                          size_t err_len);

@@ -2,6 +2,7 @@
 /* harness/loaded_latency.c: the loaded-latency sweep (contract in loaded_latency.h). */
 #include "loaded_latency.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,16 @@
 
 /* Background warps per SM and U of each level: U = 1 steps the low loads finely, U = 4 with up to
  * 31 warps keeps 63 KiB per SM in flight, past what the roof needs at any loaded latency. */
-static const int level_warps[OCC_LOADED_LEVELS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
-static const int level_unroll[OCC_LOADED_LEVELS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
+static const int level_warps[OCC_LOADED_STEPS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
+static const int level_unroll[OCC_LOADED_STEPS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
 
-/* Untimed and timed hops per probe and level: 2048 hops of at most ~1.5 us keep a level's launch
- * within a few ms. */
-#define WARM_HOPS 256
-#define TIMED_HOPS 2048
+/* Untimed and timed hops per probe and level: 1024 hops of at most ~1.5 us keep a level's launch
+ * within a few ms. Each level's probe walks on from where the previous level's stopped, so no
+ * line is visited twice in a sweep (a line visited by an earlier level may still be in L2: the
+ * background's evict-first loads leave it there, and it would be timed as an L2 hit). */
+#define WARM_HOPS 128
+#define TIMED_HOPS 1024
+#define LEVEL_HOPS (WARM_HOPS + TIMED_HOPS)
 /* Bytes a probe's hop counts towards the delivered bandwidth: one 32-byte sector. */
 #define PROBE_HOP_BYTES 32
 /* The background buffer's bytes are 0x01: every 4-byte word it loads is this. */
@@ -27,6 +31,7 @@ static const int level_unroll[OCC_LOADED_LEVELS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4
 /* Device buffers of one sweep. */
 typedef struct LoadedDev {
     unsigned int *stream_buf;
+    unsigned int *stream_dst; /* copy traffic's destination */
     unsigned long long *starts;
     unsigned int *hist;
     OccLoadedProbe *probes;
@@ -37,6 +42,7 @@ typedef struct LoadedDev {
 static void dev_free(LoadedDev *d)
 {
     cudaFree(d->stream_buf);
+    cudaFree(d->stream_dst);
     cudaFree(d->starts);
     cudaFree(d->hist);
     cudaFree(d->probes);
@@ -48,6 +54,7 @@ static cudaError_t dev_alloc(LoadedDev *d, int sm, size_t bytes, cudaStream_t st
 {
     cudaError_t e = cudaMalloc((void **)&d->stream_buf, bytes);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->stream_buf, 0x01, bytes, st);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->stream_dst, bytes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&d->starts, sm * sizeof *d->starts);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&d->hist, (size_t)sm * OCC_LOADED_BINS * sizeof *d->hist);
@@ -63,7 +70,7 @@ typedef struct LoadedHost {
     unsigned int *merged;   /* OCC_LOADED_BINS */
     OccLoadedProbe *probes; /* sm */
     unsigned long long *starts;
-    size_t *from;           /* sm: each probe's first position in the cycle */
+    size_t *from;           /* sm: each probe's first position in the cycle, this level */
     int *sm_seen;           /* counts per SM id, up to 4 x sm ids */
 } LoadedHost;
 
@@ -71,28 +78,32 @@ typedef struct LoadedHost {
 static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
                           const unsigned long long counters[2], float ms, OccLoadedLevel *lv)
 {
-    double sum_cycles = 0, loop_cycles = 0, loop_ns = 0;
+    double sum_cycles = 0, loop_cycles = 0, loop_ns = 0, lo = INFINITY, hi = 0;
     int off_walk = -1, shared_sm = -1;
     memset(h->merged, 0, OCC_LOADED_BINS * sizeof *h->merged);
     memset(h->sm_seen, 0, 4 * (size_t)sm * sizeof *h->sm_seen);
     for (int b = 0; b < sm; b++) {
         const OccLoadedProbe *p = &h->probes[b];
-        const size_t at = (h->from[b] + WARM_HOPS + TIMED_HOPS) % fp->n_lines;
+        const size_t at = (h->from[b] + LEVEL_HOPS) % fp->n_lines;
         if (p->end != occ_footprint_link(fp, fp->host_order[at]) && off_walk < 0) off_walk = b;
         if (p->smid < 4u * (unsigned)sm && h->sm_seen[p->smid]++ && shared_sm < 0)
             shared_sm = (int)p->smid;
         sum_cycles += (double)p->sum_hop_cycles;
+        lo = fmin(lo, (double)p->sum_hop_cycles / TIMED_HOPS);
+        hi = fmax(hi, (double)p->sum_hop_cycles / TIMED_HOPS);
         loop_cycles += (double)p->loop_cycles;
         loop_ns += (double)p->loop_ns;
         for (int i = 0; i < OCC_LOADED_BINS; i++)
             h->merged[i] += h->hist[(size_t)b * OCC_LOADED_BINS + i];
     }
-    const double bytes = 16.0 * (double)counters[0] +
-                         (double)PROBE_HOP_BYTES * sm * (WARM_HOPS + TIMED_HOPS);
+    const double per_load = lv->traffic == OCC_LOADED_COPY ? 32.0 : 16.0;
+    const double bytes = per_load * (double)counters[0] + (double)PROBE_HOP_BYTES * sm * LEVEL_HOPS;
     lv->gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
     const double mhz = loop_ns > 0 ? 1000.0 * loop_cycles / loop_ns : 0;
     occ_loaded_level_stats(lv, h->merged, OCC_LOADED_BINS, OCC_LOADED_BIN_CYCLES, sum_cycles,
                            (long long)sm * TIMED_HOPS, mhz);
+    lv->probe_min_ns = mhz > 0 ? lo * 1000.0 / mhz : NAN;
+    lv->probe_max_ns = mhz > 0 ? hi * 1000.0 / mhz : NAN;
     snprintf(lv->status, sizeof lv->status, "ok");
     if (off_walk >= 0)
         snprintf(lv->status, sizeof lv->status, "fail:probe %d ended off its walk", off_walk);
@@ -110,7 +121,8 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
                              const LoadedHost *h, int sm, size_t bg_vecs, cudaEvent_t ev[2],
                              OccLoadedLevel *lv)
 {
-    const OccLoadedArgs a = {.stream_buf = d->stream_buf, .stream_vecs = bg_vecs,
+    const OccLoadedArgs a = {.stream_buf = d->stream_buf, .stream_dst = d->stream_dst,
+                             .traffic = lv->traffic, .stream_vecs = bg_vecs,
                              .stream_warps = lv->stream_warps, .unroll = lv->unroll,
                              .probe_start = d->starts, .warm_hops = WARM_HOPS,
                              .hops = TIMED_HOPS, .hist = d->hist, .probes = d->probes,
@@ -118,7 +130,9 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
                              .stream_sum = &d->counters[1]};
     unsigned long long counters[2];
     float ms = 0;
-    cudaError_t e = cudaMemsetAsync(d->done, 0, sizeof *d->done, st);
+    cudaError_t e = cudaMemcpyAsync(d->starts, h->starts, sm * sizeof *h->starts,
+                                    cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(d->done, 0, sizeof *d->done, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->counters, 0, 2 * sizeof *d->counters, st);
     if (e == cudaSuccess) e = cudaEventRecord(ev[0], st);
     if (e == cudaSuccess) e = occ_loaded_latency(&a, sm, st);
@@ -148,6 +162,14 @@ int occ_loaded_latency_sweep(cudaStream_t stream, int sm_count, size_t footprint
     if (occ_footprint_init(&fp, footprint_bytes, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
                            err_len) != 0)
         return -1;
+    if (fp.n_lines / (size_t)sm < (size_t)OCC_LOADED_LEVELS * LEVEL_HOPS) {
+        snprintf(err, err_len,
+                 "the loaded-latency footprint of %zu lines is too small for %d probes of %d "
+                 "levels x %d hops",
+                 fp.n_lines, sm, OCC_LOADED_LEVELS, LEVEL_HOPS);
+        occ_footprint_free(&fp);
+        return -1;
+    }
     h.hist = malloc((size_t)sm * OCC_LOADED_BINS * sizeof *h.hist);
     h.merged = malloc(OCC_LOADED_BINS * sizeof *h.merged);
     h.probes = malloc(sm * sizeof *h.probes);
@@ -156,20 +178,21 @@ int occ_loaded_latency_sweep(cudaStream_t stream, int sm_count, size_t footprint
     h.sm_seen = malloc(4 * (size_t)sm * sizeof *h.sm_seen);
     cudaError_t e = cudaErrorMemoryAllocation;
     if (h.hist && h.merged && h.probes && h.starts && h.from && h.sm_seen) {
-        /* The probes start evenly spread over one cycle: their walks never meet. */
-        for (int b = 0; b < sm; b++) {
-            h.from[b] = (size_t)b * (fp.n_lines / (size_t)sm);
-            h.starts[b] = occ_footprint_link(&fp, fp.host_order[h.from[b]]);
-        }
         e = dev_alloc(&d, sm, footprint_bytes, stream);
     }
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(d.starts, h.starts, sm * sizeof *h.starts, cudaMemcpyHostToDevice,
-                            stream);
     if (e == cudaSuccess) e = cudaEventCreate(&ev[0]);
     if (e == cudaSuccess) e = cudaEventCreate(&ev[1]);
+    /* The probes start evenly spread over one cycle and walk on level by level: their walks
+     * never meet, and no line is visited twice (checked above: spacing >= every level's hops). */
+    const size_t spacing = fp.n_lines / (size_t)sm;
     for (int i = 0; i < OCC_LOADED_LEVELS && e == cudaSuccess; i++) {
-        lv[i] = (OccLoadedLevel){.stream_warps = level_warps[i], .unroll = level_unroll[i]};
+        for (int b = 0; b < sm; b++) {
+            h.from[b] = (size_t)b * spacing + (size_t)i * LEVEL_HOPS;
+            h.starts[b] = occ_footprint_link(&fp, fp.host_order[h.from[b]]);
+        }
+        lv[i] = (OccLoadedLevel){.traffic = i / OCC_LOADED_STEPS,
+                                 .stream_warps = level_warps[i % OCC_LOADED_STEPS],
+                                 .unroll = level_unroll[i % OCC_LOADED_STEPS]};
         e = run_level(stream, &fp, &d, &h, sm, footprint_bytes / 16, ev, &lv[i]);
     }
     if (ev[0]) cudaEventDestroy(ev[0]);

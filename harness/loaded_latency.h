@@ -11,8 +11,9 @@
 
 #include "loaded_hist.h"
 
-/* The load levels, idle to saturation. */
-#define OCC_LOADED_LEVELS 11
+/* The load steps, idle to saturation, of each traffic (OccLoadedTraffic: read, then copy). */
+#define OCC_LOADED_STEPS 11
+#define OCC_LOADED_LEVELS (2 * OCC_LOADED_STEPS)
 
 /* Runs the OCC_LOADED_LEVELS levels on `stream` with one block per SM (sm_count blocks): the
  * probes chase addresses over their own random cycle of footprint_bytes (128-byte lines; choose

@@ -77,6 +77,16 @@ static const char *bound_note(const OccRow *r)
     return f != NULL ? f->bound_note : NULL;
 }
 
+/* m as it applies to row r: a row whose traffic writes as well as reads (f > 1) is predicted from
+ * the curve measured under read + write traffic, where the run measured one. */
+static OccModel row_model(const OccModel *m, const OccRow *r)
+{
+    OccModel c = *m;
+    if (r->dram_bytes_per_load_byte > 1 && m->curve_rw != NULL && m->curve_rw->n > 0)
+        c.curve = m->curve_rw;
+    return c;
+}
+
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
 {
     if (m == NULL || rows == NULL) return;
@@ -84,7 +94,8 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
         OccRow *r = &rows[i];
         double b = model_bytes_in_flight(r);
         if (!occ_row_is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
-        r->gbps_predicted = occ_model_predict_gbps(m, b);
+        const OccModel rm = row_model(m, r);
+        r->gbps_predicted = occ_model_predict_gbps(&rm, b);
         r->measured_over_predicted = r->gbps_median / r->gbps_predicted;
         r->latency_loaded_ns = occ_model_loaded_latency_ns(b, m->sm_count, r->gbps_median);
     }
@@ -93,7 +104,8 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
 static double row_predicted_gbps(const OccModel *m, const OccRow *r)
 {
     double b = model_bytes_in_flight(r);
-    return isnan(b) ? NAN : occ_model_predict_gbps(m, b);
+    const OccModel rm = row_model(m, r);
+    return isnan(b) ? NAN : occ_model_predict_gbps(&rm, b);
 }
 
 /* The rules are documented on OccKnee.cause; their order matters: a spill or a family's own
@@ -168,8 +180,10 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
     k->mode = first->mode;
     k->unroll = (int)first->unroll;
     k->vec_bytes = (int)first->vec_bytes;
-    if (worst != NULL && k->worst_miss_pct > OCC_KNEE_MISS_PCT)
-        diagnose(m, worst, worst_predicted, k);
+    if (worst != NULL && k->worst_miss_pct > OCC_KNEE_MISS_PCT) {
+        const OccModel rm = row_model(m, worst);
+        diagnose(&rm, worst, worst_predicted, k);
+    }
 }
 
 int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *out, int max_out)

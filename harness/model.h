@@ -40,8 +40,11 @@ typedef struct OccModel {
     double latency_ns; /* unloaded DRAM latency, ns (chase ladder, e.g. 336 on an H200) */
     double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps */
     int sm_count;      /* streaming multiprocessors on the GPU */
-    const OccLatencyCurve *curve; /* the run's loaded-latency curve L(X), or NULL (or no
-                                     samples): the unloaded model with latency_ns */
+    const OccLatencyCurve *curve; /* the run's loaded-latency curve L(X) under read-only
+                                     traffic, or NULL (or no samples): the unloaded model with
+                                     latency_ns */
+    const OccLatencyCurve *curve_rw; /* L(X) under read + write traffic, for rows whose
+                                        dram_bytes_per_load_byte > 1 (NULL: curve for them too) */
 } OccModel;
 
 /* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0

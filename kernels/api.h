@@ -189,8 +189,16 @@ typedef struct OccLoadedProbe {
 } OccLoadedProbe;
 
 /* The arguments of occ_loaded_latency (device pointers unless said). */
+/* What the background of a load level does with each 16-byte vector it loads. */
+typedef enum OccLoadedTraffic {
+    OCC_LOADED_READ = 0, /* adds it up: read-only traffic, as reduce and chase make */
+    OCC_LOADED_COPY = 1  /* also stores it to stream_dst: read + write traffic, as copy makes */
+} OccLoadedTraffic;
+
 typedef struct OccLoadedArgs {
     const unsigned int *stream_buf;     /* background buffer, stream_vecs 16-byte vectors */
+    unsigned int *stream_dst;           /* OCC_LOADED_COPY: where the vectors go (stream_vecs) */
+    int traffic;                        /* OccLoadedTraffic */
     size_t stream_vecs;                 /* 16-byte vectors in stream_buf */
     int stream_warps;                   /* background warps per block, 0..31 */
     int unroll;                         /* U: 16-byte loads in flight per background thread:
@@ -209,7 +217,8 @@ typedef struct OccLoadedArgs {
  * block is resident) of 32 x (1 + stream_warps) threads. Thread 0 of each block chases addresses
  * from probe_start[block] (warm_hops, then hops timed one by one into the block's histogram);
  * the other warps' threads load U 16-byte vectors per trip over stream_buf (streaming, evict-first
- * loads) and add up the words, until every probe is done (probes_done == grid_blocks). */
+ * loads), add up the words and, for OCC_LOADED_COPY, store each vector to the same place in
+ * stream_dst, until every probe is done (probes_done == grid_blocks). */
 cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),

@@ -2,7 +2,7 @@
 // kernels/loaded.cu: the loaded-latency experiment (contract at occ_loaded_latency, api.h). One
 // launch of one block per SM: lane 0 of warp 0 is the probe, a dependent chase of addresses over
 // its own footprint that times every hop; the block's other warps stream 16-byte loads over the
-// background buffer until every probe is done.
+// background buffer (and, for copy traffic, store them to a second one) until every probe is done.
 #include "api.h"
 #include "probe.cuh"
 
@@ -52,7 +52,7 @@ __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &
     atomicAdd(a.probes_done, 1u);
 }
 
-template <int U>
+template <int U, bool kCopy>
 __device__ __forceinline__ void background(const OccLoadedArgs &a)
 {
     const size_t threads = (size_t)gridDim.x * (blockDim.x - 32);
@@ -71,6 +71,11 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
         for (int u = 0; u < U; u++) v[u] = __ldcs(buf + i + u * threads);
 #pragma unroll
         for (int u = 0; u < U; u++) sum += (unsigned long long)v[u].x + v[u].y + v[u].z + v[u].w;
+        if (kCopy) {
+            uint4 *dst = reinterpret_cast<uint4 *>(a.stream_dst);
+#pragma unroll
+            for (int u = 0; u < U; u++) __stcs(dst + i + u * threads, v[u]);
+        }
         loads += U;
         i += U * threads;
     }
@@ -78,28 +83,37 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
     atomicAdd(a.stream_sum, sum);
 }
 
-template <int U>
+template <int U, bool kCopy>
 __global__ void __launch_bounds__(1024, 1) loaded_latency_kernel(OccLoadedArgs a)
 {
     __shared__ LoadedHist h;
     for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x) h.bin[i] = 0;
     __syncthreads();
     if (threadIdx.x == 0) probe_chase(a, h);
-    else if (threadIdx.x >= 32) background<U>(a);
+    else if (threadIdx.x >= 32) background<U, kCopy>(a);
     __syncthreads();
     for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x)
         a.hist[(size_t)blockIdx.x * OCC_LOADED_BINS + i] = h.bin[i];
+}
+
+template <bool kCopy>
+static void launch(const OccLoadedArgs *a, int grid_blocks, int threads, cudaStream_t stream)
+{
+    if (a->unroll == 1)
+        loaded_latency_kernel<1, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
+    else if (a->unroll == 2)
+        loaded_latency_kernel<2, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
+    else
+        loaded_latency_kernel<4, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
 }
 
 extern "C" cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks,
                                           cudaStream_t stream)
 {
     const int threads = 32 * (1 + a->stream_warps);
-    if (a->unroll == 1)
-        loaded_latency_kernel<1><<<grid_blocks, threads, 0, stream>>>(*a);
-    else if (a->unroll == 2)
-        loaded_latency_kernel<2><<<grid_blocks, threads, 0, stream>>>(*a);
+    if (a->traffic == OCC_LOADED_COPY)
+        launch<true>(a, grid_blocks, threads, stream);
     else
-        loaded_latency_kernel<4><<<grid_blocks, threads, 0, stream>>>(*a);
+        launch<false>(a, grid_blocks, threads, stream);
     return cudaGetLastError();
 }

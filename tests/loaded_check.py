@@ -97,11 +97,12 @@ def check_loaded(meta, stem):
     with open(path) as f:
         levels = list(csv.DictReader(f))
     for lv in levels:
-        print('  level: %2s warps U%s  %8.1f GB/s  mean %6.1f ns  p5 %6.1f p50 %6.1f p95 %6.1f '
-              'p99 %6.1f ns  %s MHz  %s' % (lv['stream_warps'], lv['unroll'], num(lv['gbps']),
+        print('  level: %s %2s warps U%s  %8.1f GB/s  mean %6.1f ns  p5 %6.1f p50 %6.1f p95 %6.1f '
+              'p99 %6.1f ns  SMs %s..%s ns  %s MHz  %s' % (lv.get('traffic', 'read'), lv['stream_warps'], lv['unroll'], num(lv['gbps']),
                                           num(lv['mean_ns']), num(lv['p5_ns']),
                                           num(lv['p50_ns']), num(lv['p95_ns']),
-                                          num(lv['p99_ns']), lv['clock_mhz'], lv['status']))
+                                          num(lv['p99_ns']), lv.get('probe_min_ns'),
+                                          lv.get('probe_max_ns'), lv['clock_mhz'], lv['status']))
     say(all(lv['status'] == 'ok' for lv in levels),
         'loaded-latency levels all ok (%d)' % len(levels))
     idle, ladder = num(levels[0]['mean_ns']), num(meta.get('dram_latency_ns'))

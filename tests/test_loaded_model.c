@@ -132,7 +132,7 @@ static void test_level_stats(void)
     levels[1].mean_ns = 60;
     snprintf(levels[2].status, sizeof levels[2].status, "fail:probe 3 ended off its walk");
     OccLatencyCurve c;
-    occ_loaded_curve(levels, 3, &c);
+    occ_loaded_curve(levels, 3, 0, &c);
     CHECK_INT_EQ(c.n, 2);
     CHECK_NEAR(occ_curve_latency_ns(&c, 2000), 40, 1e-12);
 }
