@@ -126,6 +126,7 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
     if (occ_ladder_dram_latency(run->timer.stream, footprint, &ns, &cycles, err, err_len) != 0)
         return -1;
     *model = (OccModel){.latency_ns = ns, .roof_gbps = run->roof.memcpy_gbps,
+                        .roof_read_gbps = run->roof.cub_reduce_gbps,
                         .sm_count = run->dev->sm_count};
     occ_meta_add(m, "dram_latency_ns", "%.1f", ns);
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);

@@ -12,7 +12,7 @@
 
 #include "run.h"
 
-enum { OCC_MAX_META = 64 };
+enum { OCC_MAX_META = 96 };
 
 /* The `# key=value` lines of a run; keys and values live in `store`. */
 typedef struct OccMeta {

@@ -22,6 +22,22 @@ double occ_hist_percentile_cycles(const unsigned int *bin, int n_bins, double bi
     return (n_bins - 0.5) * bin_cycles;
 }
 
+double occ_hist_expected_max_cycles(const unsigned int *bin, int n_bins, double bin_cycles, int k)
+{
+    if (bin == NULL || n_bins <= 0 || !(bin_cycles > 0) || k < 1) return NAN;
+    double total = 0;
+    for (int i = 0; i < n_bins; i++) total += bin[i];
+    if (total == 0) return NAN;
+    double seen = 0, below = 0, sum = 0;
+    for (int i = 0; i < n_bins; i++) {
+        seen += bin[i];
+        const double at = pow(seen / total, k);
+        sum += (i + 0.5) * bin_cycles * (at - below);
+        below = at;
+    }
+    return sum;
+}
+
 void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_bins,
                             double bin_cycles, double sum_hop_cycles, long long hops,
                             double clock_mhz)
@@ -35,13 +51,19 @@ void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_b
     lv->p50_ns = occ_hist_percentile_cycles(bin, n_bins, bin_cycles, 50) * ns_per_cycle;
     lv->p95_ns = occ_hist_percentile_cycles(bin, n_bins, bin_cycles, 95) * ns_per_cycle;
     lv->p99_ns = occ_hist_percentile_cycles(bin, n_bins, bin_cycles, 99) * ns_per_cycle;
+    const double hist_mean = occ_hist_expected_max_cycles(bin, n_bins, bin_cycles, 1);
+    for (int j = 0; j < OCC_CURVE_WIDTHS; j++)
+        lv->width_ns[j] =
+            (lv->mean_cycles + occ_hist_expected_max_cycles(bin, n_bins, bin_cycles, 1 << j) -
+             hist_mean) * ns_per_cycle;
 }
 
 void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c)
 {
     c->n = 0;
     for (int i = 0; i < n; i++)
-        if (lv[i].traffic == traffic && strcmp(lv[i].status, "ok") == 0) occ_curve_add(c, lv[i].gbps, lv[i].mean_ns);
+        if (lv[i].traffic == traffic && strcmp(lv[i].status, "ok") == 0)
+            occ_curve_add_widths(c, lv[i].gbps, lv[i].width_ns);
 }
 
 int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,

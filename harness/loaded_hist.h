@@ -19,6 +19,8 @@ typedef struct OccLoadedLevel {
     double mean_ns;     /* the same in ns, at clock_mhz */
     double p5_ns, p50_ns, p95_ns, p99_ns; /* hop latency percentiles, ns (histogram bin centres) */
     double probe_min_ns, probe_max_ns; /* lowest and highest one probe's (SM's) mean, ns */
+    double width_ns[OCC_CURVE_WIDTHS]; /* expected largest of 2^j independent hops, ns ([0]:
+                                          the mean; OccLatencyCurve.ns) */
     double clock_mhz;   /* SM clock during the timed loops: their cycles / their ns, MHz */
     long long hops;     /* timed hops over all probes */
     char status[96];    /* "ok" or "fail:<why>" */
@@ -30,13 +32,20 @@ typedef struct OccLoadedLevel {
 double occ_hist_percentile_cycles(const unsigned int *bin, int n_bins, double bin_cycles,
                                   double q);
 
-/* Fills lv's mean_cycles (sum_hop_cycles / hops), mean_ns, the percentiles in ns and hops from
- * the merged histogram, at clock_mhz (MHz; cycles x 1000 / clock_mhz = ns). */
+/* The expected largest of k independent draws from the histogram's distribution, in cycles (bin
+ * centres: sum over bins of centre x (F(bin)^k - F(bin - 1)^k), F the cumulative fraction). NaN
+ * when the histogram is empty or an input is invalid (k < 1). */
+double occ_hist_expected_max_cycles(const unsigned int *bin, int n_bins, double bin_cycles, int k);
+
+/* Fills lv's mean_cycles (sum_hop_cycles / hops), mean_ns, the percentiles in ns, width_ns and
+ * hops from the merged histogram, at clock_mhz (MHz; cycles x 1000 / clock_mhz = ns). width_ns[j]
+ * is the mean plus the histogram's expected largest of 2^j draws less its own mean (so [0] is the
+ * exact mean, and binning shifts no width). */
 void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_bins,
                             double bin_cycles, double sum_hop_cycles, long long hops,
                             double clock_mhz);
 
-/* The curve of the ok levels of one traffic: (gbps, mean_ns) each. */
+/* The curve of the ok levels of one traffic: (gbps, width_ns) each. */
 void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c);
 
 /* Writes the levels as CSV to path: a header line, then one line per level (traffic, stream_warps,

@@ -14,6 +14,9 @@
 
 /* The most load levels one curve holds. */
 #define OCC_CURVE_MAX_LEVELS 32
+/* The widths a curve knows: k = 1, 2, 4, ... 2^(OCC_CURVE_WIDTHS - 1) independent loads a warp
+ * waits on together (see OccLatencyCurve.ns). */
+#define OCC_CURVE_WIDTHS 6
 
 /* L(X) sampled at n load levels, as the loaded-latency sweep measures it. Between samples L is
  * linear in X; below the first sample it is the first sample's latency (idle); above the last it
@@ -24,21 +27,35 @@
 typedef struct OccLatencyCurve {
     int n;                                /* samples held, 0..OCC_CURVE_MAX_LEVELS */
     double gbps[OCC_CURVE_MAX_LEVELS];    /* delivered bandwidth of level i (all traffic), GB/s */
-    double ns[OCC_CURVE_MAX_LEVELS];      /* mean dependent-load latency at level i, ns */
+    /* ns[i][j]: at level i, the expected time until the last of 2^j independent dependent loads
+     * issued together has returned, ns: [i][0] is the mean latency, [i][j] the mean of the
+     * largest of 2^j draws from the level's latency distribution. A warp that waits on 2^j
+     * random lines per trip (a chase of 2^j chains) runs one trip per ns[i][j]. */
+    double ns[OCC_CURVE_MAX_LEVELS][OCC_CURVE_WIDTHS];
 } OccLatencyCurve;
 
-/* Adds a sample (gbps GB/s, ns ns). Returns 0, or -1 (curve unchanged) when c is NULL, full, or
- * gbps is not finite and >= 0, or ns not finite and > 0. */
+/* Adds a sample whose latency is ns for every width (no spread: gbps GB/s, ns ns). Returns 0,
+ * or -1 (curve unchanged) when c is NULL, full, or gbps is not finite and >= 0, or ns not
+ * finite and > 0. */
 int occ_curve_add(OccLatencyCurve *c, double gbps, double ns);
+/* Adds a sample with its latency per width, ns_of_width[j] for 2^j loads (the rules and
+ * result of occ_curve_add, each ns_of_width[j] checked). */
+int occ_curve_add_widths(OccLatencyCurve *c, double gbps, const double ns_of_width[OCC_CURVE_WIDTHS]);
 
-/* L(x_gbps) in ns by the rules on OccLatencyCurve. NaN when c is NULL, holds no sample or x_gbps
- * is NaN. */
+/* L(x_gbps) in ns (the mean latency, width 1) by the rules on OccLatencyCurve. NaN when c is
+ * NULL, holds no sample or x_gbps is NaN. */
 double occ_curve_latency_ns(const OccLatencyCurve *c, double x_gbps);
+/* The same for `width` loads waited on together: the curve of width 2^j for the smallest
+ * 2^j >= width (at most 2^(OCC_CURVE_WIDTHS - 1)); width <= 1 is the mean. */
+double occ_curve_latency_width_ns(const OccLatencyCurve *c, double x_gbps, int width);
 
 /* The X of X = min(roof_gbps, bytes_in_flight_per_sm x sm_count / L(X)), GB/s, to within 1e-9
  * of the roof (relative). 0 for 0 bytes in flight. NaN when c has no sample, bytes_in_flight_per_sm
  * (bytes) is negative or NaN, sm_count <= 0 or roof_gbps is not finite and > 0. */
 double occ_curve_solve_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm, int sm_count,
                             double roof_gbps);
+/* The same on the curve of `width` loads waited on together (occ_curve_latency_width_ns). */
+double occ_curve_solve_width_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm,
+                                  int sm_count, double roof_gbps, int width);
 
 #endif

@@ -34,9 +34,14 @@ void occ_model_describe(const OccModel *m, char *out, size_t len)
 
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
 {
+    return occ_model_predict_width_gbps(m, bytes_in_flight_per_sm, 1);
+}
+
+double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width)
+{
     if (occ_model_is_loaded(m))
-        return m->sm_count > 0 ? occ_curve_solve_gbps(m->curve, bytes_in_flight_per_sm,
-                                                      m->sm_count, m->roof_gbps)
+        return m->sm_count > 0 ? occ_curve_solve_width_gbps(m->curve, bytes_in_flight_per_sm,
+                                                            m->sm_count, m->roof_gbps, width)
                                : NAN;
     if (m == NULL || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
         !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0)
@@ -69,22 +74,39 @@ static double model_bytes_in_flight(const OccRow *r)
     return (double)r->bytes_in_flight_per_sm * f * resident;
 }
 
-/* What bounds the row's family besides latency (catalog.h), or NULL. A NULL mode is the row's
- * "-", not the kernel's default mode. */
+/* The family of row r (catalog.h), or NULL. A NULL mode is the row's "-", not the kernel's
+ * default mode. */
+static const OccFamilyInfo *row_family(const OccRow *r)
+{
+    return occ_family_at(occ_family_find(r->kernel, r->mode ? r->mode : "-"));
+}
+
+/* What bounds the row's family besides latency (catalog.h), or NULL. */
 static const char *bound_note(const OccRow *r)
 {
-    const OccFamilyInfo *f = occ_family_at(occ_family_find(r->kernel, r->mode ? r->mode : "-"));
+    const OccFamilyInfo *f = row_family(r);
     return f != NULL ? f->bound_note : NULL;
 }
 
 /* m as it applies to row r: a row whose traffic writes as well as reads (f > 1) is predicted from
- * the curve measured under read + write traffic, where the run measured one. */
+ * the curve measured under read + write traffic, where the run measured one; a read-only row
+ * (f <= 1) against the read-only roof, where the run measured one. */
 static OccModel row_model(const OccModel *m, const OccRow *r)
 {
     OccModel c = *m;
     if (r->dram_bytes_per_load_byte > 1 && m->curve_rw != NULL && m->curve_rw->n > 0)
         c.curve = m->curve_rw;
+    if (r->dram_bytes_per_load_byte <= 1 && m->roof_read_gbps > 0) c.roof_gbps = m->roof_read_gbps;
     return c;
+}
+
+/* The loads one warp of row r waits on together (OccFamilyInfo.random_lines_per_chain x the
+ * row's chains); 1 for a stream. */
+static int row_width(const OccRow *r)
+{
+    const OccFamilyInfo *f = row_family(r);
+    const int lines = f != NULL ? f->random_lines_per_chain : 0;
+    return lines > 0 && r->unroll > 0 ? lines * (int)r->unroll : 1;
 }
 
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
@@ -95,7 +117,7 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
         double b = model_bytes_in_flight(r);
         if (!occ_row_is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
         const OccModel rm = row_model(m, r);
-        r->gbps_predicted = occ_model_predict_gbps(&rm, b);
+        r->gbps_predicted = occ_model_predict_width_gbps(&rm, b, row_width(r));
         r->measured_over_predicted = r->gbps_median / r->gbps_predicted;
         r->latency_loaded_ns = occ_model_loaded_latency_ns(b, m->sm_count, r->gbps_median);
     }
@@ -105,7 +127,7 @@ static double row_predicted_gbps(const OccModel *m, const OccRow *r)
 {
     double b = model_bytes_in_flight(r);
     const OccModel rm = row_model(m, r);
-    return isnan(b) ? NAN : occ_model_predict_gbps(&rm, b);
+    return isnan(b) ? NAN : occ_model_predict_width_gbps(&rm, b, row_width(r));
 }
 
 /* The rules are documented on OccKnee.cause; their order matters: a spill or a family's own

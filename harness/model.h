@@ -39,6 +39,8 @@
 typedef struct OccModel {
     double latency_ns; /* unloaded DRAM latency, ns (chase ladder, e.g. 336 on an H200) */
     double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps */
+    double roof_read_gbps; /* the roof of read-only rows (dram_bytes_per_load_byte <= 1), GB/s:
+                              roof_cub_reduce_gbps; 0 or NaN: roof_gbps for them too */
     int sm_count;      /* streaming multiprocessors on the GPU */
     const OccLatencyCurve *curve; /* the run's loaded-latency curve L(X) under read-only
                                      traffic, or NULL (or no samples): the unloaded model with
@@ -63,6 +65,9 @@ void occ_model_describe(const OccModel *m, char *out, size_t len);
  * sm_count is not positive, or when bytes_in_flight_per_sm (bytes) is negative. An infinite
  * roof_gbps means no roof (and the unloaded model). */
 double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
+/* The same for warps that each wait on `width` independent random loads together: the loaded
+ * curve of that width (occ_curve_solve_width_gbps); the unloaded model ignores width. */
+double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width);
 
 /* bytes_in_flight_per_sm (bytes) x sm_count / gbps (GB/s): the latency the loads actually saw, in
  * ns. The inverse of the unclamped prediction. NaN when an input is NaN, gbps is not positive,

@@ -9,6 +9,7 @@
 // Shared-memory histogram of one probe's hop latencies.
 struct LoadedHist {
     unsigned int bin[OCC_LOADED_BINS];
+    volatile unsigned long long last; // each hop's link, stored before the hop's clock is read
 };
 
 // One hop of the address chain: a global load of the next link (the ladder's AddressHop, so
@@ -31,8 +32,9 @@ __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &
     for (int i = 0; i < a.hops; i++) {
         const long long c0 = clock64();
         p = hop(p);
-        // The branch reads p, so the clock below is read once the load has returned.
-        if (p == 0) break;
+        // The store reads p, so the clock below is read once the load has returned: one
+        // instruction between them, as the ladder has one (the next hop's load) per hop.
+        h.last = p;
         const long long d = clock64() - c0;
         sum_cycles += (unsigned long long)d;
         const long long b = d / OCC_LOADED_BIN_CYCLES;

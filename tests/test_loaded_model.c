@@ -137,8 +137,45 @@ static void test_level_stats(void)
     CHECK_NEAR(occ_curve_latency_ns(&c, 2000), 40, 1e-12);
 }
 
+/* The widths: the expected largest of k draws, from a histogram and on a curve. */
+static void test_widths(void)
+{
+    /* Half the hops in bin 0 (centre 8 cycles), half in bin 1 (centre 24). */
+    const unsigned int bin[4] = {50, 50, 0, 0};
+    CHECK_NEAR(occ_hist_expected_max_cycles(bin, 4, 16, 1), 16, 1e-12);
+    /* max of 2 is 8 only when both are: 1/4. */
+    CHECK_NEAR(occ_hist_expected_max_cycles(bin, 4, 16, 2), 8 * 0.25 + 24 * 0.75, 1e-12);
+    CHECK_NEAR(occ_hist_expected_max_cycles(bin, 4, 16, 4), 8 / 16.0 + 24 * 15 / 16.0, 1e-12);
+    CHECK(isnan(occ_hist_expected_max_cycles(bin, 4, 16, 0)));
+    const unsigned int empty[4] = {0};
+    CHECK(isnan(occ_hist_expected_max_cycles(empty, 4, 16, 2)));
+
+    /* A level's widths: the exact mean (18 cycles, not the bins' 16) plus each width's excess
+     * over the bins' mean. 1000 MHz: 1 ns per cycle. */
+    OccLoadedLevel lv = {.status = "ok"};
+    occ_loaded_level_stats(&lv, bin, 4, 16, 1800, 100, 1000);
+    CHECK_NEAR(lv.width_ns[0], 18, 1e-9);
+    CHECK_NEAR(lv.width_ns[1], 18 + 4, 1e-9);
+    CHECK(lv.width_ns[5] > lv.width_ns[4] && lv.width_ns[5] < 18 + 8 + 1e-9);
+
+    /* On a curve: width 3 takes the width-4 column; widths beyond 32 the last. A warp waiting
+     * on 4 loads of 500 ns (mean 400) moves B x S / 500. */
+    OccLatencyCurve c = {0};
+    const double w[OCC_CURVE_WIDTHS] = {400, 450, 500, 540, 570, 590};
+    CHECK_INT_EQ(occ_curve_add_widths(&c, 0, w), 0);
+    CHECK_NEAR(occ_curve_latency_width_ns(&c, 100, 1), 400, 0);
+    CHECK_NEAR(occ_curve_latency_width_ns(&c, 100, 3), 500, 0);
+    CHECK_NEAR(occ_curve_latency_width_ns(&c, 100, 64), 590, 0);
+    CHECK_NEAR(occ_curve_solve_width_gbps(&c, 1000, 100, 4800, 4), 1000.0 * 100 / 500, 1e-6);
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 1000, 100, 4800), 1000.0 * 100 / 400, 1e-6);
+    const double bad[OCC_CURVE_WIDTHS] = {400, NAN, 500, 540, 570, 590};
+    CHECK_INT_EQ(occ_curve_add_widths(&c, 10, bad), -1);
+    CHECK_INT_EQ(c.n, 1);
+}
+
 int main(void)
 {
+    test_widths();
     test_interpolation();
     test_known_fixed_point();
     test_no_solution_below_roof();
