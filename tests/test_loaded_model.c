@@ -129,7 +129,7 @@ static void test_level_stats(void)
 
     OccLoadedLevel levels[3] = {lv, lv, lv};
     levels[1].gbps = 3000;
-    levels[1].mean_ns = 60;
+    for (int j = 0; j < OCC_CURVE_WIDTHS; j++) levels[1].width_ns[j] = 60;
     snprintf(levels[2].status, sizeof levels[2].status, "fail:probe 3 ended off its walk");
     OccLatencyCurve c;
     occ_loaded_curve(levels, 3, 0, &c);

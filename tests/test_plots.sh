@@ -502,12 +502,15 @@ check "gnuplot failure leaves no partial output" no_files_in "$T/flaky"
 mkdir -p "$T/loaded"
 sed '/^# roof_memcpy_gbps=/a # dram_latency_ns=332.0' "$FIX/copy-synthetic.csv" >"$T/loaded/copy.csv"
 cat >"$T/loaded/copy-loaded.csv" <<'EOF'
-stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,clock_mhz,hops,status
-0,1,9.5,345.0,683.1,330.0,343.0,362.0,380.0,1980.0,270336,ok
-2,1,830.0,360.0,712.8,332.0,352.0,400.0,470.0,1980.0,270336,ok
-4,2,2800.0,430.0,851.4,340.0,410.0,560.0,720.0,1980.0,270336,ok
-8,4,3900.0,640.0,1267.2,380.0,620.0,900.0,1100.0,1980.0,270336,ok
-16,4,3990.0,9950.0,1881.0,450.0,930.0,1400.0,1700.0,1980.0,270336,fail:probe 3 ended off its walk
+traffic,stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,probe_min_ns,probe_max_ns,clock_mhz,hops,status
+read,0,1,9.5,345.0,683.1,330.0,343.0,362.0,380.0,340.0,350.0,1980.0,270336,ok
+read,2,1,830.0,360.0,712.8,332.0,352.0,400.0,470.0,355.0,365.0,1980.0,270336,ok
+read,4,2,2800.0,430.0,851.4,340.0,410.0,560.0,720.0,425.0,435.0,1980.0,270336,ok
+read,8,4,3900.0,640.0,1267.2,380.0,620.0,900.0,1100.0,630.0,650.0,1980.0,270336,ok
+read,16,4,3990.0,9950.0,1881.0,450.0,930.0,1400.0,1700.0,940.0,960.0,1980.0,270336,fail:probe 3 ended off its walk
+copy,0,1,9.5,346.0,685.1,330.0,343.0,362.0,380.0,340.0,350.0,1980.0,270336,ok
+copy,4,2,2500.0,520.0,1029.6,360.0,500.0,700.0,900.0,510.0,530.0,1980.0,270336,ok
+copy,16,4,3700.0,1100.0,2178.0,500.0,1000.0,2000.0,2600.0,1050.0,1150.0,1980.0,270336,ok
 EOF
 "$PLOT" "$T/loaded/copy.csv" >/dev/null 2>"$T/loaded.err"
 check "loaded levels: plot exits 0" [ $? -eq 0 ]
@@ -515,6 +518,8 @@ check "loaded levels: the latency figure" is_svg "$T/loaded/copy-loaded-latency.
 check "loaded levels: the latency figure as PNG" is_png "$T/loaded/copy-loaded-latency.png"
 check "loaded levels: the percentile band named" has_text \
     "$T/loaded/copy-loaded-latency.svg" "p5 .. p95"
+check "loaded levels: the read + write curve drawn" has_text \
+    "$T/loaded/copy-loaded-latency.svg" "mean, read + write (copy) traffic"
 check "loaded levels: the unloaded latency and the roof named" has_text \
     "$T/loaded/copy-loaded-latency.svg" "unloaded (ladder) 332 ns"
 check "loaded levels: the roof marked" has_text "$T/loaded/copy-loaded-latency.svg" \
