@@ -16,7 +16,8 @@
 # the block-256 sweeps that halve the blocks per SM), sanitize (compute-sanitizer over every kernel), ncu (achieved occupancy of a few points
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants),
 # plugin (tests/gpu_check_plugin.sh on this build: the example plugins' tests and sweeps, into the
-# logs).
+# logs), loaded (tests/gpu_check_loaded.sh on this build: the loaded-latency model's targets, into
+# the logs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -124,6 +125,8 @@ for s in $steps; do
     perf)
         ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$LOGS/perf-b256.csv" --force | tail -n 8
         ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;
+    loaded) OCC_BUILD=$PWD/build tests/gpu_check_loaded.sh "$LOGS/loaded" 2>&1 | tee "$LOGS/loaded.log" |
+        grep -E "^(PASS|FAIL)|^loaded check" ;;
     plugin) OCC_BUILD=$PWD/build tests/gpu_check_plugin.sh "$LOGS/plugin" 2>&1 | tee "$LOGS/plugin.log" |
         grep -E "^(PASS|FAIL|SKIP|NOTE) " ;;
     *) echo "unknown step $s" ;;
