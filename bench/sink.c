@@ -32,6 +32,8 @@ static OccRunRow *append(OccSink *s, const OccRow *row, const char *status)
         }
         s->rows = grown;
         s->cap_rows = cap;
+        /* Each kept row's status points into its own OccRunRow, which just moved. */
+        for (int i = 0; i < s->n_rows; i++) s->rows[i].row.status = s->rows[i].status;
     }
     OccRunRow *kept = &s->rows[s->n_rows++];
     kept->row = *row;
