@@ -93,27 +93,21 @@ static int calc(const OccOptions *opt)
 /* The loaded-latency sweep of a run that has a model: its levels, and the curve of the ok ones. */
 static OccLoadedLevel loaded_levels[OCC_LOADED_LEVELS];
 static OccLatencyCurve loaded_curve, loaded_curve_rw;
-static OccShapeCurves loaded_shapes, loaded_shapes_rw;
 
-/* The metadata of the loaded-latency sweep: one line per address-probe level (the shaped
- * probes' levels are in <csv stem>-loaded.csv). */
+/* The metadata of the loaded-latency sweep: one line per level. */
 static void loaded_meta(OccMeta *m, double seconds)
 {
-    int ok = 0;
-    for (int i = 0; i < OCC_LOADED_LEVELS; i++) ok += !strcmp(loaded_levels[i].status, "ok");
-    occ_meta_add(m, "loaded_latency_levels", "%d levels, %d ok, %.1f s", OCC_LOADED_LEVELS, ok,
-                 seconds);
-    for (int i = 0, k = 0; i < OCC_LOADED_LEVELS; i++) {
+    occ_meta_add(m, "loaded_latency_levels", "%d levels, %d ok, %.1f s", OCC_LOADED_LEVELS,
+                 loaded_curve.n + loaded_curve_rw.n, seconds);
+    for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
         const OccLoadedLevel *l = &loaded_levels[i];
         char key[40];
-        if (l->probe_unroll > 0) continue;
-        snprintf(key, sizeof key, "loaded_latency_%02d", k++);
+        snprintf(key, sizeof key, "loaded_latency_%02d", i);
         occ_meta_add(m, key,
                      "%s warps %d U %d: %.1f GB/s, mean %.1f ns (%.1f cycles), p5 %.1f p50 %.1f "
                      "p95 %.1f p99 %.1f ns, %.0f MHz, %s",
-                     l->traffic ? "copy" : "read", l->stream_warps, l->unroll, l->gbps,
-                     l->mean_ns, l->mean_cycles, l->p5_ns, l->p50_ns, l->p95_ns, l->p99_ns,
-                     l->clock_mhz, l->status);
+                     l->traffic ? "copy" : "read", l->stream_warps, l->unroll, l->gbps, l->mean_ns, l->mean_cycles, l->p5_ns,
+                     l->p50_ns, l->p95_ns, l->p99_ns, l->clock_mhz, l->status);
     }
 }
 
@@ -140,18 +134,12 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
         const double t0 = occ_walltime_s();
         if (!run->opt->quiet) fprintf(stderr, "occsweep: measuring the loaded-latency curve\n");
         if (occ_loaded_latency_sweep(run->timer.stream, run->dev->sm_count, footprint,
-                                     (size_t)run->dev->l2_bytes, loaded_levels, err,
-                                     err_len) != 0)
+                                     loaded_levels, err, err_len) != 0)
             return -1;
         occ_loaded_curve(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_READ, &loaded_curve);
         occ_loaded_curve(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_COPY, &loaded_curve_rw);
-        occ_loaded_shape_curves(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_READ, &loaded_shapes);
-        occ_loaded_shape_curves(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_COPY,
-                                &loaded_shapes_rw);
         model->curve = &loaded_curve;
         model->curve_rw = &loaded_curve_rw;
-        model->shapes = &loaded_shapes;
-        model->shapes_rw = &loaded_shapes_rw;
         loaded_meta(m, occ_walltime_s() - t0);
     }
     char which[200];

@@ -62,29 +62,8 @@ void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCu
 {
     c->n = 0;
     for (int i = 0; i < n; i++)
-        if (lv[i].traffic == traffic && lv[i].probe_unroll == 0 &&
-            strcmp(lv[i].status, "ok") == 0)
+        if (lv[i].traffic == traffic && strcmp(lv[i].status, "ok") == 0)
             occ_curve_add_widths(c, lv[i].gbps, lv[i].width_ns);
-}
-
-void occ_loaded_shape_curves(const OccLoadedLevel *lv, int n, int traffic, OccShapeCurves *s)
-{
-    s->n = 0;
-    for (int i = 0; i < n; i++) {
-        if (lv[i].traffic != traffic || lv[i].probe_unroll == 0) continue;
-        int k = 0;
-        while (k < s->n && (s->unroll[k] != lv[i].probe_unroll ||
-                            s->vec_bytes[k] != lv[i].probe_vec_bytes))
-            k++;
-        if (k == s->n) {
-            if (s->n == OCC_LOADED_SHAPES) continue;
-            s->unroll[k] = lv[i].probe_unroll;
-            s->vec_bytes[k] = lv[i].probe_vec_bytes;
-            s->curve[k].n = 0;
-            s->n++;
-        }
-        if (strcmp(lv[i].status, "ok") == 0) occ_curve_add(&s->curve[k], lv[i].gbps, lv[i].mean_ns);
-    }
 }
 
 int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
@@ -95,13 +74,12 @@ int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char
         if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "traffic,stream_warps,unroll,probe_unroll,probe_vec_bytes,gbps,mean_ns,mean_cycles,"
-               "p5_ns,p50_ns,p95_ns,p99_ns,probe_min_ns,probe_max_ns,clock_mhz,hops,status\n");
+    fprintf(f, "traffic,stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,"
+               "probe_min_ns,probe_max_ns,clock_mhz,hops,status\n");
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n",
+        fprintf(f, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n",
                 lv[i].traffic ? "copy" : "read", lv[i].stream_warps,
-                lv[i].unroll, lv[i].probe_unroll, lv[i].probe_vec_bytes, lv[i].gbps,
-                lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns,
+                lv[i].unroll, lv[i].gbps, lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns,
                 lv[i].p50_ns, lv[i].p95_ns, lv[i].p99_ns, lv[i].probe_min_ns, lv[i].probe_max_ns,
                 lv[i].clock_mhz, lv[i].hops,
                 lv[i].status);

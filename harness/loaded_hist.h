@@ -14,9 +14,6 @@ typedef struct OccLoadedLevel {
     int traffic;        /* OccLoadedTraffic (kernels/api.h): 0 read-only, 1 read + write */
     int stream_warps;   /* background warps per SM (one block per SM) */
     int unroll;         /* U: 16-byte loads in flight per background thread */
-    int probe_unroll;   /* 0: the address probe (one thread, one 8-byte load per hop); else the
-                           shaped probe's U (warp 0, U loads of probe_vec_bytes per lane) */
-    int probe_vec_bytes; /* the shaped probe's V, bytes; 0 for the address probe */
     double gbps;        /* delivered bandwidth, background plus probes' bytes, GB/s */
     double mean_cycles; /* mean hop latency of the probes, SM cycles */
     double mean_ns;     /* the same in ns, at clock_mhz */
@@ -48,15 +45,12 @@ void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_b
                             double bin_cycles, double sum_hop_cycles, long long hops,
                             double clock_mhz);
 
-/* The curve of the ok address-probe levels of one traffic: (gbps, width_ns) each. */
+/* The curve of the ok levels of one traffic: (gbps, width_ns) each. */
 void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c);
-/* The curves of the ok shaped-probe levels of one traffic, one per (U, V) in order of first
- * appearance: (gbps, mean hop time) each. */
-void occ_loaded_shape_curves(const OccLoadedLevel *lv, int n, int traffic, OccShapeCurves *s);
 
 /* Writes the levels as CSV to path: a header line, then one line per level (traffic, stream_warps,
- * unroll, probe_unroll, probe_vec_bytes, gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns,
- * p99_ns, probe_min_ns, probe_max_ns, clock_mhz, hops, status; "nan" for NaN). Returns 0, or -1 with a one-line message naming the path in err (err_len bytes). */
+ * unroll, gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns, p99_ns, clock_mhz, hops, status; "nan" for
+ * NaN). Returns 0, or -1 with a one-line message naming the path in err (err_len bytes). */
 int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
                          size_t err_len);
 

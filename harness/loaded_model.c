@@ -85,12 +85,3 @@ double occ_curve_solve_width_gbps(const OccLatencyCurve *c, double bytes_in_flig
     }
     return 0.5 * (lo + hi);
 }
-
-const OccLatencyCurve *occ_shape_curve(const OccShapeCurves *s, int unroll, int vec_bytes)
-{
-    if (s == NULL) return NULL;
-    for (int i = 0; i < s->n; i++)
-        if (s->unroll[i] == unroll && s->vec_bytes[i] == vec_bytes)
-            return s->curve[i].n > 0 ? &s->curve[i] : NULL;
-    return NULL;
-}

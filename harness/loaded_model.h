@@ -34,20 +34,6 @@ typedef struct OccLatencyCurve {
     double ns[OCC_CURVE_MAX_LEVELS][OCC_CURVE_WIDTHS];
 } OccLatencyCurve;
 
-/* The most stream shapes (U, V) a model holds curves for. */
-#define OCC_LOADED_SHAPES 12
-
-/* One curve per stream shape: curve[i] is the mean time of a hop of unroll[i] loads of
- * vec_bytes[i] bytes per lane of one warp (a stream's trip), against the delivered bandwidth. */
-typedef struct OccShapeCurves {
-    int n;
-    int unroll[OCC_LOADED_SHAPES], vec_bytes[OCC_LOADED_SHAPES];
-    OccLatencyCurve curve[OCC_LOADED_SHAPES];
-} OccShapeCurves;
-
-/* The curve of shape (unroll, vec_bytes) in s, or NULL (s NULL, no such shape, or no sample). */
-const OccLatencyCurve *occ_shape_curve(const OccShapeCurves *s, int unroll, int vec_bytes);
-
 /* Adds a sample whose latency is ns for every width (no spread: gbps GB/s, ns ns). Returns 0,
  * or -1 (curve unchanged) when c is NULL, full, or gbps is not finite and >= 0, or ns not
  * finite and > 0. */

@@ -89,20 +89,13 @@ static const char *bound_note(const OccRow *r)
 }
 
 /* m as it applies to row r: a row whose traffic writes as well as reads (f > 1) is predicted from
- * the curves measured under read + write traffic, where the run measured them; a stream row from
- * the curve of its own trip's shape, where there is one; a read-only row (f <= 1) against the
- * read-only roof, where the run measured one. */
+ * the curve measured under read + write traffic, where the run measured one; a read-only row
+ * (f <= 1) against the read-only roof, where the run measured one. */
 static OccModel row_model(const OccModel *m, const OccRow *r)
 {
     OccModel c = *m;
-    const int writes = r->dram_bytes_per_load_byte > 1;
-    if (writes && m->curve_rw != NULL && m->curve_rw->n > 0) c.curve = m->curve_rw;
-    const OccFamilyInfo *f = row_family(r);
-    const OccLatencyCurve *trip =
-        f != NULL && f->random_lines_per_chain == 0
-            ? occ_shape_curve(writes ? m->shapes_rw : m->shapes, (int)r->unroll, (int)r->vec_bytes)
-            : NULL;
-    if (trip != NULL) c.curve = trip;
+    if (r->dram_bytes_per_load_byte > 1 && m->curve_rw != NULL && m->curve_rw->n > 0)
+        c.curve = m->curve_rw;
     if (r->dram_bytes_per_load_byte <= 1 && m->roof_read_gbps > 0) c.roof_gbps = m->roof_read_gbps;
     return c;
 }

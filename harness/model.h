@@ -47,11 +47,6 @@ typedef struct OccModel {
                                      latency_ns */
     const OccLatencyCurve *curve_rw; /* L(X) under read + write traffic, for rows whose
                                         dram_bytes_per_load_byte > 1 (NULL: curve for them too) */
-    const OccShapeCurves *shapes, *shapes_rw; /* the shaped probes' curves under read and read +
-                                                 write traffic: a stream row (the family's
-                                                 random_lines_per_chain 0) whose (unroll,
-                                                 vec_bytes) has one is predicted from it (NULL:
-                                                 none) */
 } OccModel;
 
 /* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0

@@ -204,15 +204,6 @@ typedef struct OccLoadedArgs {
     int unroll;                         /* U: 16-byte loads in flight per background thread:
                                            1, 2 or 4 */
     const unsigned long long *probe_start; /* per block: the first link of its probe's chase */
-    int probe_unroll;                   /* 0: the probe is thread 0 chasing addresses (probe_start);
-                                           U > 0: the probe is warp 0, each hop U loads of
-                                           probe_vec_bytes per lane over one node of shape_lines
-                                           (a stream trip's shape: lane l's load u at vector
-                                           u x 32 + l), all waited on before the next hop */
-    int probe_vec_bytes;                /* V of the shaped probe: 4, 8 or 16 */
-    const unsigned int *shape_lines;    /* shaped probe: nodes whose every 4-byte word holds the
-                                           word index of the next node's first word */
-    const unsigned int *shape_start;    /* shaped probe, per block: its first node's word index */
     int warm_hops;                      /* untimed hops before the timed ones */
     int hops;                           /* timed hops per probe */
     unsigned int *hist;                 /* per block OCC_LOADED_BINS counters, written whole */
@@ -224,8 +215,7 @@ typedef struct OccLoadedArgs {
 
 /* One launch of grid_blocks blocks (one per SM: grid_blocks must not exceed the SMs, so that every
  * block is resident) of 32 x (1 + stream_warps) threads. Thread 0 of each block chases addresses
- * from probe_start[block], or warp 0 chases shaped hops from shape_start[block] (probe_unroll),
- * warm_hops, then hops timed one by one (by lane 0) into the block's histogram;
+ * from probe_start[block] (warm_hops, then hops timed one by one into the block's histogram);
  * the other warps' threads load U 16-byte vectors per trip over stream_buf (streaming, evict-first
  * loads), add up the words and, for OCC_LOADED_COPY, store each vector to the same place in
  * stream_dst, until every probe is done (probes_done == grid_blocks). */

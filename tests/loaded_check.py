@@ -95,17 +95,7 @@ def check_loaded(meta, stem):
         say(False, 'loaded-latency levels: no %s' % path)
         return
     with open(path) as f:
-        every = list(csv.DictReader(f))
-    levels = [lv for lv in every if lv.get('probe_unroll', '0') == '0']
-    shaped = [lv for lv in every if lv.get('probe_unroll', '0') != '0']
-    for lv in shaped:
-        if lv['stream_warps'] in ('0', '8', '16') and lv['unroll'] in ('1', '4'):
-            print('  shaped: %s %2s warps U%s  probe U%s V%-2s  %8.1f GB/s  mean %7.1f ns  p95 %7.1f'
-                  '  %s' % (lv['traffic'], lv['stream_warps'], lv['unroll'], lv['probe_unroll'],
-                            lv['probe_vec_bytes'], num(lv['gbps']), num(lv['mean_ns']),
-                            num(lv['p95_ns']), lv['status']))
-    say(all(lv['status'] == 'ok' for lv in shaped),
-        'shaped-probe levels all ok (%d)' % len(shaped))
+        levels = list(csv.DictReader(f))
     for lv in levels:
         print('  level: %s %2s warps U%s  %8.1f GB/s  mean %6.1f ns  p5 %6.1f p50 %6.1f p95 %6.1f '
               'p99 %6.1f ns  SMs %s..%s ns  %s MHz  %s' % (lv.get('traffic', 'read'), lv['stream_warps'], lv['unroll'], num(lv['gbps']),

@@ -173,39 +173,9 @@ static void test_widths(void)
     CHECK_INT_EQ(c.n, 1);
 }
 
-/* The shaped probes' levels make one curve per (U, V) and traffic; the address probe's stay out. */
-static void test_shape_curves(void)
-{
-    OccLoadedLevel lv[5] = {
-        {.traffic = 0, .status = "ok", .gbps = 0, .mean_ns = 340},
-        {.traffic = 0, .probe_unroll = 4, .probe_vec_bytes = 16, .status = "ok", .gbps = 10,
-         .mean_ns = 700},
-        {.traffic = 0, .probe_unroll = 4, .probe_vec_bytes = 16, .status = "ok", .gbps = 3000,
-         .mean_ns = 900},
-        {.traffic = 1, .probe_unroll = 4, .probe_vec_bytes = 16, .status = "ok", .gbps = 10,
-         .mean_ns = 2000},
-        {.traffic = 0, .probe_unroll = 1, .probe_vec_bytes = 4, .status = "fail:probe 1 ended off its walk",
-         .gbps = 10, .mean_ns = 300}};
-    OccShapeCurves s;
-    occ_loaded_shape_curves(lv, 5, 0, &s);
-    CHECK_INT_EQ(s.n, 2);
-    const OccLatencyCurve *c = occ_shape_curve(&s, 4, 16);
-    CHECK(c != NULL && c->n == 2);
-    if (c) CHECK_NEAR(occ_curve_latency_ns(c, 1505), 800, 1e-9);
-    /* A shape whose levels all failed, or one never measured, has no curve. */
-    CHECK(occ_shape_curve(&s, 1, 4) == NULL);
-    CHECK(occ_shape_curve(&s, 8, 8) == NULL);
-    CHECK(occ_shape_curve(NULL, 4, 16) == NULL);
-    occ_loaded_shape_curves(lv, 5, 1, &s);
-    c = occ_shape_curve(&s, 4, 16);
-    CHECK(c != NULL && c->n == 1);
-    if (c) CHECK_NEAR(occ_curve_latency_ns(c, 0), 2000, 0);
-}
-
 int main(void)
 {
     test_widths();
-    test_shape_curves();
     test_interpolation();
     test_known_fixed_point();
     test_no_solution_below_roof();

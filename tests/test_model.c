@@ -449,19 +449,6 @@ static void test_row_curve_width_roof(void)
     /* Four random lines per trip: the expected largest of 4, 500 ns. */
     CHECK_NEAR(r[2].gbps_predicted, 1000.0 * 100 / 500, 1e-5);
     CHECK_NEAR(r[3].gbps_predicted, 4500.0, 1e-9);
-    /* A stream row whose (U, V) has a shaped-probe curve uses it; a chase row never does. */
-    OccShapeCurves shapes = {.n = 1, .unroll = {1}, .vec_bytes = {4}};
-    occ_curve_add(&shapes.curve[0], 0, 1000);
-    OccModel shaped = m;
-    shaped.shapes = &shapes;
-    r[1].unroll = 1;
-    r[2].vec_bytes = 4;
-    r[2].unroll = 1;
-    occ_model_annotate(&shaped, r, 3);
-    CHECK_NEAR(r[1].gbps_predicted, 1000.0 * 100 / 1000, 1e-5);
-    CHECK_NEAR(r[2].gbps_predicted, 1000.0 * 100 / 400, 1e-5);
-    /* copy (read + write) looks in shapes_rw, which this model lacks: the copy curve still. */
-    CHECK_NEAR(r[0].gbps_predicted, 2000.0 * 100 / 800, 1e-5);
     /* Without a read-only roof, reduce stops at the memcpy roof. */
     OccModel no_read_roof = m;
     no_read_roof.roof_read_gbps = NAN;
