@@ -21,22 +21,7 @@
 # output and its check), and the figures when gnuplot is there (plots/plot: the levers figure
 # <csv>-levers-reduce-u8-v16 among them; else draw them where gnuplot is: plots/plot CSV...).
 # About 1 minute of GPU time plus the build. Exit 1 when a step or a check failed.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=$(mkdir -p "${1:-out-ladder}" && cd "${1:-out-ladder}" && pwd)
-LOGS=$OUT/logs
-mkdir -p "$LOGS"
-export OCC_BUILD=${OCC_BUILD:-$PWD/build-sm90}
-export OCC_MESON_ARGS=${OCC_MESON_ARGS:--Dgpu_archs=90 -Dgpu_ptx=}
-rc=0
-say() { # say OK TEXT: a PASS or FAIL line
-    if [ "$1" = 0 ]; then echo "PASS: $2"; else echo "FAIL: $2"; rc=1; fi
-}
-ms() { echo $(($(date +%s%N) / 1000000)); }
-
-t0=$(ms)
-./run_sweep --version >"$LOGS/build.log" 2>&1
-say $? "build for sm_90 ($(($(ms) - t0)) ms; $LOGS/build.log)"
+. "$(dirname "$0")/gpu_check_lib.sh" out-ladder "$@"
 
 t0=$(ms)
 (OCC_ROOT=$PWD && . bench/setup.sh && occ_ensure_tools 0 &&

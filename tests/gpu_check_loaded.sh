@@ -15,22 +15,7 @@
 # Writes under OUT_DIR (default ./out-loaded): the CSVs with their -knee.md and -loaded.csv,
 # logs/, and the figures when gnuplot is there. About 2 minutes of GPU time plus the build. Exit
 # 1 when a step or a check failed.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=$(mkdir -p "${1:-out-loaded}" && cd "${1:-out-loaded}" && pwd)
-LOGS=$OUT/logs
-mkdir -p "$LOGS"
-export OCC_BUILD=${OCC_BUILD:-$PWD/build-sm90}
-export OCC_MESON_ARGS=${OCC_MESON_ARGS:--Dgpu_archs=90 -Dgpu_ptx=}
-rc=0
-say() { # say OK TEXT: a PASS or FAIL line
-    if [ "$1" = 0 ]; then echo "PASS: $2"; else echo "FAIL: $2"; rc=1; fi
-}
-ms() { echo $(($(date +%s%N) / 1000000)); }
-
-t0=$(ms)
-./run_sweep --version >"$LOGS/build.log" 2>&1
-say $? "build for sm_90 ($(($(ms) - t0)) ms; $LOGS/build.log)"
+. "$(dirname "$0")/gpu_check_lib.sh" out-loaded "$@"
 (OCC_ROOT=$PWD && . bench/setup.sh && occ_ensure_tools 0 &&
     meson test -C "$OCC_BUILD" --no-rebuild --print-errorlogs unit_loaded_model unit_model) \
     >"$LOGS/tests.log" 2>&1
