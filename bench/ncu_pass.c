@@ -210,9 +210,7 @@ static int profile(Pass *p, int argc, char **argv, long long buffer_bytes, int n
 /* <csv without .csv>-ncu-raw.csv into buf. */
 static void raw_path(const char *csv, char *buf, size_t len)
 {
-    size_t n = strlen(csv);
-    if (n > 4 && strcmp(csv + n - 4, ".csv") == 0) n -= 4;
-    snprintf(buf, len, "%.*s-ncu-raw.csv", (int)n, csv);
+    occ_csv_sibling_path(csv, "-ncu-raw.csv", buf, len);
 }
 
 static void remove_pass_files(const Pass *p)

@@ -106,8 +106,9 @@ static void loaded_meta(OccMeta *m, double seconds)
         occ_meta_add(m, key,
                      "%s warps %d U %d: %.1f GB/s, mean %.1f ns (%.1f cycles), p5 %.1f p50 %.1f "
                      "p95 %.1f p99 %.1f ns, %.0f MHz, %s",
-                     l->traffic ? "copy" : "read", l->stream_warps, l->unroll, l->gbps, l->mean_ns, l->mean_cycles, l->p5_ns,
-                     l->p50_ns, l->p95_ns, l->p99_ns, l->clock_mhz, l->status);
+                     l->traffic ? "copy" : "read", l->stream_warps, l->unroll, l->gbps,
+                     l->mean_ns, l->mean_cycles, l->p5_ns, l->p50_ns, l->p95_ns, l->p99_ns,
+                     l->clock_mhz, l->status);
     }
 }
 
@@ -153,9 +154,7 @@ static void write_loaded_csv(const OccModel *model, const char *path, int quiet)
 {
     char side[1100], err[1300];
     if (model->curve == NULL) return;
-    const size_t len = strlen(path);
-    const int stem = (int)(len > 4 && !strcmp(path + len - 4, ".csv") ? len - 4 : len);
-    snprintf(side, sizeof side, "%.*s-loaded.csv", stem, path);
+    occ_csv_sibling_path(path, "-loaded.csv", side, sizeof side);
     if (occ_loaded_write_csv(side, loaded_levels, OCC_LOADED_LEVELS, err, sizeof err) != 0)
         fprintf(stderr, "occsweep: %s\n", err);
     else if (!quiet)

@@ -72,9 +72,7 @@ static void print_model(const OccModel *m, const OccRow *rows, int n, const char
         occ_model_describe(m, which, sizeof which);
         printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
         occ_knee_print(stdout, knees, nk);
-        size_t len = strlen(csv_path);
-        int stem = (int)(len > 4 && !strcmp(csv_path + len - 4, ".csv") ? len - 4 : len);
-        snprintf(md, sizeof md, "%.*s-knee.md", stem, csv_path);
+        occ_csv_sibling_path(csv_path, "-knee.md", md, sizeof md);
         if (occ_knee_write_markdown(md, gpu_name, m, knees, nk, err, sizeof err) != 0)
             fprintf(stderr, "occsweep: %s\n", err);
         else

@@ -77,6 +77,10 @@ int occ_csv_close(OccCsvWriter *w, const char *end_key, const char *end_value);
  * 0777 before umask). Returns 0, or -1 with a message naming the directory in err. */
 int occ_csv_make_parent_dirs(const char *path, char *err, size_t err_len);
 
+/* The path of a file beside a run's CSV: csv_path without a trailing ".csv", then suffix (e.g.
+ * "-knee.md"), into out (len bytes, truncated to fit). */
+void occ_csv_sibling_path(const char *csv_path, const char *suffix, char *out, size_t len);
+
 /* A CSV file read back into memory. */
 typedef struct OccCsvTable {
     int n_meta;          /* metadata lines, from anywhere in the file, in file order */

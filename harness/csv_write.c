@@ -341,3 +341,10 @@ int occ_csv_make_parent_dirs(const char *path, char *err, size_t err_len)
     free(dir);
     return rc;
 }
+
+void occ_csv_sibling_path(const char *csv_path, const char *suffix, char *out, size_t len)
+{
+    size_t n = strlen(csv_path);
+    if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0) n -= 4;
+    snprintf(out, len, "%.*s%s", (int)n, csv_path, suffix);
+}

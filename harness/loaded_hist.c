@@ -78,11 +78,10 @@ int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char
                "probe_min_ns,probe_max_ns,clock_mhz,hops,status\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n",
-                lv[i].traffic ? "copy" : "read", lv[i].stream_warps,
-                lv[i].unroll, lv[i].gbps, lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns,
-                lv[i].p50_ns, lv[i].p95_ns, lv[i].p99_ns, lv[i].probe_min_ns, lv[i].probe_max_ns,
-                lv[i].clock_mhz, lv[i].hops,
-                lv[i].status);
+                lv[i].traffic ? "copy" : "read", lv[i].stream_warps, lv[i].unroll, lv[i].gbps,
+                lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns, lv[i].p50_ns, lv[i].p95_ns,
+                lv[i].p99_ns, lv[i].probe_min_ns, lv[i].probe_max_ns, lv[i].clock_mhz,
+                lv[i].hops, lv[i].status);
     const int failed = ferror(f);
     if (fclose(f) != 0 || failed) {
         if (err_len) snprintf(err, err_len, "%s: write failed", path);

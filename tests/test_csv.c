@@ -470,8 +470,25 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
+/* The files beside a run's CSV: its name without ".csv", then the suffix. */
+static void test_sibling_path(void)
+{
+    char out[32];
+    occ_csv_sibling_path("results/a.csv", "-knee.md", out, sizeof out);
+    CHECK_STR_EQ(out, "results/a-knee.md");
+    occ_csv_sibling_path("run", "-loaded.csv", out, sizeof out);
+    CHECK_STR_EQ(out, "run-loaded.csv");
+    occ_csv_sibling_path("x.csv.bak", "-knee.md", out, sizeof out);
+    CHECK_STR_EQ(out, "x.csv.bak-knee.md");
+    occ_csv_sibling_path(".csv", "-k", out, sizeof out);
+    CHECK_STR_EQ(out, ".csv-k");
+    occ_csv_sibling_path("abcdef.csv", "-knee.md", out, 8);
+    CHECK_STR_EQ(out, "abcdef-");
+}
+
 int main(void)
 {
+    test_sibling_path();
     snprintf(dir, sizeof dir, "/tmp/occ_csv_XXXXXX");
     if (mkdtemp(dir) == NULL) {
         perror("mkdtemp");
