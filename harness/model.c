@@ -161,7 +161,7 @@ static void diagnose(const OccModel *m, const OccRow *worst, double predicted, O
         snprintf(k->cause, len,
                  "slower than the loaded-latency curve predicts (L(X) = %.0f ns at the predicted "
                  "%.0f GB/s): issue rate or DRAM efficiency, not the probes' latency, bounds it",
-                 occ_curve_latency_ns(m->curve, predicted), predicted);
+                 occ_curve_latency_width_ns(m->curve, predicted, row_width(worst)), predicted);
     else
         snprintf(k->cause, len,
                  "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
