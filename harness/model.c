@@ -109,6 +109,14 @@ static int row_width(const OccRow *r)
     return lines > 0 && r->unroll > 0 ? lines * (int)r->unroll : 1;
 }
 
+/* The row's prediction: its traffic's model (row_model) at its width (row_width). */
+static double row_predicted_gbps(const OccModel *m, const OccRow *r)
+{
+    const double b = model_bytes_in_flight(r);
+    const OccModel rm = row_model(m, r);
+    return isnan(b) ? NAN : occ_model_predict_width_gbps(&rm, b, row_width(r));
+}
+
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
 {
     if (m == NULL || rows == NULL) return;
@@ -116,19 +124,12 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
         OccRow *r = &rows[i];
         double b = model_bytes_in_flight(r);
         if (!occ_row_is_ok(r) || isnan(b) || !isfinite(r->gbps_median)) continue;
-        const OccModel rm = row_model(m, r);
-        r->gbps_predicted = occ_model_predict_width_gbps(&rm, b, row_width(r));
+        r->gbps_predicted = row_predicted_gbps(m, r);
         r->measured_over_predicted = r->gbps_median / r->gbps_predicted;
         r->latency_loaded_ns = occ_model_loaded_latency_ns(b, m->sm_count, r->gbps_median);
     }
 }
 
-static double row_predicted_gbps(const OccModel *m, const OccRow *r)
-{
-    double b = model_bytes_in_flight(r);
-    const OccModel rm = row_model(m, r);
-    return isnan(b) ? NAN : occ_model_predict_width_gbps(&rm, b, row_width(r));
-}
 
 /* The rules are documented on OccKnee.cause; their order matters: a spill or a family's own
  * bound explains a miss in either direction, so they come before the direction tests. Below the
