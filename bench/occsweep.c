@@ -13,7 +13,6 @@
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
-#include "loaded_latency.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
@@ -21,7 +20,6 @@
 #include "resources.h"
 #include "resume.h"
 #include "sink.h"
-#include "walltime.h"
 
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
@@ -90,31 +88,13 @@ static int calc(const OccOptions *opt)
     return OCC_EXIT_OK;
 }
 
-/* The loaded-latency sweep of a run that has a model: its levels, and the curve of the ok ones. */
-static OccLoadedLevel loaded_levels[OCC_LOADED_LEVELS];
+/* The model's loaded-latency curves, filled by the sink from the run's chase/loaded rows (measured
+ * first, or kept by --resume): read-only and read + write background traffic. */
 static OccLatencyCurve loaded_curve, loaded_curve_rw;
 
-/* The metadata of the loaded-latency sweep: one line per level. */
-static void loaded_meta(OccMeta *m, double seconds)
-{
-    occ_meta_add(m, "loaded_latency_levels", "%d levels, %d ok, %.1f s", OCC_LOADED_LEVELS,
-                 loaded_curve.n + loaded_curve_rw.n, seconds);
-    for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
-        const OccLoadedLevel *l = &loaded_levels[i];
-        char key[40];
-        snprintf(key, sizeof key, "loaded_latency_%02d", i);
-        occ_meta_add(m, key,
-                     "%s warps %d U %d: %.1f GB/s, mean %.1f ns (%.1f cycles), p5 %.1f p50 %.1f "
-                     "p95 %.1f p99 %.1f ns, %.0f MHz, %s",
-                     l->traffic ? "copy" : "read", l->stream_warps, l->unroll, l->gbps,
-                     l->mean_ns, l->mean_cycles, l->p5_ns, l->p50_ns, l->p95_ns, l->p99_ns,
-                     l->clock_mhz, l->status);
-    }
-}
-
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
- * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency
- * curve L(X) of this run. 0 (model set, or none needed) or -1 with err. */
+ * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves,
+ * empty until the load levels' rows arrive. 0 (model set, or none needed) or -1 with err. */
 static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int *have, OccMeta *m,
                          char *err, size_t err_len)
 {
@@ -131,34 +111,19 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
                         .sm_count = run->dev->sm_count};
     occ_meta_add(m, "dram_latency_ns", "%.1f", ns);
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
+    char which[200];
     if (!run->opt->no_loaded) {
-        const double t0 = occ_walltime_s();
-        if (!run->opt->quiet) fprintf(stderr, "occsweep: measuring the loaded-latency curve\n");
-        if (occ_loaded_latency_sweep(run->timer.stream, run->dev->sm_count, footprint,
-                                     loaded_levels, err, err_len) != 0)
-            return -1;
-        occ_loaded_curve(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_READ, &loaded_curve);
-        occ_loaded_curve(loaded_levels, OCC_LOADED_LEVELS, OCC_LOADED_COPY, &loaded_curve_rw);
         model->curve = &loaded_curve;
         model->curve_rw = &loaded_curve_rw;
-        loaded_meta(m, occ_walltime_s() - t0);
+        snprintf(which, sizeof which,
+                 "loaded latency L(X) of this run's chase/loaded rows (read traffic; copy rows: "
+                 "copy traffic); unloaded DRAM latency %.1f ns where no level is ok",
+                 ns);
+    } else {
+        occ_model_describe(model, which, sizeof which);
     }
-    char which[200];
-    occ_model_describe(model, which, sizeof which);
     occ_meta_add(m, "model", "%s", which);
     return 0;
-}
-
-/* <csv stem>-loaded.csv beside the run's CSV: the loaded-latency levels, when they ran. */
-static void write_loaded_csv(const OccModel *model, const char *path, int quiet)
-{
-    char side[1100], err[1300];
-    if (model->curve == NULL) return;
-    occ_csv_sibling_path(path, "-loaded.csv", side, sizeof side);
-    if (occ_loaded_write_csv(side, loaded_levels, OCC_LOADED_LEVELS, err, sizeof err) != 0)
-        fprintf(stderr, "occsweep: %s\n", err);
-    else if (!quiet)
-        fprintf(stderr, "occsweep: wrote %s\n", side);
 }
 
 /* The size of the run's stream buffers (the roof and the streaming families) without --size: the
@@ -206,7 +171,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
     }
-    if (have_model) write_loaded_csv(&model, path, opt->quiet);
+    if (have_model && model.curve) occ_sink_feed_curves(&sink, &loaded_curve, &loaded_curve_rw);
     for (int i = 0; resumed && i < resumed->n_rows; i++)
         if (occ_resume_keep_row(resumed, i, todo->points, todo->n))
             occ_sink_keep(&sink, &resumed->rows[i]);

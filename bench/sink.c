@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaded_levels.h"
 #include "nvml.h"
 
 int occ_sink_open(OccSink *s, const char *path, int force, const OccMeta *meta,
@@ -42,8 +43,15 @@ static OccRunRow *append(OccSink *s, const OccRow *row, const char *status)
     return kept;
 }
 
+void occ_sink_feed_curves(OccSink *s, OccLatencyCurve *read, OccLatencyCurve *rw)
+{
+    s->curve_read = read;
+    s->curve_rw = rw;
+}
+
 void occ_sink_keep(OccSink *s, const OccRow *row)
 {
+    if (s->curve_read) occ_loaded_curve_take_row(s->curve_read, s->curve_rw, row);
     OccRunRow *kept = append(s, row, row->status);
     if (occ_csv_write_row(s->csv, kept ? &kept->row : row) != 0) s->write_failed = 1;
 }
@@ -54,6 +62,7 @@ void occ_sink_row(void *sink, int i, int n, const OccRunRow *row)
     OccRunRow *kept = append(s, &row->row, row->status);
     OccRow r = kept ? kept->row : row->row;
     if (!kept) r.status = row->status;
+    if (s->curve_read) occ_loaded_curve_take_row(s->curve_read, s->curve_rw, kept ? &kept->row : &r);
     if (s->model) occ_model_annotate(s->model, kept ? &kept->row : &r, 1);
     const OccRow *out = kept ? &kept->row : &r;
     if (strncmp(out->status, "fail", 4) == 0) s->n_fail++;

@@ -98,16 +98,19 @@ static void print_residency(const OccRow *rows, int n)
 void occ_report_run(const OccSink *sink, const OccRoof *roof, const OccModel *model,
                     const char *path, const char *gpu_name)
 {
-    const int n = sink->n_rows;
-    OccRow *plain = calloc((size_t)(n ? n : 1), sizeof *plain);
-    int rates = 0;
-    for (int i = 0; plain && i < n; i++) {
-        plain[i] = sink->rows[i].row;
-        rates += (isfinite(plain[i].gbps_median) || isfinite(plain[i].gflops_median)) &&
-                 isnan(plain[i].cycles_per_hop_median);
+    /* The sweep rows: the load levels (finite latency_mean_ns) are the model's input, named by
+     * its description, not variants of the summary or the knee report. */
+    OccRow *plain = calloc((size_t)(sink->n_rows ? sink->n_rows : 1), sizeof *plain);
+    int rates = 0, n = 0;
+    for (int i = 0; plain && i < sink->n_rows; i++) {
+        if (isfinite(sink->rows[i].row.latency_mean_ns)) continue;
+        plain[n] = sink->rows[i].row;
+        rates += (isfinite(plain[n].gbps_median) || isfinite(plain[n].gflops_median)) &&
+                 isnan(plain[n].cycles_per_hop_median);
+        n++;
     }
     if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
-    print_latency(sink->rows, n);
+    print_latency(sink->rows, sink->n_rows);
     if (plain && model) print_model(model, plain, n, path, gpu_name);
     if (plain) print_residency(plain, n);
     free(plain);

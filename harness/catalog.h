@@ -14,6 +14,9 @@
 typedef enum OccFamilyShape {
     OCC_SHAPE_OCCUPANCY, /* variants x occupancy levels (x levers): a sweep */
     OCC_SHAPE_FOOTPRINT, /* one fixed kernel over a list of footprints: an experiment */
+    OCC_SHAPE_LEVELS,    /* one fixed experiment over its own list of load levels
+                            (loaded_levels.h), planned before every other family: the model
+                            of the sweeps after it is built from its rows */
 } OccFamilyShape;
 
 /* Most families the table may hold (OccOptions.families is a bit set of them). */

@@ -14,8 +14,8 @@
     X(cc, STR, "compute capability, major.minor")                                                  \
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
     X(kernel, STR, "kernel family: copy, reduce, chase, fma or mixed")                                         \
-    X(mode, STR, "stream (copy/reduce/mixed); chain (fma); chase: warp, thread, latency or latency-cold")           \
-    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>")                               \
+    X(mode, STR, "stream (copy/reduce/mixed); chain (fma); chase: warp, thread, latency, latency-cold or loaded")           \
+    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>, loaded_<traffic>_w<W>_u<U> (a load level)")                               \
     X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
     X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64)") \
     X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \
@@ -63,6 +63,21 @@
     X(cycles_per_hop_p95, NUM, "chase latency: cycles per load, p95 over segments")                \
     X(sm_clock_mhz_measured, NUM, "chase latency: SM clock during the run, clock64 / globaltimer") \
     X(hops_per_s_median, NUM, "chase: dependent loads completed per second, all chains")          \
+    X(traffic, STR, "chase loaded: what the background does, read (adds up what it loads) or copy (also stores it); - n/a") \
+    X(stream_warps_per_sm, INT, "chase loaded: background warps per SM (one block per SM beside the probe); 0 n/a") \
+    X(latency_mean_ns, NUM, "chase loaded: mean hop latency of the probes' dependent loads, ns")   \
+    X(latency_mean_cycles, NUM, "chase loaded: the same in SM cycles")                             \
+    X(latency_p5_ns, NUM, "chase loaded: hop latency p5, ns (16-cycle histogram bin centre)")      \
+    X(latency_p50_ns, NUM, "chase loaded: hop latency p50, ns")                                     \
+    X(latency_p95_ns, NUM, "chase loaded: hop latency p95, ns")                                     \
+    X(latency_p99_ns, NUM, "chase loaded: hop latency p99, ns")                                     \
+    X(latency_max2_ns, NUM, "chase loaded: expected slowest of 2 independent hops, ns (the mean plus the histogram's expected maximum over its mean)") \
+    X(latency_max4_ns, NUM, "chase loaded: expected slowest of 4 independent hops, ns")            \
+    X(latency_max8_ns, NUM, "chase loaded: expected slowest of 8 independent hops, ns")            \
+    X(latency_max16_ns, NUM, "chase loaded: expected slowest of 16 independent hops, ns")          \
+    X(latency_max32_ns, NUM, "chase loaded: expected slowest of 32 independent hops, ns")          \
+    X(latency_sm_min_ns, NUM, "chase loaded: lowest one probe's (one SM's) mean hop latency, ns")   \
+    X(latency_sm_max_ns, NUM, "chase loaded: highest one probe's mean hop latency, ns")            \
     X(occ_measured_pct, NUM, "time-averaged resident warps per SM / max warps, from %smid+timers") \
     X(occ_measured_spread_pct, NUM, "max - min over SMs of the measured occupancy, points of %")   \
     X(gbps_predicted, NUM, "Little's law: min(roof, f x bytes_in_flight_per_sm x SMs / latency)") \

@@ -9,8 +9,11 @@
  *   kernel                    --kernel name and the CSV `kernel` column
  *   mode                      --mode name and the CSV `mode` column
  *   default_mode              1: what --kernel <kernel> runs when --mode is not given
- *   shape                     OCC_SHAPE_OCCUPANCY (variants x occupancy levels) or
- *                             OCC_SHAPE_FOOTPRINT (footprints, no occupancy axis)
+ *   shape                     OCC_SHAPE_OCCUPANCY (variants x occupancy levels),
+ *                             OCC_SHAPE_FOOTPRINT (footprints, no occupancy axis) or
+ *                             OCC_SHAPE_LEVELS (the loaded-latency levels, planned first, also
+ *                             for any sweep whose model uses them: dram_bytes_per_load_byte set
+ *                             and no --no-loaded)
  *   options                   comma list of the scoped options (options.c) this family takes
  *   dram_bytes_per_load_byte  DRAM bytes gbps_median counts per byte of loads in flight, for the
  *                             Little's-law model (NAN: the model does not apply)
@@ -41,6 +44,7 @@
       32, 16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
     X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT,                                          \
       "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, 0, NULL)                                  \
+    X(loaded, "chase", "loaded", 0, OCC_SHAPE_LEVELS, "", NAN, 0, 0, 0, NULL)                      \
     X(fma, "fma", "chain", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout", NAN, 0, 0, \
       0, NULL)                                                                                        \
     X(mixed, "mixed", "stream", 1, OCC_SHAPE_OCCUPANCY,                                            \

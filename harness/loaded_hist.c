@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_hist.c: load-level figures and the levels' CSV (contract in loaded_hist.h). */
+/* harness/loaded_hist.c: load-level figures from the hop histogram (contract in loaded_hist.h). */
 #include "loaded_hist.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 double occ_hist_percentile_cycles(const unsigned int *bin, int n_bins, double bin_cycles,
@@ -56,36 +54,4 @@ void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_b
         lv->width_ns[j] =
             (lv->mean_cycles + occ_hist_expected_max_cycles(bin, n_bins, bin_cycles, 1 << j) -
              hist_mean) * ns_per_cycle;
-}
-
-void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c)
-{
-    c->n = 0;
-    for (int i = 0; i < n; i++)
-        if (lv[i].traffic == traffic && strcmp(lv[i].status, "ok") == 0)
-            occ_curve_add_widths(c, lv[i].gbps, lv[i].width_ns);
-}
-
-int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
-                         size_t err_len)
-{
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
-        return -1;
-    }
-    fprintf(f, "traffic,stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,"
-               "probe_min_ns,probe_max_ns,clock_mhz,hops,status\n");
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%lld,%s\n",
-                lv[i].traffic ? "copy" : "read", lv[i].stream_warps, lv[i].unroll, lv[i].gbps,
-                lv[i].mean_ns, lv[i].mean_cycles, lv[i].p5_ns, lv[i].p50_ns, lv[i].p95_ns,
-                lv[i].p99_ns, lv[i].probe_min_ns, lv[i].probe_max_ns, lv[i].clock_mhz,
-                lv[i].hops, lv[i].status);
-    const int failed = ferror(f);
-    if (fclose(f) != 0 || failed) {
-        if (err_len) snprintf(err, err_len, "%s: write failed", path);
-        return -1;
-    }
-    return 0;
 }

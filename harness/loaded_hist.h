@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/loaded_hist.h: the figures of one load level of the loaded-latency experiment, from its
- * probes' hop histogram, and the levels' CSV (<run>-loaded.csv). Pure logic: no CUDA header. */
+ * probes' hop histogram. Pure logic: no CUDA header. */
 #ifndef OCC_LOADED_HIST_H
 #define OCC_LOADED_HIST_H
 
@@ -44,14 +44,5 @@ double occ_hist_expected_max_cycles(const unsigned int *bin, int n_bins, double 
 void occ_loaded_level_stats(OccLoadedLevel *lv, const unsigned int *bin, int n_bins,
                             double bin_cycles, double sum_hop_cycles, long long hops,
                             double clock_mhz);
-
-/* The curve of the ok levels of one traffic: (gbps, width_ns) each. */
-void occ_loaded_curve(const OccLoadedLevel *lv, int n, int traffic, OccLatencyCurve *c);
-
-/* Writes the levels as CSV to path: a header line, then one line per level (traffic, stream_warps,
- * unroll, gbps, mean_ns, mean_cycles, p5_ns, p50_ns, p95_ns, p99_ns, clock_mhz, hops, status; "nan" for
- * NaN). Returns 0, or -1 with a one-line message naming the path in err (err_len bytes). */
-int occ_loaded_write_csv(const char *path, const OccLoadedLevel *lv, int n, char *err,
-                         size_t err_len);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaded_levels.h"
 #include "regcap.h"
 
 static int warps_per_block(const OccArchLimits *arch, int block_threads)
@@ -327,6 +328,35 @@ int occ_plan_run_carveout_bytes(const OccArchLimits *arch, OccCarveout policy,
     return arch->smem_per_sm_bytes;
 }
 
+/* The points of level-shaped family f: one per load level, ordinal = the level. */
+static int build_levels(OccPoint base, OccPlan *plan, char *err, size_t err_len)
+{
+    base.variant_index = -1;
+    base.reachable = 1;
+    for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
+        OccLoadedLevel lv;
+        occ_loaded_level_spec(i, &lv);
+        base.block_threads = 32 * (1 + lv.stream_warps);
+        base.ordinal = i;
+        if (push(plan, &base, err, err_len) != 0) return -1;
+    }
+    return 0;
+}
+
+/* The families the plan measures: those selected, and with them the level-shaped ones when a
+ * selected family's model uses the loaded-latency curve (unless --no-loaded). */
+static unsigned int planned_families(const OccOptions *opt)
+{
+    unsigned int set = opt->families;
+    int model = 0;
+    for (int f = 0; f < occ_family_count(); f++)
+        if ((set >> f & 1u) && occ_family_at(f)->dram_bytes_per_load_byte > 0) model = 1;
+    if (model && !opt->no_loaded)
+        for (int f = 0; f < occ_family_count(); f++)
+            if (occ_family_at(f)->shape == OCC_SHAPE_LEVELS) set |= 1u << f;
+    return set;
+}
+
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
                    const OccVariantResources *res, const OccLevel *levels, int n_levels,
                    OccPlan *plan, char *err, size_t err_len)
@@ -335,9 +365,14 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
     plan->carveout_bytes = occ_plan_run_carveout_bytes(arch, opt->carveout, opt->block_threads,
                                                        opt->n_block_threads, res);
     const OccArchLimits carved = occ_arch_in_carveout(arch, plan->carveout_bytes);
-    for (int f = 0; f < occ_family_count(); f++) {
-        if (!(opt->families & (1u << f))) continue;
+    const unsigned int families = planned_families(opt);
+    /* Level-shaped families first (k = 0): the sweeps' model is built from their rows. */
+    for (int k = 0; k < 2 * occ_family_count(); k++) {
+        const int f = k % occ_family_count();
         const OccFamilyInfo *fi = occ_family_at(f);
+        if (!(families & (1u << f)) ||
+            (fi->shape == OCC_SHAPE_LEVELS) != (k < occ_family_count()))
+            continue;
         OccPoint base = {.family = f, .waves = 1};
         snprintf(base.mode, sizeof base.mode, "%s%s", fi->mode,
                  occ_family_takes(fi, "cold") && opt->cold ? "-cold" : "");
@@ -345,6 +380,8 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
         if (fi->shape == OCC_SHAPE_OCCUPANCY) base.carveout_bytes = plan->carveout_bytes;
         int rc = fi->shape == OCC_SHAPE_FOOTPRINT
                      ? build_footprints(arch, l2_bytes, opt, base, plan, err, err_len)
+                 : fi->shape == OCC_SHAPE_LEVELS
+                     ? build_levels(base, plan, err, err_len)
                      : build_occupancy(&carved, opt, f, res, levels, n_levels, base, plan, err,
                                        err_len);
         if (rc != 0) return -1;
@@ -361,14 +398,19 @@ void occ_plan_free(OccPlan *plan)
 
 const char *occ_point_variant(const OccPoint *p)
 {
-    return p->variant_index >= 0 ? occ_variant_at(p->variant_index)->name
-                                 : occ_family_variant_name(p->family);
+    if (p->variant_index >= 0) return occ_variant_at(p->variant_index)->name;
+    if (occ_family_at(p->family)->shape == OCC_SHAPE_LEVELS)
+        return occ_loaded_level_name(p->ordinal);
+    return occ_family_variant_name(p->family);
 }
 
 void occ_plan_format_point(const OccPoint *p, char *buf, size_t len)
 {
     const char *v = occ_point_variant(p);
-    if (p->variant_index < 0)
+    if (p->variant_index < 0 && occ_family_at(p->family)->shape == OCC_SHAPE_LEVELS)
+        snprintf(buf, len, "%-22s load level %d: %d background warps per SM beside the probe", v,
+                 p->ordinal, p->block_threads / 32 - 1);
+    else if (p->variant_index < 0)
         snprintf(buf, len, "%-22s footprint %14lld B", v, p->footprint_bytes);
     else if (p->reachable)
         snprintf(buf, len, "%-22s block %4d  target %6.2f%%  achieved %6.2f%%  %2d blocks/SM  "

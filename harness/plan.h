@@ -32,7 +32,7 @@ typedef struct OccLevel {
 typedef struct OccPoint {
     int family;             /* index of its family in the catalog */
     int variant_index;      /* catalog variant; -1 for a footprint-shaped family (its variant is
-                               named "<kernel>_<mode>") */
+                               named "<kernel>_<mode>") or a level-shaped one (named per level) */
     int ordinal;            /* position among its family's points in the full plan (before any
                                --resume filter): seeds what the point builds */
     char mode[24];          /* CSV mode of its row: the family's mode, "-cold" appended when the
@@ -105,7 +105,11 @@ int occ_plan_block_levels(const OccArchLimits *arch, const int *block_threads, i
  * rest; --lever both gives a pad and a bounds row per level, auto the natural variant where it
  * reaches the level); for a footprint-shaped family one
  * point per footprint of --footprint (occ_plan_footprints with lines of --stride, the arch's L1
- * and l2_bytes, 0 when unknown). res[] holds every catalog variant's resources. Returns the
+ * and l2_bytes, 0 when unknown); for a level-shaped family one point per load level
+ * (loaded_levels.h; ordinal = the level, block of 32 x (1 + background warps) threads). The
+ * level-shaped families come first, and are planned also when not selected where a selected
+ * family's model uses the loaded-latency curve (dram_bytes_per_load_byte > 0) and --no-loaded is
+ * not given. res[] holds every catalog variant's resources. Returns the
  * number of points, or -1 with err (no point selected, a footprint range too small for its
  * stride, out of memory). */
 int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptions *opt,
@@ -114,7 +118,8 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
 /* Frees the points and zeroes the plan. */
 void occ_plan_free(OccPlan *plan);
 
-/* The CSV variant name of p ("<kernel>_<mode>" for a footprint point). */
+/* The CSV variant name of p ("<kernel>_<mode>" for a footprint point, occ_loaded_level_name for
+ * a load level). */
 const char *occ_point_variant(const OccPoint *p);
 
 /* Footprints of the latency ladder: geometric from lo to hi bytes, whole lines of line_bytes

@@ -207,12 +207,15 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     return cudaSuccess;
 }
 
-/* A footprint point: the family measures it by itself. */
+/* A footprint point or a load level: the family measures it by itself. */
 static cudaError_t measure_footprint(OccRun *r, const OccPoint *p, Bound *b, OccRunRow *out)
 {
     const OccRunEnv env = occ_run_env(r);
     char range[96];
-    snprintf(range, sizeof range, "%s %lld B", out->row.variant, p->footprint_bytes);
+    if (p->footprint_bytes > 0)
+        snprintf(range, sizeof range, "%s %lld B", out->row.variant, p->footprint_bytes);
+    else
+        snprintf(range, sizeof range, "%s", out->row.variant);
     nvtxRangePushA(range);
     cudaError_t e = b->ops->measure(b->state, &env, p, &out->row, out->status, sizeof out->status);
     nvtxRangePop();

@@ -3,7 +3,8 @@
 
 scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:
   - the metadata (last value of each key), the row counts;
-  - per (kernel, mode) of the ok rows a Group: what its rows hold (finite cycles_per_hop_median:
+  - per (kernel, mode) of the ok rows but the load levels (finite latency_mean_ns: plots/plot
+    draws their figure from the rows themselves) a Group: what its rows hold (finite cycles_per_hop_median:
     a latency ladder; else finite hops_per_s_median: a chase throughput figure; else finite
     gflops_median: the arithmetic figures; else the stream figures) and which levers measured
     which point;
@@ -150,6 +151,7 @@ class Run:
         self.path, self.columns = path, columns
         self.index = {name: i for i, (name, _) in enumerate(columns)}
         self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
+        self.n_levels = 0  # ok load-level rows (finite latency_mean_ns), in no group
         self.groups = collections.OrderedDict()
         self.points, self.n_points = {}, 0
 
@@ -228,6 +230,7 @@ def _scan_part(path, specs, part):
     feeders = [_feeder(run, spec) for spec in specs]
     i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
     i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
+    i_loaded = ix["latency_mean_ns"]
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"])
@@ -251,6 +254,9 @@ def _scan_part(path, specs, part):
                 if name is not None:
                     run.absurd.append((line, name, row[ix[name]]))
                     continue
+            if row[i_loaded] != "NaN" and value(row[i_loaded]) is not None:
+                run.n_levels += 1
+                continue  # a load level: the loaded-latency figure's, which plots/plot draws
             kernel, mode, lever = row[i_kernel], row[i_mode], row[i_lever]
             g = groups.get((kernel, mode))
             if g is None:
@@ -336,6 +342,7 @@ def _merge(run, other):
         run.meta[k] = v
     run.n_rows += other.n_rows
     run.n_ok += other.n_ok
+    run.n_levels += other.n_levels
     for key, g in other.groups.items():
         mine = run.groups.get(key)
         if mine is None:

@@ -6,8 +6,8 @@
 #   gnuplot -c plots/loaded.gp DATA OUT TITLE [LATENCY_NS [ROOF_GBPS [DATA_RW]]]
 #
 # DATA  tab-separated columns, one line per ok level in load order: gbps mean_ns p5_ns p50_ns p95_ns
-#       p99_ns, under read-only background traffic (plots/plot writes it from
-#       <csv stem>-loaded.csv)
+#       p99_ns, under read-only background traffic (plots/plot writes it from the run's load-level
+#       rows, chase/loaded)
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # LATENCY_NS  the run's unloaded DRAM latency (dram_latency_ns); empty: no line
 # ROOF_GBPS   the run's memcpy roof; empty: no line

@@ -181,7 +181,9 @@ def knee_table(run):
     """(rows, per_block): the knee table's rows, one per variant, or where the GB/s rows hold
     several block sizes (each has its own levels; per_block True) one per (variant,
     block_threads), with a block column after V."""
-    gbps = [r for r in run.ok if not math.isnan(run.num(r, "gbps_median"))]
+    # The load levels (finite latency_mean_ns) are the model's input, drawn in their own figure.
+    gbps = [r for r in run.ok if not math.isnan(run.num(r, "gbps_median")) and
+            math.isnan(run.num(r, "latency_mean_ns"))]
     per_block = len({run.num(r, "block_threads") for r in gbps}) > 1
     by = {}
     for r in gbps:

@@ -3,16 +3,17 @@
 # tests/gpu_check_loaded.sh [OUT_DIR]: the GPU check of the loaded-latency model (issue 12), for
 # one call on the lent H200. Builds for sm_90 only (OCC_BUILD, default build-sm90), runs the CPU
 # tests of the solver and the knee report, then the default copy, reduce and chase --mode warp
-# sweeps (--max-time 0.2), each measuring its own loaded-latency curve before the points, and one
+# sweeps (--max-time 0.2), each measuring the load levels (chase/loaded rows) before its points, and one
 # copy sweep with --no-loaded (it must say it fell back to the unloaded model). Judges the
 # CSVs with tests/loaded_check.py, which prints the latency levels and PASS/FAIL per target:
 #   PASS: <csv>: model is the loaded curve (loaded latency L(X): 11 levels, ...)
 #   PASS: <csv>: N of M points (>= 90%) predicted within 10%
 #   PASS: <csv>: predicted knee within one level of measured for K variants
-#   PASS: loaded-latency levels all ok (11)
-#   PASS: idle mean latency ~345 ns vs ladder DRAM ~332 ns (within 5%)
-#   PASS: loaded-latency sweep wall time ~3 s (target <= 30 s)
-# Writes under OUT_DIR (default ./out-loaded): the CSVs with their -knee.md and -loaded.csv,
+#   PASS: loaded-latency levels all ok (22 of 22)
+#   PASS: idle mean latency ~342 ns vs ladder DRAM ~332 ns (within 5%)
+#   PASS: loaded-latency levels: ~0.5 s (set-up + 22 launches; target <= 30 s)
+# and checks that a resumed run keeps the copy sweep's levels (no level measured again, the same
+# predictions). Writes under OUT_DIR (default ./out-loaded): the CSVs with their -knee.md,
 # logs/, and the figures when gnuplot is there. About 2 minutes of GPU time plus the build. Exit
 # 1 when a step or a check failed.
 . "$(dirname "$0")/gpu_check_lib.sh" out-loaded "$@"
@@ -37,6 +38,32 @@ sweep copy-unloaded --kernel copy --unroll 4 --vec 16 --no-loaded
 grep -q 'fallback: no loaded-latency curve measured' "$LOGS/copy-unloaded.out" &&
     grep -q '^# model=unloaded DRAM latency' "$OUT/copy-unloaded.csv"
 say $? "--no-loaded says it fell back to the unloaded model"
+
+# --resume of the finished copy sweep with its last 40 sweep rows removed: the levels are kept
+# (none measured again), and the rows measured again are predicted from the same curve.
+grep -v '^# end_status' "$OUT/copy.csv" | head -n -40 >"$OUT/copy-resumed.csv"
+./run_sweep --kernel copy --max-time 0.2 --resume "$OUT/copy-resumed.csv" >"$LOGS/copy-resumed.out" \
+    2>"$LOGS/copy-resumed.err"
+say $? "resumed copy sweep ($(grep -o 'resuming.*' "$LOGS/copy-resumed.err" | head -n 1))"
+python3 - "$OUT/copy.csv" "$OUT/copy-resumed.csv" <<'EOF'
+import sys
+sys.path.insert(0, 'tests')
+from loaded_check import read
+(_, a), (_, b) = read(sys.argv[1]), read(sys.argv[2])
+key = lambda r: (r['variant'], r['lever'], r['occ_target_pct'])
+pa = {key(r): r for r in a}
+same_levels = all(pa[key(r)]['latency_mean_ns'] == r['latency_mean_ns'] for r in b
+                  if r['mode'] == 'loaded')
+# A row measured again has its own GB/s; its prediction is the same where it ran at the same
+# residency (the model's input), so compare the predictions of the rows kept unchanged too.
+same_pred = sum(1 for r in b if r['mode'] != 'loaded' and key(r) in pa and
+                r['gbps_predicted'] == pa[key(r)]['gbps_predicted'])
+n = sum(1 for r in b if r['mode'] != 'loaded')
+print('%s: resumed run kept its 22 levels unchanged (%s), %d of %d predictions identical'
+      % ('PASS' if same_levels and len(b) == len(a) else 'FAIL', same_levels, same_pred, n))
+sys.exit(0 if same_levels and len(b) == len(a) else 1)
+EOF
+say $? "resume keeps the levels (the model's curve comes from the kept rows)"
 
 python3 tests/loaded_check.py "$OUT/copy.csv" "$OUT/reduce.csv" "$OUT/chase-warp.csv" \
     | tee "$LOGS/loaded.check"

@@ -162,7 +162,10 @@ run "${args[@]}"
 plan=$(cmdline "${args[@]}")
 check "$plan: exit" "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 1 "$err")")"
 check "$plan: stderr" "$([ -s "$err" ] && echo "not empty: $(head -n 1 "$err")")"
-check "$plan: last line" "$([ "$(tail -n 1 "$out")" = "117 points" ] || echo "'$(tail -n 1 "$out")'")"
+# 117 reduce points, after the 22 load levels whose rows the model's curve comes from.
+check "$plan: last line" "$([ "$(tail -n 1 "$out")" = "139 points" ] || echo "'$(tail -n 1 "$out")'")"
+check "$plan: the load levels first" "$([ "$(grep -cE '^loaded_(read|copy)_w[0-9]{2}_u[124] +load level' "$out")" -eq 22 ] &&
+    grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 22 levels first")"
 n=$(grep -cE '^reduce_u[124]_v(4|8|16)(_r[0-9]+)? ' "$out")
 check "$plan: point lines" "$([ "$n" -eq 117 ] || echo "$n lines name a variant, expected 117")"
 n=$(grep -E '^(copy|reduce)_' "$out" | grep -cvE "$reachable|$skipped")
@@ -205,7 +208,7 @@ reduce_u8_v16_r32:15:pad reduce_u8_v16_r32:16:regs " ] || echo "got '$n'")"
 args=(--dry-run --arch sm_90 --kernel reduce --unroll 8 --vec 16 --lever both --occ 62.5..100)
 run "${args[@]}"
 plan=$(cmdline "${args[@]}")
-check "$plan: two lines per level" "$([ "$(tail -n 1 "$out")" = "14 points" ] &&
+check "$plan: two lines per level" "$([ "$(tail -n 1 "$out")" = "36 points" ] &&
     [ "$(grep -cE '^reduce_u8_v16 +block .* skip: registers' "$out")" -eq 7 ] ||
     echo "'$(tail -n 1 "$out")'")"
 # The GPU check's judge of the ladder (tests/ladder_check.py) on a fake device's CSV of the same
@@ -242,7 +245,7 @@ check "$(cmdline "${args[@]}"): point" "$(grep -qE \
     '^copy_u1_v4 +block +128 +target +30\.00% +achieved +31\.25% +5 blocks/SM' "$out" ||
     echo "no 30% -> 31.25% line")"
 
-args=(--dry-run --arch sm_90 --kernel copy --unroll 1 --vec 4 --occ 10..100:10)
+args=(--dry-run --arch sm_90 --kernel copy --unroll 1 --vec 4 --occ 10..100:10 --no-loaded)
 run "${args[@]}"
 check "$(cmdline "${args[@]}")" "$([ "$rc" -eq 0 ] && [ "$(tail -n 1 "$out")" = "10 points" ] &&
     grep -qE 'achieved +100\.00%' "$out" || echo "exit $rc, '$(tail -n 1 "$out")'")"
@@ -259,7 +262,7 @@ fi
 check "$(cmdline "${args[@]}")" "$why"
 
 # Other archs; a build without their code (-Dgpu_archs) says so and the check is skipped.
-args=(--dry-run --arch sm_80 --kernel copy --occ 50)
+args=(--dry-run --arch sm_80 --kernel copy --occ 50 --no-loaded)
 run "${args[@]}"
 if [ "$rc" -eq 2 ] && grep -q "this build has no code for it" "$err"; then
     skip "$(cmdline "${args[@]}"): $(cat "$err")"
@@ -271,7 +274,7 @@ else
 fi
 
 # sm_86 holds 1536 threads (48 warps): levels are twelfths, 100% is 12 blocks of 128.
-args=(--dry-run --arch sm_86 --kernel copy --unroll 1 --vec 4 --occ 25..100)
+args=(--dry-run --arch sm_86 --kernel copy --unroll 1 --vec 4 --occ 25..100 --no-loaded)
 run "${args[@]}"
 if [ "$rc" -eq 2 ] && grep -q "this build has no code for it" "$err"; then
     skip "$(cmdline "${args[@]}"): $(cat "$err")"

@@ -80,9 +80,9 @@ refused "--mode: 'latency' does not apply to copy (its modes: stream)" --kernel 
 refused "--mode: 'latency' does not apply to copy (its modes: stream)" --mode latency
 refused "--mode: 'warp' does not apply to reduce (its modes: stream)" \
     --kernel reduce,chase --mode warp
-refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, latency)" \
+refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, latency, loaded)" \
     --kernel copy,chase --mode stream
-refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency, fma chain, mixed stream)" \
+refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency|loaded, fma chain, mixed stream)" \
     --mode fast
 
 # ---- the arithmetic families' axes: fma's type is --vec, mixed's A is --fmas ----

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "loaded_hist.h"
+#include "loaded_levels.h"
 #include "loaded_model.h"
 #include "model.h"
 
@@ -127,14 +128,63 @@ static void test_level_stats(void)
     CHECK_NEAR(lv.p95_ns, 44, 1e-12);
     CHECK_INT_EQ(lv.hops, 100);
 
-    OccLoadedLevel levels[3] = {lv, lv, lv};
+    /* The levels as CSV rows, and the curves the model builds from the ok ones: a row joins
+     * the curve of its traffic, a fail row or another family's row none. */
+    OccLoadedLevel levels[4] = {lv, lv, lv, lv};
     levels[1].gbps = 3000;
+    levels[1].mean_ns = 60;
     for (int j = 0; j < OCC_CURVE_WIDTHS; j++) levels[1].width_ns[j] = 60;
     snprintf(levels[2].status, sizeof levels[2].status, "fail:probe 3 ended off its walk");
-    OccLatencyCurve c;
-    occ_loaded_curve(levels, 3, 0, &c);
-    CHECK_INT_EQ(c.n, 2);
-    CHECK_NEAR(occ_curve_latency_ns(&c, 2000), 40, 1e-12);
+    levels[3].traffic = 1;
+    levels[3].mean_ns = levels[3].width_ns[0] = 90;
+    OccLatencyCurve read = {0}, rw = {0};
+    for (int i = 0; i < 4; i++) {
+        OccRow r;
+        occ_row_init(&r);
+        r.kernel = "chase";
+        r.mode = "loaded";
+        r.status = levels[i].status;
+        occ_loaded_level_to_row(&levels[i], &r);
+        OccLoadedLevel back;
+        CHECK_INT_EQ(occ_loaded_level_from_row(&r, &back), i != 2);
+        if (i != 2) {
+            CHECK_INT_EQ(back.traffic, levels[i].traffic);
+            CHECK_NEAR(back.gbps, levels[i].gbps, 0);
+            for (int j = 0; j < OCC_CURVE_WIDTHS; j++)
+                CHECK_NEAR(back.width_ns[j], levels[i].width_ns[j], 0);
+            CHECK_NEAR(back.p95_ns, levels[i].p95_ns, 0);
+            CHECK_INT_EQ(back.hops, levels[i].hops);
+        }
+        CHECK_INT_EQ(occ_loaded_curve_take_row(&read, &rw, &r), i != 2);
+        r.mode = "warp";
+        CHECK_INT_EQ(occ_loaded_curve_take_row(&read, &rw, &r), 0);
+    }
+    CHECK_INT_EQ(read.n, 2);
+    CHECK_INT_EQ(rw.n, 1);
+    CHECK_NEAR(occ_curve_latency_ns(&read, 2000), 40, 1e-12);
+    CHECK_NEAR(occ_curve_latency_ns(&rw, 0), 90, 0);
+}
+
+/* The level table: every level's name says its traffic, warps and U, and the steps rise from
+ * idle (0 warps) to 31 warps of U = 4 in each traffic. */
+static void test_level_names(void)
+{
+    for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
+        OccLoadedLevel lv;
+        char want[32];
+        occ_loaded_level_spec(i, &lv);
+        snprintf(want, sizeof want, "loaded_%s_w%02d_u%d", lv.traffic ? "copy" : "read",
+                 lv.stream_warps, lv.unroll);
+        CHECK_STR_EQ(occ_loaded_level_name(i), want);
+        CHECK_INT_EQ(lv.traffic, i >= OCC_LOADED_STEPS);
+    }
+    OccLoadedLevel first, last;
+    occ_loaded_level_spec(0, &first);
+    occ_loaded_level_spec(OCC_LOADED_LEVELS - 1, &last);
+    CHECK_INT_EQ(first.stream_warps, 0);
+    CHECK_INT_EQ(last.stream_warps * last.unroll, 31 * 4);
+    CHECK(occ_loaded_level_name(OCC_LOADED_LEVELS) == NULL);
+    CHECK(occ_loaded_level_name(-1) == NULL);
 }
 
 /* The widths: the expected largest of k draws, from a histogram and on a curve. */
@@ -176,6 +226,7 @@ static void test_widths(void)
 int main(void)
 {
     test_widths();
+    test_level_names();
     test_interpolation();
     test_known_fixed_point();
     test_no_solution_below_roof();

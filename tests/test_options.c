@@ -1000,7 +1000,7 @@ static void test_applicability(void)
     BAD("--mode: 'latency' does not apply to copy (its modes: stream)", "", "--mode", "latency");
     BAD("--mode: 'warp' does not apply to reduce (its modes: stream)", "", "--mode", "warp",
         "--kernel", "reduce,chase");
-    BAD("--mode: 'stream' does not apply to chase (its modes: warp, thread, latency)", "",
+    BAD("--mode: 'stream' does not apply to chase (its modes: warp, thread, latency, loaded)", "",
         "--kernel", "copy,chase", "--mode", "stream");
     /* bounds needs register-capped variants in every selected sweep family. */
     BAD("--lever bounds: chase warp has no register-capped variants (use auto, pad or both)", "",

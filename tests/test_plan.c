@@ -2,6 +2,7 @@
 /* tests/test_plan.c: occupancy levels and sweep points on sm_90, block 128 (4 warps per block,
  * 64 warps per SM: levels are multiples of 6.25%). */
 #include "check.h"
+#include "loaded_levels.h"
 #include "plan.h"
 
 static const OccArchLimits *sm90(void) { return occ_arch_find("sm_90"); }
@@ -86,6 +87,7 @@ static int build_uv(OccLever lever, int u, int v, const OccOccSpec *spec, OccPla
     occ_options_defaults(&o);
     set_resources();
     o.families = 1u << occ_family_find("reduce", NULL);
+    o.no_loaded = 1; /* the load levels the model adds: test_loaded_levels */
     o.lever = lever;
     o.unroll[0] = u; o.n_unroll = 1;
     o.vec_bytes[0] = v; o.n_vec = 1;
@@ -194,6 +196,57 @@ static void test_register_ladder(void)
     CHECK_INT_EQ(build_uv(OCC_LEVER_AUTO, 8, 16, &spec, &plan), n);
     CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "reduce_u8_v16");
     CHECK_STR_EQ(occ_point_variant(&plan.points[1]), "reduce_u8_v16_r48");
+    occ_plan_free(&plan);
+}
+
+/* A sweep whose model uses the loaded-latency curve plans the load levels first (unless
+ * --no-loaded); a run without such a family plans none; --mode loaded alone plans them. */
+static void test_loaded_levels(void)
+{
+    OccOptions o;
+    OccPlan plan = {0};
+    char err[128];
+    const int loaded = occ_family_find("chase", "loaded");
+    CHECK(loaded >= 0 && occ_family_at(loaded)->shape == OCC_SHAPE_LEVELS);
+    for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){32, 0, 0, 0};
+    OccLevel lv[2] = {{128, 50, 8, 50}, {128, 100, 16, 100}};
+    occ_options_defaults(&o);
+    o.families = 1u << occ_family_find("reduce", NULL);
+    o.unroll[0] = 4, o.n_unroll = 1;
+    o.vec_bytes[0] = 16, o.n_vec = 1;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err),
+                 OCC_LOADED_LEVELS + 2);
+    for (int i = 0; i < OCC_LOADED_LEVELS && i < plan.n; i++) {
+        CHECK_INT_EQ(plan.points[i].family, loaded);
+        CHECK_INT_EQ(plan.points[i].ordinal, i);
+        CHECK_STR_EQ(occ_point_variant(&plan.points[i]), occ_loaded_level_name(i));
+        CHECK_STR_EQ(plan.points[i].mode, "loaded");
+        CHECK(plan.points[i].reachable && plan.points[i].footprint_bytes == 0);
+    }
+    if (plan.n == OCC_LOADED_LEVELS + 2) {
+        CHECK_STR_EQ(occ_point_variant(&plan.points[0]), "loaded_read_w00_u1");
+        CHECK_INT_EQ(plan.points[0].block_threads, 32);
+        CHECK_INT_EQ(plan.points[OCC_LOADED_LEVELS - 1].block_threads, 32 * 32);
+        CHECK_STR_EQ(occ_point_variant(&plan.points[OCC_LOADED_LEVELS]), "reduce_u4_v16");
+    }
+    occ_plan_free(&plan);
+    o.no_loaded = 1;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err), 2);
+    occ_plan_free(&plan);
+    occ_options_defaults(&o);
+    o.families = 1u << occ_family_find("fma", NULL);
+    o.unroll[0] = 2, o.n_unroll = 1;
+    o.vec_bytes[0] = 4, o.n_vec = 1;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, lv, 2, &plan, err, sizeof err), 2);
+    occ_plan_free(&plan);
+    occ_options_defaults(&o);
+    o.families = 1u << loaded;
+    CHECK_INT_EQ(occ_plan_build(sm90(), 0, &o, res, NULL, 0, &plan, err, sizeof err),
+                 OCC_LOADED_LEVELS);
+    char line[160];
+    occ_plan_format_point(&plan.points[6], line, sizeof line);
+    CHECK_CONTAINS(line, "loaded_read_w08_u4");
+    CHECK_CONTAINS(line, "8 background warps per SM");
     occ_plan_free(&plan);
 }
 
@@ -323,6 +376,7 @@ static void test_carveout_min_reaches_what_max_does(void)
             OccOptions o;
             occ_options_defaults(&o);
             o.families = 1u << occ_family_find("reduce", NULL);
+            o.no_loaded = 1;
             o.block_threads[0] = block;
             o.unroll[0] = 1, o.n_unroll = 1;
             o.vec_bytes[0] = 4, o.n_vec = 1;
@@ -420,6 +474,7 @@ int main(void)
     test_levers();
     test_register_ladder();
     test_footprint_family();
+    test_loaded_levels();
     test_footprint_bounds();
     test_default_size();
     test_arithmetic_axes();

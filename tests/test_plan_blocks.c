@@ -80,6 +80,7 @@ static void test_points_per_block(void)
     for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){32, 0, 176, 4};
     res[nat] = (OccVariantResources){72, 0, 176, 8};
     o.families = 1u << occ_family_find("reduce", NULL);
+    o.no_loaded = 1; /* no load levels (test_plan.c: test_loaded_levels) */
     o.unroll[0] = 8, o.n_unroll = 1;
     o.vec_bytes[0] = 8, o.n_vec = 1;
     o.block_threads[0] = 256, o.block_threads[1] = 1024, o.n_block_threads = 2;

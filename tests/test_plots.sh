@@ -497,20 +497,37 @@ check "gnuplot failure names file and figure" \
     grep -qF "chase-latency-synthetic.csv: ladder: gnuplot failed: simulated" "$T/flaky.err"
 check "gnuplot failure leaves no partial output" no_files_in "$T/flaky"
 
-# The loaded-latency levels beside a CSV (<stem>-loaded.csv): their figure, and the predicted
-# curve on the bytes-in-flight figure; a fail level stays out of both, --latency-ns drops both.
+# The load levels among a CSV's rows (chase/loaded, as a sweep with the loaded model writes them
+# first): their figure, and the predicted curve on the bytes-in-flight figure; a fail level stays
+# out of both, --latency-ns drops both. Each level below (traffic, warps, U, GB/s, mean, p5, p50,
+# p95, p99 ns, status) becomes a full row of the schema, inserted after the header.
 mkdir -p "$T/loaded"
 sed '/^# roof_memcpy_gbps=/a # dram_latency_ns=332.0' "$FIX/copy-synthetic.csv" >"$T/loaded/copy.csv"
-cat >"$T/loaded/copy-loaded.csv" <<'EOF'
-traffic,stream_warps,unroll,gbps,mean_ns,mean_cycles,p5_ns,p50_ns,p95_ns,p99_ns,probe_min_ns,probe_max_ns,clock_mhz,hops,status
-read,0,1,9.5,345.0,683.1,330.0,343.0,362.0,380.0,340.0,350.0,1980.0,270336,ok
-read,2,1,830.0,360.0,712.8,332.0,352.0,400.0,470.0,355.0,365.0,1980.0,270336,ok
-read,4,2,2800.0,430.0,851.4,340.0,410.0,560.0,720.0,425.0,435.0,1980.0,270336,ok
-read,8,4,3900.0,640.0,1267.2,380.0,620.0,900.0,1100.0,630.0,650.0,1980.0,270336,ok
-read,16,4,3990.0,9950.0,1881.0,450.0,930.0,1400.0,1700.0,940.0,960.0,1980.0,270336,fail:probe 3 ended off its walk
-copy,0,1,9.5,346.0,685.1,330.0,343.0,362.0,380.0,340.0,350.0,1980.0,270336,ok
-copy,4,2,2500.0,520.0,1029.6,360.0,500.0,700.0,900.0,510.0,530.0,1980.0,270336,ok
-copy,16,4,3700.0,1100.0,2178.0,500.0,1000.0,2000.0,2600.0,1050.0,1150.0,1980.0,270336,ok
+python3 - "$T/loaded/copy.csv" "$ROOT/plots" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[2])
+import occcsv
+levels = """read 0 1 9.5 345.0 330.0 343.0 362.0 380.0 ok
+read 2 1 830.0 360.0 332.0 352.0 400.0 470.0 ok
+read 4 2 2800.0 430.0 340.0 410.0 560.0 720.0 ok
+read 8 4 3900.0 640.0 380.0 620.0 900.0 1100.0 ok
+read 16 4 3990.0 9950.0 450.0 930.0 1400.0 1700.0 fail:probe_3_ended_off_its_walk
+copy 0 1 9.5 346.0 330.0 343.0 362.0 380.0 ok
+copy 4 2 2500.0 520.0 360.0 500.0 700.0 900.0 ok
+copy 16 4 3700.0 1100.0 500.0 1000.0 2000.0 2600.0 ok"""
+cols = occcsv.schema()
+rows = []
+for line in levels.splitlines():
+    t, w, u, gbps, mean, p5, p50, p95, p99, status = line.split()
+    v = {"kernel": "chase", "mode": "loaded", "variant": "loaded_%s_w%02d_u%s" % (t, int(w), u),
+         "traffic": t, "stream_warps_per_sm": w, "unroll": u, "gbps_median": gbps,
+         "latency_mean_ns": mean, "latency_p5_ns": p5, "latency_p50_ns": p50,
+         "latency_p95_ns": p95, "latency_p99_ns": p99, "status": status.replace("_", " ")}
+    rows.append(",".join(v.get(n, "-" if ty == "STR" else "0" if ty == "INT" else "NaN")
+                         for n, ty in cols))
+text = open(sys.argv[1]).read().split("\n")
+at = next(i for i, l in enumerate(text) if l and not l.startswith("#")) + 1
+open(sys.argv[1], "w").write("\n".join(text[:at] + rows + text[at:]))
 EOF
 "$PLOT" "$T/loaded/copy.csv" >/dev/null 2>"$T/loaded.err"
 check "loaded levels: plot exits 0" [ $? -eq 0 ]
@@ -528,6 +545,13 @@ check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
     bash -c "! grep -qE '> *(9|10)000 *<' '$T/loaded/copy-loaded-latency.svg'"
 check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
     "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
+# A run of the levels alone (--kernel chase --mode loaded): their figure and nothing else.
+awk -F, '/^#/ { print; next } !h { print; h = 1; next } $4 == "chase"' "$T/loaded/copy.csv" \
+    >"$T/loaded/levels.csv"
+"$PLOT" "$T/loaded/levels.csv" >/dev/null 2>"$T/levels.err"
+check "load levels alone: plot exits 0 ($(head -c 200 "$T/levels.err"))" [ $? -eq 0 ]
+check "load levels alone: the latency figure, no other" bash -c "[ -s '$T/loaded/levels-loaded-latency.svg' ] &&
+    [ \$(ls '$T/loaded' | grep -c '^levels-.*\.svg\$') -eq 1 ]"
 "$PLOT" --latency-ns 400 --outdir "$T/loaded-unl" "$T/loaded/copy.csv" >/dev/null 2>&1
 check "loaded levels: --latency-ns draws neither" bash -c "[ ! -e '$T/loaded-unl/copy-loaded-latency.svg' ] &&
     ! grep -qF 'predicted: loaded latency' '$T/loaded-unl/copy-inflight-copy-pad.svg'"

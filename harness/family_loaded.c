@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_latency.c: the loaded-latency sweep (contract in loaded_latency.h). */
-#include "loaded_latency.h"
-
+/* harness/family_loaded.c: the loaded-latency experiment (chase/loaded), a family of its own
+ * whose points are the load levels (loaded_levels.h): latency of dependent DRAM loads while
+ * background warps hold the memory system at stepped throughputs, one launch per level
+ * (kernels/loaded.cu), with one block per SM (SMs blocks). The probes chase addresses over their
+ * own random cycle of 8 x L2 (128-byte lines), the background streams over its own buffer of the
+ * same size. Each level is ok, or fail: a probe off its walk, two probes on one SM, a background
+ * sum that is not the sum of the words it loaded. A sweep whose model uses L(X) plans these
+ * points first (plan.h), and the model takes its curve from their rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +14,9 @@
 
 #include "api.h"
 #include "chase_footprint.h"
-#include "device.h"
-
-/* Background warps per SM and U of each level: U = 1 steps the low loads finely, U = 4 with up to
- * 31 warps keeps 63 KiB per SM in flight, past what the roof needs at any loaded latency. */
-static const int level_warps[OCC_LOADED_STEPS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
-static const int level_unroll[OCC_LOADED_STEPS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
+#include "family.h"
+#include "loaded_levels.h"
+#include "walltime.h"
 
 /* Untimed and timed hops per probe and level: 1024 hops of at most ~1.5 us keep a level's launch
  * within a few ms. Each level's probe walks on from where the previous level's stopped, so no
@@ -117,9 +119,11 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
         snprintf(lv->status, sizeof lv->status, "fail:the background loaded nothing");
 }
 
+/* One launch of level lv (traffic, warps and U set) from h->starts; fills lv and *ms, the
+ * launch's time. */
 static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const LoadedDev *d,
                              const LoadedHost *h, int sm, size_t bg_vecs, cudaEvent_t ev[2],
-                             OccLoadedLevel *lv)
+                             OccLoadedLevel *lv, float *ms_out)
 {
     const OccLoadedArgs a = {.stream_buf = d->stream_buf, .stream_dst = d->stream_dst,
                              .traffic = lv->traffic, .stream_vecs = bg_vecs,
@@ -148,66 +152,113 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
     if (e == cudaSuccess) level_figures(fp, h, sm, counters, ms, lv);
+    *ms_out = ms;
     return e;
 }
 
-int occ_loaded_latency_sweep(cudaStream_t stream, int sm_count, size_t footprint_bytes,
-                             OccLoadedLevel lv[OCC_LOADED_LEVELS], char *err, size_t err_len)
-{
+/* The experiment's state: the probes' cycle, the device buffers and the host copies. */
+typedef struct LoadedState {
     OccFootprint fp;
-    LoadedDev d = {0};
-    LoadedHost h = {0};
-    cudaEvent_t ev[2] = {0, 0};
-    const int sm = sm_count;
-    if (occ_footprint_init(&fp, footprint_bytes, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
+    LoadedDev dev;
+    LoadedHost host;
+    cudaEvent_t ev[2];
+    cudaStream_t stream;
+    int sm;
+    size_t bg_vecs; /* 16-byte vectors of the background buffer */
+} LoadedState;
+
+static LoadedState state;
+
+static void teardown(void *sp)
+{
+    LoadedState *s = sp;
+    if (s->ev[0]) cudaEventDestroy(s->ev[0]);
+    if (s->ev[1]) cudaEventDestroy(s->ev[1]);
+    dev_free(&s->dev);
+    occ_footprint_free(&s->fp);
+    free(s->host.hist);
+    free(s->host.merged);
+    free(s->host.probes);
+    free(s->host.starts);
+    free(s->host.from);
+    free(s->host.sm_seen);
+    memset(s, 0, sizeof *s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    LoadedState *s = &state;
+    memset(s, 0, sizeof *s);
+    *out = s;
+    const double t0 = occ_walltime_s();
+    const int sm = s->sm = env->dev->sm_count;
+    const size_t footprint = (size_t)(8 * env->dev->l2_bytes);
+    s->stream = env->timer->stream;
+    s->bg_vecs = footprint / 16;
+    if (occ_footprint_init(&s->fp, footprint, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
                            err_len) != 0)
         return -1;
-    if (fp.n_lines / (size_t)sm < (size_t)OCC_LOADED_LEVELS * LEVEL_HOPS) {
+    if (s->fp.n_lines / (size_t)sm < (size_t)OCC_LOADED_LEVELS * LEVEL_HOPS) {
         snprintf(err, err_len,
                  "the loaded-latency footprint of %zu lines is too small for %d probes of %d "
                  "levels x %d hops",
-                 fp.n_lines, sm, OCC_LOADED_LEVELS, LEVEL_HOPS);
-        occ_footprint_free(&fp);
+                 s->fp.n_lines, sm, OCC_LOADED_LEVELS, LEVEL_HOPS);
+        teardown(s);
         return -1;
     }
-    h.hist = malloc((size_t)sm * OCC_LOADED_BINS * sizeof *h.hist);
-    h.merged = malloc(OCC_LOADED_BINS * sizeof *h.merged);
-    h.probes = malloc(sm * sizeof *h.probes);
-    h.starts = malloc(sm * sizeof *h.starts);
-    h.from = malloc(sm * sizeof *h.from);
-    h.sm_seen = malloc(4 * (size_t)sm * sizeof *h.sm_seen);
+    LoadedHost *h = &s->host;
+    h->hist = malloc((size_t)sm * OCC_LOADED_BINS * sizeof *h->hist);
+    h->merged = malloc(OCC_LOADED_BINS * sizeof *h->merged);
+    h->probes = malloc(sm * sizeof *h->probes);
+    h->starts = malloc(sm * sizeof *h->starts);
+    h->from = malloc(sm * sizeof *h->from);
+    h->sm_seen = malloc(4 * (size_t)sm * sizeof *h->sm_seen);
     cudaError_t e = cudaErrorMemoryAllocation;
-    if (h.hist && h.merged && h.probes && h.starts && h.from && h.sm_seen) {
-        e = dev_alloc(&d, sm, footprint_bytes, stream);
-    }
-    if (e == cudaSuccess) e = cudaEventCreate(&ev[0]);
-    if (e == cudaSuccess) e = cudaEventCreate(&ev[1]);
-    /* The probes start evenly spread over one cycle and walk on level by level: their walks
-     * never meet, and no line is visited twice (checked above: spacing >= every level's hops). */
-    const size_t spacing = fp.n_lines / (size_t)sm;
-    for (int i = 0; i < OCC_LOADED_LEVELS && e == cudaSuccess; i++) {
-        for (int b = 0; b < sm; b++) {
-            h.from[b] = (size_t)b * spacing + (size_t)i * LEVEL_HOPS;
-            h.starts[b] = occ_footprint_link(&fp, fp.host_order[h.from[b]]);
-        }
-        lv[i] = (OccLoadedLevel){.traffic = i / OCC_LOADED_STEPS,
-                                 .stream_warps = level_warps[i % OCC_LOADED_STEPS],
-                                 .unroll = level_unroll[i % OCC_LOADED_STEPS]};
-        e = run_level(stream, &fp, &d, &h, sm, footprint_bytes / 16, ev, &lv[i]);
-    }
-    if (ev[0]) cudaEventDestroy(ev[0]);
-    if (ev[1]) cudaEventDestroy(ev[1]);
-    dev_free(&d);
-    occ_footprint_free(&fp);
-    free(h.hist);
-    free(h.merged);
-    free(h.probes);
-    free(h.starts);
-    free(h.from);
-    free(h.sm_seen);
+    if (h->hist && h->merged && h->probes && h->starts && h->from && h->sm_seen)
+        e = dev_alloc(&s->dev, sm, footprint, s->stream);
+    if (e == cudaSuccess) e = cudaEventCreate(&s->ev[0]);
+    if (e == cudaSuccess) e = cudaEventCreate(&s->ev[1]);
     if (e != cudaSuccess) {
-        occ_device_format_error(e, "the loaded-latency sweep", err, err_len);
+        occ_device_format_error(e, "setting up the loaded-latency experiment", err, err_len);
+        teardown(s);
         return -1;
     }
+    env->meta(env->meta_user, "loaded_footprint_bytes", "%zu", footprint);
+    env->meta(env->meta_user, "loaded_hops_per_probe", "%d untimed, then %d timed per level",
+              WARM_HOPS, TIMED_HOPS);
+    env->meta(env->meta_user, "loaded_setup_s", "%.2f", occ_walltime_s() - t0);
     return 0;
 }
+
+/* Level p->ordinal: the probes start evenly spread over one cycle and walk on level by level, so
+ * their walks never meet and no line is visited twice (setup checked: spacing >= every level's
+ * hops). */
+static cudaError_t measure(void *sp, const OccRunEnv *env, const OccPoint *p, OccRow *r,
+                           char *status, size_t len)
+{
+    LoadedState *s = sp;
+    OccLoadedLevel lv;
+    (void)env;
+    occ_loaded_level_spec(p->ordinal, &lv);
+    const size_t spacing = s->fp.n_lines / (size_t)s->sm;
+    for (int b = 0; b < s->sm; b++) {
+        s->host.from[b] = (size_t)b * spacing + (size_t)p->ordinal * LEVEL_HOPS;
+        s->host.starts[b] = occ_footprint_link(&s->fp, s->fp.host_order[s->host.from[b]]);
+    }
+    float ms = 0;
+    cudaError_t e = run_level(s->stream, &s->fp, &s->dev, &s->host, s->sm, s->bg_vecs, s->ev,
+                              &lv, &ms);
+    if (e != cudaSuccess) return e;
+    occ_loaded_level_to_row(&lv, r);
+    r->vec_bytes = 16;
+    r->block_threads = 32 * (1 + lv.stream_warps);
+    r->blocks_per_sm = 1;
+    r->grid_blocks = s->sm;
+    r->buffer_bytes = (long long)occ_footprint_bytes(&s->fp);
+    r->time_ms_median = ms;
+    r->launches_per_sample = 1;
+    snprintf(status, len, "%s", lv.status);
+    return cudaSuccess;
+}
+
+const OccFamilyOps occ_family_loaded = {.setup = setup, .teardown = teardown, .measure = measure};
