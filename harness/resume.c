@@ -102,6 +102,7 @@ static int row_is_point(const OccRow *r, const OccPoint *p)
     if (!same(r->kernel, f->kernel) || !same(r->mode, p->mode) ||
         !same(r->variant, occ_point_variant(p)))
         return 0;
+    if (f->shape == OCC_SHAPE_LEVELS) return 1; /* one variant name per load level */
     if (p->variant_index < 0) return r->buffer_bytes == p->footprint_bytes;
     return same(r->lever, occ_lever_name(p->lever)) && r->block_threads == p->block_threads &&
            fabs(r->occ_target_pct - p->level.asked_pct) < 1e-6;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/resume.h: --resume FILE: which planned points an earlier run's CSV already holds
  * (pure). A point is held by a row of the same kernel, mode, variant and, for occupancy points,
- * lever, block size and requested occupancy, or, for footprint points, footprint (buffer_bytes),
+ * lever, block size and requested occupancy, or, for footprint points, footprint (buffer_bytes)
+ * (a load level's variant names the level: kernel, mode and variant are its keys),
  * whose status is ok or skip; fail rows are measured again. The run-wide axes (options that change
  * what a point measures but are no row column: size, waves, stride, index width, cold...) are
  * `# axis.<name>=<value>` metadata lines; a file whose axes differ from this run's is refused. */

@@ -6,6 +6,8 @@
 # run: OCC_REQUIRE_GPU=1), then sweeps both examples as a user would:
 #   ./run_sweep --plugin BUILD/examples/libsaxpy.so   --occ 12.5..100 --plot   (60 points)
 #   ./run_sweep --plugin BUILD/examples/libstencil.so --occ 12.5..100 --plot   (45 points)
+# (with --no-loaded: the plugins' own rows, without the 22 load levels a model-using sweep
+# measures first; the --ncu run below keeps them)
 # (--max-time 0.25: at most 0.25 s per point, about 30 s for both), a --resume of the SAXPY CSV
 # (nothing left to measure) and one --ncu point. Prints PASS/FAIL lines with the figures:
 # every measured row verified ok, measured residency within 2 points of the occupancy API, the
@@ -44,7 +46,7 @@ for ex in saxpy stencil; do
     want_mode=persistent
     t0=$(date +%s)
     ./run_sweep --plugin "$OCC_BUILD/examples/lib$ex.so" --occ 12.5..100 --max-time 0.25 --plot \
-        --quiet --out "$csv" >"$DIR/$ex.out" 2>"$DIR/$ex.err"
+        --no-loaded --quiet --out "$csv" >"$DIR/$ex.out" 2>"$DIR/$ex.err"
     src=$?
     echo "$ex: exit $src in $(($(date +%s) - t0)) s; $(tail -n 1 "$DIR/$ex.err")"
     cat "$DIR/$ex.out"
@@ -65,7 +67,7 @@ verdict 'grep -q "^model: " "$DIR/saxpy.out" && [ -f "$DIR/saxpy-$ts-knee.md" ]'
 # --resume of the finished SAXPY CSV: nothing left to measure, every row kept.
 before=$(grep -vc '^#' "$DIR/saxpy-$ts.csv")
 ./run_sweep --plugin "$OCC_BUILD/examples/libsaxpy.so" --occ 12.5..100 --max-time 0.25 \
-    --resume "$DIR/saxpy-$ts.csv" >"$DIR/resume.out" 2>"$DIR/resume.err"
+    --no-loaded --resume "$DIR/saxpy-$ts.csv" >"$DIR/resume.out" 2>"$DIR/resume.err"
 verdict '[ $? -eq 0 ] && grep -q "0 points to measure" "$DIR/resume.err" && [ "$(grep -vc "^#" "$DIR/saxpy-$ts.csv")" -eq "$before" ]' \
     "saxpy --resume: $(grep resuming "$DIR/resume.err")"
 

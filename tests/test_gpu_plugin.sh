@@ -7,11 +7,13 @@
 # verification) and then a
 # sticky error that ends the run with exit 1 and those rows kept; a plugin without code for the
 # GPU exits 3 with one line. Skips (77) without a GPU unless OCC_REQUIRE_GPU=1.
+# The plugin sweeps run with --no-loaded: the load levels a model-using sweep measures first are
+# checked by test_gpu_sweep.sh; here only the plugins' own rows are counted.
 set -u
 bin=$1 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" --plugin "$saxpy" --unroll 2,16 --occ 25,100 --max-time 0.05 --quiet \
+"$bin" --plugin "$saxpy" --unroll 2,16 --occ 25,100 --max-time 0.05 --no-loaded --quiet \
     --out "$tmp/saxpy.csv" >"$tmp/saxpy.out" 2>"$tmp/saxpy.err"
 rc=$?
 if [ $rc -eq 3 ] && ! grep -q "has no code" "$tmp/saxpy.err"; then
@@ -33,14 +35,14 @@ check 'grep -q "^# plugin=$saxpy$" "$tmp/saxpy.csv" && grep -q "^# plugin_grid=p
     "saxpy metadata"
 check 'grep -q "knee occ %" "$tmp/saxpy.out" && grep -q "^model: " "$tmp/saxpy.out"' "saxpy knee and model tables"
 
-"$bin" --plugin "$stencil" --occ 25,50 --max-time 0.05 --quiet \
+"$bin" --plugin "$stencil" --occ 25,50 --max-time 0.05 --no-loaded --quiet \
     --out "$tmp/stencil.csv" >"$tmp/stencil.out" 2>"$tmp/stencil.err"
 check '[ $? -eq 0 ]' "stencil sweep: $(tail -n 3 "$tmp/stencil.err")"
 check '[ -z "$(rows "$tmp/stencil.csv" persistent)" ]' "stencil rows: $(rows "$tmp/stencil.csv" persistent)"
 check 'grep -q "knee occ %" "$tmp/stencil.out"' "stencil knee"
 
 # faulty: ok, then fail: (verification), then the crash ends the run (exit 1), rows kept.
-"$bin" --plugin "$faulty" --occ 50 --size 64M --max-time 0.05 --quiet --out "$tmp/faulty.csv" \
+"$bin" --plugin "$faulty" --occ 50 --size 64M --max-time 0.05 --no-loaded --quiet --out "$tmp/faulty.csv" \
     >"$tmp/faulty.out" 2>"$tmp/faulty.err"
 rc=$?
 st=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}

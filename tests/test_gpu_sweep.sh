@@ -23,10 +23,13 @@ check() { if ! eval "$1"; then echo "FAILED: $2"; fail=1; fi; }
 check '[ $rc -eq 0 ]' "exit status $rc (stderr: $(head -c 300 "$tmp/stderr"))"
 check '[ -f "$out" ] && [ ! -e "$out.partial" ]' "CSV renamed into place"
 # copy and reduce: 2 U x 2 V x 2 levels each; chase (warp): 2 K x 2 levels; auto lever: one
-# row each: 20 points; fma: 2 U x fp32 (V 4) x 2 levels; mixed: 2 A x 2 levels: 28 points.
+# row each: 20 points; fma: 2 U x fp32 (V 4) x 2 levels; mixed: 2 A x 2 levels: 28 points,
+# after the 22 load levels (chase/loaded) the model's curve comes from: 50 rows.
 rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
-check '[ "$rows" -eq 28 ]' "28 rows, got $rows"
-check 'grep -q "^# end_status=complete after 28 of 28 points" "$out"' "end_status complete"
+check '[ "$rows" -eq 50 ]' "50 rows, got $rows"
+check 'grep -q "^# end_status=complete after 50 of 50 points" "$out"' "end_status complete"
+check '[ "$(grep -c ",chase,loaded,loaded_\(read\|copy\)_w[0-9]*_u[124],.*,ok$" "$out")" -eq 22 ]' \
+    "22 load levels ok"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
 check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
 # By column name: every status ok, every gbps a positive number (fma: GFLOP/s and % of the
@@ -82,7 +85,7 @@ check '[ "$bad" -eq 0 ] && grep -q "^# chase_line_bytes=256$" "$cold" && grep -q
 
 # Several waves: the grid is waves x blocks/SM x SMs, the occupancy still the padding's.
 wav=$tmp/waves.csv
-"$bin" --kernel reduce --unroll 4 --vec 16 --occ 50 --waves 3 --size 64M --quiet --out "$wav" >/dev/null 2>&1
+"$bin" --kernel reduce --unroll 4 --vec 16 --occ 50 --waves 3 --size 64M --no-loaded --quiet --out "$wav" >/dev/null 2>&1
 check '[ $? -eq 0 ]' "--waves 3 run"
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] != "ok" || $c["grid_blocks"] != 3 * $c["blocks_per_sm"] * $c["sm_count"] {print}' "$wav" | wc -l)
@@ -95,7 +98,7 @@ check '[ "$bad" -eq 0 ] && grep -q "^# axis.waves=3$" "$wav"' "--waves 3: grid o
 # below at 75-100%: its warps drift up to a few chunks apart, so its blocks end less together.)
 occ=$tmp/resid.csv
 "$bin" --kernel reduce,copy --unroll 2,4 --vec 8,16 --occ 25,50,75,100 --max-time 0.05 --quiet \
-    --out "$occ" >/dev/null 2>"$tmp/resid.err"
+    --no-loaded --out "$occ" >/dev/null 2>"$tmp/resid.err"
 check '[ $? -eq 0 ]' "residency sweep: $(head -c 300 "$tmp/resid.err")"
 off=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["status"] == "ok" { n++; d = $c["occ_measured_pct"] - $c["occ_achieved_pct"];
@@ -128,22 +131,23 @@ kill -INT $pid
 wait $pid
 irc=$?
 check '[ $irc -eq 1 ]' "interrupted sweep exits 1, got $irc ($(head -c 300 "$tmp/int.err"))"
-check 'grep -q "^# end_status=interrupted after [0-9]* of 448 points" "$int"' "end_status says interrupted"
+check 'grep -q "^# end_status=interrupted after [0-9]* of 470 points" "$int"' "end_status says interrupted"
 done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
 
-# Resumed: the rest of the points are measured, none twice, and the file holds all 448
-# (copy and reduce: 12 (U, V) x 16 levels each; chase warp: 4 K x 16 levels; the auto lever puts
-# a natural variant or its capped twin at each level: one row per (variant pair, level)).
+# Resumed: the rest of the points are measured, none twice, and the file holds all 470: the 22
+# load levels (kept, not measured again, once they ran) and 448 sweep points (copy and reduce:
+# 12 (U, V) x 16 levels each; chase warp: 4 K x 16 levels; the auto lever puts a natural variant
+# or its capped twin at each level: one row per (variant pair, level)).
 "$bin" --kernel copy,reduce,chase --occ 6.25..100 --size 64M --quiet --resume "$int" >/dev/null \
     2>"$tmp/res.err"
 check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
 total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     {print $c["variant"], $c["lever"], $c["occ_target_pct"]}' "$int" | sort -u | wc -l)
-check '[ "$total" -eq 448 ] && [ "$unique" -eq 448 ]' "resumed file: $total rows, $unique distinct (want 448)"
+check '[ "$total" -eq 470 ] && [ "$unique" -eq 470 ]' "resumed file: $total rows, $unique distinct (want 470)"
 check 'grep -q "^# resumed_rows=$done_rows$" "$int"' "resumed_rows=$done_rows recorded"
 check 'grep -q "^# end_status=complete" "$int"' "resumed run complete"
-[ $fail -eq 0 ] && echo "mini sweep: 28 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
+[ $fail -eq 0 ] && echo "mini sweep: 50 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
 exit $fail
