@@ -12,7 +12,9 @@
 # DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
 #       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
 # OUT   output path without extension: writes OUT.png and OUT.svg
-# ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis
+# ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis.
+#       "MEMCPY:MODEL" gives the roof the models stop at as well (read-only rows: the run's
+#       cub::DeviceReduce GB/s, the roof their CSV prediction uses), drawn as a second line
 # DRAM_PEAK_GBPS  theoretical DRAM peak GB/s; empty: no peak line
 # SM_COUNT, LATENCY_NS, TRAFFIC  when all three are given, the Little's-law model
 #       min(ROOF, TRAFFIC x bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s)
@@ -30,7 +32,10 @@ load HERE . "style.gp"
 DATA = ARG1
 OUT = ARG2
 XCOL = "bytes_in_flight_per_sm"
-ROOF = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
+ROOF_TEXT = ARGC >= 4 ? ARG4 : ""
+COLON = strstrt(ROOF_TEXT, ":")
+ROOF = ROOF_TEXT eq "" ? 0.0 : COLON > 0 ? ROOF_TEXT[1 : COLON - 1] + 0.0 : ROOF_TEXT + 0.0
+MROOF = COLON > 0 ? ROOF_TEXT[COLON + 1 :] + 0.0 : ROOF
 PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
@@ -43,12 +48,14 @@ BYTES_HI = STATS_max
 load HERE . "volkov.gp"
 ROOF_TITLE = sprintf("memcpy roof %.0f GB/s", ROOF)
 PEAK_TITLE = sprintf("DRAM peak %.0f GB/s", PEAK)
+MROOF_ON = ROOF > 0 && MROOF > 0 && MROOF != ROOF
+MROOF_TITLE = sprintf("cub::DeviceReduce roof %.0f GB/s (the model's, read-only rows)", MROOF)
 LITTLE = ROOF > 0 && SMS > 0 && LAT_NS > 0 && TRAFFIC > 0
 LITTLE_TITLE = sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS) . \
                (TRAFFIC != 1 ? sprintf(", traffic ×%g", TRAFFIC) : "")
 LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 # The bytes in flight at which the model reaches the roof; the line ends there.
-KNEE_BYTES = LITTLE ? ROOF * LAT_NS / (TRAFFIC * SMS) : 0
+KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
 if (LOADED_ON) {
@@ -60,14 +67,15 @@ if (LOADED_ON) {
     LAST_NS = STATS_max
 }
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
-LOADED_PLOT = LOADED_ON ? "LOADED using ($1 * $2 / (TRAFFIC * SMS)):($1 < ROOF ? $1 : ROOF) " . \
+LOADED_PLOT = LOADED_ON ? "LOADED using ($1 * $2 / (TRAFFIC * SMS)):($1 < MROOF ? $1 : MROOF) " . \
     "with lines linewidth 3 linecolor rgb '#c0392b' title 'predicted: loaded latency L(X)', " . \
     "loaded_tail(x) with lines linewidth 3 linecolor rgb '#c0392b' notitle," : ""
 # Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
 loaded_tail(x) = LOADED_ON && x >= LAST_GBPS * LAST_NS / (TRAFFIC * SMS) ? \
-    (TRAFFIC * x * SMS / LAST_NS < ROOF ? TRAFFIC * x * SMS / LAST_NS : ROOF) : NaN
+    (TRAFFIC * x * SMS / LAST_NS < MROOF ? TRAFFIC * x * SMS / LAST_NS : MROOF) : NaN
 
-YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
+TOPROOF = MROOF > ROOF ? MROOF : ROOF
+YTOP = 1.1 * (YMAX > TOPROOF ? (YMAX > PEAK ? YMAX : PEAK) : (TOPROOF > PEAK ? TOPROOF : PEAK))
 set yrange [0 : YTOP]
 eval BYTE_TICS
 set xlabel "bytes in flight per SM (resident warps × 32 × U × V)"
@@ -87,6 +95,8 @@ plot @VOLKOV_CURVES, @VOLKOV_KEY, \
      @LOADED_PLOT \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
+     for [k = 1 : MROOF_ON] MROOF with lines dashtype 4 linewidth 2 linecolor rgb ROOF_RGB \
+         title (MROOF_ON ? MROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
 eval SVG_AGAIN
