@@ -18,7 +18,7 @@
  * waits on together (see OccLatencyCurve.ns). */
 #define OCC_CURVE_WIDTHS 6
 
-/* L(X) sampled at n load levels, as the loaded-latency sweep measures it. Between samples L is
+/* L(X) sampled at n load levels, as the chase/loaded rows hold it. Between samples L is
  * linear in X; below the first sample it is the first sample's latency (idle); above the last it
  * stays at the last sample's (the last level is saturation, at the roof's edge). Before
  * interpolating, the samples are taken in order of gbps and each latency is raised to the largest

@@ -166,7 +166,7 @@ typedef struct OccOptions {
                                      no such question */
     int list;                     /* --list: 1 = print the compiled variants and exit */
     int quiet;                    /* --quiet: 1 = no progress lines */
-    int no_loaded;                /* --no-loaded: 1 = no loaded-latency sweep; the model falls
+    int no_loaded;                /* --no-loaded: 1 = no load levels planned; the model falls
                                      back to the unloaded DRAM latency */
     int help;                     /* --help/-h: 1 = print occ_options_print_help and exit 0 */
     int version;                  /* --version/-V: 1 = print the version and exit 0 */

@@ -114,8 +114,8 @@ static const OccOptSpec table[] = {
      .help = "after timing, profile each point once with Nsight Compute (ncu): achieved "
              "occupancy, DRAM throughput, issue active and stall reasons as ncu_* columns"},
     {.name = "no-loaded", .kind = OCC_OPT_FLAG, .field = AT(no_loaded),
-     .help = "skip the loaded-latency sweep before the points: the model then predicts from the "
-             "unloaded DRAM latency (and says so)"},
+     .help = "plan no load levels (chase/loaded rows, measured before the points): the model "
+             "then predicts from the unloaded DRAM latency (and says so)"},
     {.name = "report", .kind = OCC_OPT_FLAG, .field = AT(report),
      .help = "write the figures and a one-page report (<csv>-report.md and .html) beside the "
              "CSV (figures need gnuplot)"},
