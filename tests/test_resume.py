@@ -7,7 +7,8 @@ some points, and `occsweep --dry-run --arch sm_90 --resume FILE ...` must plan e
 the file lacks: per-row axes (kernel, mode, variant, lever, block, occupancy, footprint, warm vs
 cold ladder) filter points; run-wide axes (size, waves, stride, cold, chain, index width) recorded as
 `# axis.<name>` metadata must match or the run is refused with exit 2; fail rows are measured
-again; a file from another compute capability is refused; a file that is missing, not a regular
+again; the load levels are held by their variant (a kept level is not measured again); a file
+from another compute capability is refused; a file that is missing, not a regular
 file, not of this schema or holding a point twice is refused before any GPU is opened, and a dry
 run lists the points still to measure."""
 import os
@@ -211,6 +212,37 @@ check("dry run reports the rows kept and the points to measure",
 check("dry run prints the points still to measure, in plan order",
       [p[:3] for p in plan(*base, "--resume", held)] == full[2:] and
       sum(1 for line in out.splitlines() if " target " in line) == 2, out)
+
+# The load levels (chase/loaded rows, planned first for a model-using sweep) are held by kernel,
+# mode and variant: a file with every level ok plans none of them again (the model's curve then
+# comes from those rows), a file with some of them, or a fail level, plans the rest, first.
+rc, out, _ = run("--kernel", "chase", "--mode", "loaded")
+levels = [line.split()[0] for line in out.splitlines() if " load level " in line]
+check("the levels plan as 22 named points", rc == 0 and len(levels) == 22 and
+      levels[0] == "loaded_read_w00_u1", out[:300])
+sweep = ["--kernel", "reduce", "--unroll", "1", "--vec", "4", "--occ", "50"]
+
+
+def level_rows(names, status="ok"):
+    return [{"kernel": "chase", "mode": "loaded", "variant": v, "traffic": v.split("_")[1],
+             "latency_mean_ns": "342.0", "gbps_median": "100.0", "status": status,
+             "buffer_bytes": "503316480"}  # the probes' footprint, as a run writes it: no key
+            for v in names]
+
+
+for what, rows, todo in [
+        ("every level ok", level_rows(levels), []),
+        ("half the levels", level_rows(levels[:11]), levels[11:]),
+        ("a fail level", level_rows(levels[:5]) + level_rows(levels[5:6], "fail:probe 2 ended off its walk") +
+         level_rows(levels[6:]), levels[5:6])]:
+    path = write_csv("levels-%d.csv" % len(todo), rows)
+    rc, out, err = run(*sweep, "--resume", path)
+    planned = [line.split()[0] for line in out.splitlines() if " load level " in line]
+    first = next((line.split()[0] for line in out.splitlines()
+                  if " load level " in line or " target " in line), "")
+    check(f"resume of a file with {what}: the levels it lacks measured, first", rc == 0 and
+          planned == todo and (not todo or first == todo[0]) and
+          f"{len(todo) + 1} points to measure" in err, f"{planned} {err.strip()}")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
