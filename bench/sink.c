@@ -62,7 +62,8 @@ void occ_sink_row(void *sink, int i, int n, const OccRunRow *row)
     OccRunRow *kept = append(s, &row->row, row->status);
     OccRow r = kept ? kept->row : row->row;
     if (!kept) r.status = row->status;
-    if (s->curve_read) occ_loaded_curve_take_row(s->curve_read, s->curve_rw, kept ? &kept->row : &r);
+    if (s->curve_read)
+        occ_loaded_curve_take_row(s->curve_read, s->curve_rw, kept ? &kept->row : &r);
     if (s->model) occ_model_annotate(s->model, kept ? &kept->row : &r, 1);
     const OccRow *out = kept ? &kept->row : &r;
     if (strncmp(out->status, "fail", 4) == 0) s->n_fail++;
