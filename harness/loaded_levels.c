@@ -2,8 +2,9 @@
 /* harness/loaded_levels.c: the load levels and their rows (contract in loaded_levels.h). */
 #include "loaded_levels.h"
 
-#include <math.h>
 #include <string.h>
+
+#include "catalog.h"
 
 static const int level_warps[OCC_LOADED_STEPS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
 static const int level_unroll[OCC_LOADED_STEPS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
@@ -29,54 +30,56 @@ const char *occ_loaded_level_name(int i)
     return i >= 0 && i < OCC_LOADED_LEVELS ? level_names[i] : NULL;
 }
 
+/* The level's figures and the row columns that hold them, one pair each: both directions of
+ * the conversion come from this list (width_ns[0] is the mean, latency_mean_ns). */
+#define LEVEL_FIGURES(X)                                                                           \
+    X(gbps_median, gbps)                                                                           \
+    X(latency_mean_ns, mean_ns)                                                                    \
+    X(latency_mean_cycles, mean_cycles)                                                            \
+    X(latency_p5_ns, p5_ns)                                                                        \
+    X(latency_p50_ns, p50_ns)                                                                      \
+    X(latency_p95_ns, p95_ns)                                                                      \
+    X(latency_p99_ns, p99_ns)                                                                      \
+    X(latency_max2_ns, width_ns[1])                                                                \
+    X(latency_max4_ns, width_ns[2])                                                                \
+    X(latency_max8_ns, width_ns[3])                                                                \
+    X(latency_max16_ns, width_ns[4])                                                               \
+    X(latency_max32_ns, width_ns[5])                                                               \
+    X(latency_sm_min_ns, probe_min_ns)                                                             \
+    X(latency_sm_max_ns, probe_max_ns)                                                             \
+    X(sm_clock_mhz_measured, clock_mhz)                                                            \
+    X(stream_warps_per_sm, stream_warps)                                                           \
+    X(unroll, unroll)                                                                              \
+    X(samples, hops)
+
 void occ_loaded_level_to_row(const OccLoadedLevel *lv, OccRow *r)
 {
+#define TO_ROW(column, field) r->column = lv->field;
+    LEVEL_FIGURES(TO_ROW)
+#undef TO_ROW
     r->traffic = lv->traffic ? "copy" : "read";
-    r->stream_warps_per_sm = lv->stream_warps;
-    r->unroll = lv->unroll;
-    r->gbps_median = lv->gbps;
-    r->latency_mean_ns = lv->mean_ns;
-    r->latency_mean_cycles = lv->mean_cycles;
-    r->latency_p5_ns = lv->p5_ns;
-    r->latency_p50_ns = lv->p50_ns;
-    r->latency_p95_ns = lv->p95_ns;
-    r->latency_p99_ns = lv->p99_ns;
-    r->latency_max2_ns = lv->width_ns[1];
-    r->latency_max4_ns = lv->width_ns[2];
-    r->latency_max8_ns = lv->width_ns[3];
-    r->latency_max16_ns = lv->width_ns[4];
-    r->latency_max32_ns = lv->width_ns[5];
-    r->latency_sm_min_ns = lv->probe_min_ns;
-    r->latency_sm_max_ns = lv->probe_max_ns;
-    r->sm_clock_mhz_measured = lv->clock_mhz;
-    r->samples = lv->hops;
+}
+
+int occ_loaded_row_is_level(const OccRow *r)
+{
+    const OccFamilyInfo *f =
+        r != NULL && r->kernel != NULL && r->mode != NULL
+            ? occ_family_at(occ_family_find(r->kernel, r->mode))
+            : NULL;
+    return f != NULL && f->shape == OCC_SHAPE_LEVELS;
 }
 
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv)
 {
-    if (r == NULL || r->kernel == NULL || r->mode == NULL || r->status == NULL ||
-        r->traffic == NULL || strcmp(r->kernel, "chase") != 0 || strcmp(r->mode, "loaded") != 0 ||
+    if (!occ_loaded_row_is_level(r) || r->status == NULL || r->traffic == NULL ||
         strcmp(r->status, "ok") != 0)
         return 0;
     memset(lv, 0, sizeof *lv);
+#define FROM_ROW(column, field) lv->field = r->column;
+    LEVEL_FIGURES(FROM_ROW)
+#undef FROM_ROW
+    lv->width_ns[0] = lv->mean_ns;
     lv->traffic = strcmp(r->traffic, "copy") == 0;
-    lv->stream_warps = (int)r->stream_warps_per_sm;
-    lv->unroll = (int)r->unroll;
-    lv->gbps = r->gbps_median;
-    lv->mean_ns = r->latency_mean_ns;
-    lv->mean_cycles = r->latency_mean_cycles;
-    lv->p5_ns = r->latency_p5_ns;
-    lv->p50_ns = r->latency_p50_ns;
-    lv->p95_ns = r->latency_p95_ns;
-    lv->p99_ns = r->latency_p99_ns;
-    const double widths[OCC_CURVE_WIDTHS] = {r->latency_mean_ns, r->latency_max2_ns,
-                                             r->latency_max4_ns, r->latency_max8_ns,
-                                             r->latency_max16_ns, r->latency_max32_ns};
-    memcpy(lv->width_ns, widths, sizeof widths);
-    lv->probe_min_ns = r->latency_sm_min_ns;
-    lv->probe_max_ns = r->latency_sm_max_ns;
-    lv->clock_mhz = r->sm_clock_mhz_measured;
-    lv->hops = r->samples;
     strcpy(lv->status, "ok");
     return 1;
 }

@@ -28,7 +28,11 @@ const char *occ_loaded_level_name(int i);
  * the latency_* columns, sm_clock_mhz_measured, samples (timed hops, all probes). */
 void occ_loaded_level_to_row(const OccLoadedLevel *lv, OccRow *r);
 
-/* 1 when r is an ok row of a load level (kernel chase, mode loaded, status ok), with its traffic
+/* 1 when r is a row of a level-shaped family (its kernel and mode name an OCC_SHAPE_LEVELS
+ * entry of the family table: chase/loaded), whatever its status; else 0 (r may be NULL). */
+int occ_loaded_row_is_level(const OccRow *r);
+
+/* 1 when r is an ok row of a load level (occ_loaded_row_is_level, status ok), with its traffic
  * and figures in *lv (width_ns from the latency_mean and latency_max* columns); else 0. */
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv);
 
