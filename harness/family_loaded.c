@@ -4,8 +4,9 @@
  * background warps hold the memory system at stepped throughputs, one launch per level
  * (kernels/loaded.cu), with one block per SM (SMs blocks). The probes chase addresses over their
  * own random cycle of 8 x L2 (128-byte lines), the background streams over its own buffer of the
- * same size. Each level is ok, or fail: a probe off its walk, two probes on one SM, a background
- * sum that is not the sum of the words it loaded. A sweep whose model uses L(X) plans these
+ * same size in claimed chunks, as copy.cu's dynamic schedule walks. Each level is ok, or fail: a
+ * probe off its walk, two probes on one SM, a background sum that is not the sum of the words it
+ * loaded. A sweep whose model uses L(X) plans these
  * points first (plan.h), and the model takes its curve from their rows. */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ typedef struct LoadedDev {
     unsigned int *hist;
     OccLoadedProbe *probes;
     unsigned int *done;
+    unsigned int *claim;          /* the background's chunk claims */
     unsigned long long *counters; /* [0] background loads, [1] their sum */
 } LoadedDev;
 
@@ -49,6 +51,7 @@ static void dev_free(LoadedDev *d)
     cudaFree(d->hist);
     cudaFree(d->probes);
     cudaFree(d->done);
+    cudaFree(d->claim);
     cudaFree(d->counters);
 }
 
@@ -62,6 +65,7 @@ static cudaError_t dev_alloc(LoadedDev *d, int sm, size_t bytes, cudaStream_t st
         e = cudaMalloc((void **)&d->hist, (size_t)sm * OCC_LOADED_BINS * sizeof *d->hist);
     if (e == cudaSuccess) e = cudaMalloc((void **)&d->probes, sm * sizeof *d->probes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&d->done, sizeof *d->done);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&d->claim, sizeof *d->claim);
     if (e == cudaSuccess) e = cudaMalloc((void **)&d->counters, 2 * sizeof *d->counters);
     return e;
 }
@@ -131,12 +135,13 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
                              .probe_start = d->starts, .warm_hops = WARM_HOPS,
                              .hops = TIMED_HOPS, .hist = d->hist, .probes = d->probes,
                              .probes_done = d->done, .stream_loads = &d->counters[0],
-                             .stream_sum = &d->counters[1]};
+                             .stream_sum = &d->counters[1], .stream_claim = d->claim};
     unsigned long long counters[2];
     float ms = 0;
     cudaError_t e = cudaMemcpyAsync(d->starts, h->starts, sm * sizeof *h->starts,
                                     cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->done, 0, sizeof *d->done, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(d->claim, 0, sizeof *d->claim, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->counters, 0, 2 * sizeof *d->counters, st);
     if (e == cudaSuccess) e = cudaEventRecord(ev[0], st);
     if (e == cudaSuccess) e = occ_loaded_latency(&a, sm, st);

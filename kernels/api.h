@@ -211,14 +211,17 @@ typedef struct OccLoadedArgs {
     unsigned int *probes_done;          /* one counter, zeroed before the launch */
     unsigned long long *stream_loads;   /* one counter, zeroed: 16-byte loads of the background */
     unsigned long long *stream_sum;     /* one counter, zeroed: sum of the 4-byte words loaded */
+    unsigned int *stream_claim;         /* one counter, zeroed: chunks claimed (see below) */
 } OccLoadedArgs;
 
 /* One launch of grid_blocks blocks (one per SM: grid_blocks must not exceed the SMs, so that every
  * block is resident) of 32 x (1 + stream_warps) threads. Thread 0 of each block chases addresses
  * from probe_start[block] (warm_hops, then hops timed one by one into the block's histogram);
- * the other warps' threads load U 16-byte vectors per trip over stream_buf (streaming, evict-first
- * loads), add up the words and, for OCC_LOADED_COPY, store each vector to the same place in
- * stream_dst, until every probe is done (probes_done == grid_blocks). */
+ * the other warps walk stream_buf as copy.cu's dynamic schedule does, one trip per chunk: each
+ * block claims its next chunk (stream_claim) of (threads - 32) x U vectors, each warp loads U
+ * adjacent runs of 32 vectors of it (streaming, evict-first loads), adds up the words and, for
+ * OCC_LOADED_COPY, stores each vector to the same place in stream_dst; chunks wrap around the
+ * buffer, until every probe is done (probes_done == grid_blocks). */
 cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),
