@@ -28,6 +28,8 @@
 #define LEVEL_HOPS (WARM_HOPS + TIMED_HOPS)
 /* Bytes a probe's hop counts towards the delivered bandwidth: one 32-byte sector. */
 #define PROBE_HOP_BYTES 32
+/* The GPU timer's window may exceed the events' time by its tick (1 us or finer) and 1%. */
+#define WINDOW_SLACK_MS 0.002
 /* The background buffer's bytes are 0x01: every 4-byte word it loads is this. */
 #define BG_WORD 0x01010101ull
 
@@ -80,11 +82,16 @@ typedef struct LoadedHost {
     int *sm_seen;           /* counts per SM id, up to 4 x sm ids */
 } LoadedHost;
 
-/* Verifies one level's launch and fills lv from it; ms is the launch's time. */
+/* Verifies one level's launch and fills lv from it; event_ms is the launch's time between its
+ * events, *window_ms the time its blocks ran by the GPU's global timer (from the first block's
+ * start to the last probe's or background's end), over which lv->gbps is taken: the events also
+ * hold the launch's start and end outside the kernel. */
 static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
-                          const unsigned long long counters[2], float ms, OccLoadedLevel *lv)
+                          const unsigned long long counters[2], float event_ms, double *window_ms,
+                          OccLoadedLevel *lv)
 {
     double sum_cycles = 0, loop_cycles = 0, loop_ns = 0, lo = INFINITY, hi = 0;
+    unsigned long long begin_ns = ~0ull, end_ns = 0;
     int off_walk = -1, shared_sm = -1;
     memset(h->merged, 0, OCC_LOADED_BINS * sizeof *h->merged);
     memset(h->sm_seen, 0, 4 * (size_t)sm * sizeof *h->sm_seen);
@@ -97,6 +104,9 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
         sum_cycles += (double)p->sum_hop_cycles;
         lo = fmin(lo, (double)p->sum_hop_cycles / TIMED_HOPS);
         hi = fmax(hi, (double)p->sum_hop_cycles / TIMED_HOPS);
+        if (p->begin_ns < begin_ns) begin_ns = p->begin_ns;
+        if (p->chase_end_ns > end_ns) end_ns = p->chase_end_ns;
+        if (p->stream_end_ns > end_ns) end_ns = p->stream_end_ns;
         loop_cycles += (double)p->loop_cycles;
         loop_ns += (double)p->loop_ns;
         for (int i = 0; i < OCC_LOADED_BINS; i++)
@@ -104,7 +114,8 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
     }
     const double per_load = lv->traffic == OCC_LOADED_COPY ? 32.0 : 16.0;
     const double bytes = per_load * (double)counters[0] + (double)PROBE_HOP_BYTES * sm * LEVEL_HOPS;
-    lv->gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
+    *window_ms = end_ns > begin_ns ? (double)(end_ns - begin_ns) / 1e6 : 0;
+    lv->gbps = *window_ms > 0 ? bytes / (*window_ms * 1e6) : 0;
     const double mhz = loop_ns > 0 ? 1000.0 * loop_cycles / loop_ns : 0;
     occ_loaded_level_stats(lv, h->merged, OCC_LOADED_BINS, OCC_LOADED_BIN_CYCLES, sum_cycles,
                            (long long)sm * TIMED_HOPS, mhz);
@@ -121,13 +132,17 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
                  counters[0]);
     else if (lv->stream_warps > 0 && counters[0] == 0)
         snprintf(lv->status, sizeof lv->status, "fail:the background loaded nothing");
+    else if (!(*window_ms > 0) || *window_ms > 1.01 * event_ms + WINDOW_SLACK_MS)
+        snprintf(lv->status, sizeof lv->status,
+                 "fail:GPU-timer window %.3f ms outside the events' %.3f ms",
+                 *window_ms, event_ms);
 }
 
-/* One launch of level lv (traffic, warps and U set) from h->starts; fills lv and *ms, the
- * launch's time. */
+/* One launch of level lv (traffic, warps and U set) from h->starts; fills lv and *window_ms
+ * (level_figures). */
 static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const LoadedDev *d,
                              const LoadedHost *h, int sm, size_t bg_vecs, cudaEvent_t ev[2],
-                             OccLoadedLevel *lv, float *ms_out)
+                             OccLoadedLevel *lv, double *window_ms)
 {
     const OccLoadedArgs a = {.stream_buf = d->stream_buf, .stream_dst = d->stream_dst,
                              .traffic = lv->traffic, .stream_vecs = bg_vecs,
@@ -142,6 +157,7 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
                                     cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->done, 0, sizeof *d->done, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->claim, 0, sizeof *d->claim, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(d->probes, 0, sm * sizeof *d->probes, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(d->counters, 0, 2 * sizeof *d->counters, st);
     if (e == cudaSuccess) e = cudaEventRecord(ev[0], st);
     if (e == cudaSuccess) e = occ_loaded_latency(&a, sm, st);
@@ -156,8 +172,7 @@ static cudaError_t run_level(cudaStream_t st, const OccFootprint *fp, const Load
         e = cudaMemcpyAsync(counters, d->counters, sizeof counters, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
-    if (e == cudaSuccess) level_figures(fp, h, sm, counters, ms, lv);
-    *ms_out = ms;
+    if (e == cudaSuccess) level_figures(fp, h, sm, counters, ms, window_ms, lv);
     return e;
 }
 
@@ -250,7 +265,7 @@ static cudaError_t measure(void *sp, const OccRunEnv *env, const OccPoint *p, Oc
         s->host.from[b] = (size_t)b * spacing + (size_t)p->ordinal * LEVEL_HOPS;
         s->host.starts[b] = occ_footprint_link(&s->fp, s->fp.host_order[s->host.from[b]]);
     }
-    float ms = 0;
+    double ms = 0;
     cudaError_t e = run_level(s->stream, &s->fp, &s->dev, &s->host, s->sm, s->bg_vecs, s->ev,
                               &lv, &ms);
     if (e != cudaSuccess) return e;

@@ -185,6 +185,11 @@ typedef struct OccLoadedProbe {
     unsigned long long sum_hop_cycles; /* sum over the timed hops of each hop's SM cycles */
     unsigned long long loop_cycles;    /* SM cycles (clock64) of the whole timed loop */
     unsigned long long loop_ns;        /* globaltimer ns of the same loop (cycles / ns = clock) */
+    unsigned long long begin_ns;       /* globaltimer ns as the block's probe and background
+                                          began (after the histogram was zeroed) */
+    unsigned long long chase_end_ns;   /* globaltimer ns as the probe's chase ended */
+    unsigned long long stream_end_ns;  /* globaltimer ns as the background left its walk; the
+                                          launch leaves it as it was (zero it before) */
     unsigned int smid;                 /* the SM the block ran on (one probe per SM: residency) */
 } OccLoadedProbe;
 

@@ -24,6 +24,8 @@ __device__ __forceinline__ unsigned long long hop(unsigned long long p)
 
 __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &h)
 {
+    OccLoadedProbe *out = &a.probes[blockIdx.x];
+    out->begin_ns = probe_clock_ns();
     unsigned long long p = a.probe_start[blockIdx.x];
     for (int i = 0; i < a.warm_hops; i++) p = hop(p);
     unsigned long long sum_cycles = 0;
@@ -43,7 +45,7 @@ __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &
     }
     const long long c_end = clock64();
     const unsigned long long t1 = probe_clock_ns();
-    OccLoadedProbe *out = &a.probes[blockIdx.x];
+    out->chase_end_ns = t1;
     out->end = p;
     out->sum_hop_cycles = sum_cycles;
     out->loop_cycles = (unsigned long long)(c_end - c_start);
@@ -105,6 +107,7 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
         c = next_chunk[q & 1];
         if (c == kStop) break;
     }
+    if (t == 0) a.probes[blockIdx.x].stream_end_ns = probe_clock_ns();
     atomicAdd(a.stream_loads, loads);
     atomicAdd(a.stream_sum, sum);
 }
