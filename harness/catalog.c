@@ -10,11 +10,10 @@
 #include "family_table.h"
 #include "variants.h"
 
-#define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, lines_, size_, floor_, note_)   \
+#define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, requests_, size_, floor_, note_)\
     {.id = #id_, .kernel = kernel_, .mode = mode_, .default_mode = def_, .shape = shape_,          \
-     .options = opts_, .dram_bytes_per_load_byte = traffic_, .random_lines_per_chain = lines_,    \
-     .size_l2_multiple = size_,                                                                    \
-     .size_floor_gib = floor_, .bound_note = note_},
+     .options = opts_, .dram_bytes_per_load_byte = traffic_, .requests_per_chain = requests_,      \
+     .size_l2_multiple = size_, .size_floor_gib = floor_, .bound_note = note_},
 static const OccFamilyInfo families[] = {OCC_FAMILY_TABLE(FAMILY)};
 #undef FAMILY
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))

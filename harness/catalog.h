@@ -31,8 +31,8 @@ typedef struct OccFamilyInfo {
     OccFamilyShape shape;            /* sweep or footprint experiment */
     const char *options;             /* comma list of the scoped options it takes */
     double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
-    int random_lines_per_chain;      /* model: random lines a warp waits on per chain and trip;
-                                        0: a contiguous stream */
+    int requests_per_chain;          /* model: independent requests a warp waits on per chain
+                                        (unroll step) and trip; 0: none */
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
     int size_floor_gib;              /* default raised to this where memory allows; 0: none */
     const char *bound_note;          /* knee-report cause when the model misses, or NULL */

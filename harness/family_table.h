@@ -4,7 +4,7 @@
  * (harness/family_ops.c: each family's OccFamilyOps, defined in harness/family_<id>.c).
  *
  * Entry: X(id, kernel, mode, default_mode, shape, options, dram_bytes_per_load_byte,
- *          random_lines_per_chain, size_l2_multiple, size_floor_gib, bound_note)
+ *          requests_per_chain, size_l2_multiple, size_floor_gib, bound_note)
  *   id                        C identifier: the GPU side's ops are occ_family_<id>
  *   kernel                    --kernel name and the CSV `kernel` column
  *   mode                      --mode name and the CSV `mode` column
@@ -17,12 +17,13 @@
  *   options                   comma list of the scoped options (options.c) this family takes
  *   dram_bytes_per_load_byte  DRAM bytes gbps_median counts per byte of loads in flight, for the
  *                             Little's-law model (NAN: the model does not apply)
- *   random_lines_per_chain    lines at independent random addresses one warp waits on per trip
- *                             and per chain (unroll): 1 for a warp-wide chase (one line per
- *                             hop), 32 for one chain per lane. The model's latency for such a
- *                             warp is the expected largest of random_lines_per_chain x unroll
- *                             latencies (loaded_model.h). 0: a contiguous stream, whose
- *                             neighbouring lines go out and come back together (mean latency)
+ *   requests_per_chain        independent requests one warp waits on per trip and per chain
+ *                             (unroll step): 1 for a stream (one coalesced load instruction per
+ *                             step) and for a warp-wide chase (one random line per hop), 32 for
+ *                             one chain per lane (32 sector requests at random addresses). The
+ *                             model's latency for such a warp is the expected largest of
+ *                             requests_per_chain x unroll latencies (loaded_model.h). 0: the
+ *                             model does not apply
  *   size_l2_multiple          default buffer/footprint of a run, in L2 sizes (0: no --size)
  *   size_floor_gib            ... raised to this many GiB where free memory allows (a quarter of
  *                             it), so that one launch lasts long against its ramp and tail
@@ -35,9 +36,9 @@
 
 #define OCC_FAMILY_TABLE(X)                                                                        \
     X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout,schedule,size,waves",     \
-      2.0, 0, 8, 4, NULL)                                                                                \
+      2.0, 1, 8, 4, NULL)                                                                                \
     X(reduce, "reduce", "stream", 1, OCC_SHAPE_OCCUPANCY,                                          \
-      "unroll,vec,occ,block,lever,carveout,schedule,size,waves", 1.0, 0, 8, 4, NULL)                                       \
+      "unroll,vec,occ,block,lever,carveout,schedule,size,waves", 1.0, 1, 8, 4, NULL)                                       \
     X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, 1, \
       8, 0, NULL)                                                                                        \
     X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, \

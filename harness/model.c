@@ -100,13 +100,13 @@ static OccModel row_model(const OccModel *m, const OccRow *r)
     return c;
 }
 
-/* The loads one warp of row r waits on together (OccFamilyInfo.random_lines_per_chain x the
- * row's chains); 1 for a stream. */
+/* The requests one warp of row r waits on together per trip (OccFamilyInfo.requests_per_chain
+ * x the row's chains or loads per trip, its unroll); 1 where the family or the row says none. */
 static int row_width(const OccRow *r)
 {
     const OccFamilyInfo *f = row_family(r);
-    const int lines = f != NULL ? f->random_lines_per_chain : 0;
-    return lines > 0 && r->unroll > 0 ? lines * (int)r->unroll : 1;
+    const int requests = f != NULL ? f->requests_per_chain : 0;
+    return requests > 0 && r->unroll > 0 ? requests * (int)r->unroll : 1;
 }
 
 /* The row's prediction: its traffic's model (row_model) at its width (row_width). */

@@ -108,8 +108,17 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
         if (c == kStop) break;
     }
     if (t == 0) a.probes[blockIdx.x].stream_end_ns = probe_clock_ns();
-    atomicAdd(a.stream_loads, loads);
-    atomicAdd(a.stream_sum, sum);
+    // One atomic per warp, not per thread, on each of the two words: a short tail after the walk
+    // (every lane leaves it on the same trip, so the whole warp is here).
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) {
+        loads += __shfl_down_sync(0xffffffffu, loads, d);
+        sum += __shfl_down_sync(0xffffffffu, sum, d);
+    }
+    if ((t & 31u) == 0) {
+        atomicAdd(a.stream_loads, loads);
+        atomicAdd(a.stream_sum, sum);
+    }
 }
 
 template <int U, bool kCopy>

@@ -427,7 +427,8 @@ static void test_loaded_curve(void)
 }
 
 /* What a row picks from the model: the read + write curve for copy (f = 2), the read-only roof
- * for reduce, and for a warp chase of K chains the curve of width K. */
+ * for reduce, for a warp chase of K chains the curve of width K, and for a stream of U loads per
+ * trip the curve of width U. */
 static void test_row_curve_width_roof(void)
 {
     OccLatencyCurve read = {0}, rw = {0};
@@ -436,19 +437,23 @@ static void test_row_curve_width_roof(void)
     occ_curve_add(&rw, 0, 800);
     const OccModel m = {.latency_ns = 400.0, .roof_gbps = 4000.0, .roof_read_gbps = 4500.0,
                         .sm_count = 100, .curve = &read, .curve_rw = &rw};
-    OccRow r[4];
+    OccRow r[5];
     r[0] = point("copy", "stream", "copy_u1_v4", 4, 1000, 1.0);
     r[1] = point("reduce", "stream", "reduce_u1_v4", 4, 1000, 1.0);
     r[2] = point("chase", "warp", "chase_warp_k4", 4, 1000, 1.0);
     r[2].unroll = 4;
     r[3] = point("reduce", "stream", "reduce_u1_v4", 4, 1000000, 1.0);
-    occ_model_annotate(&m, r, 4);
+    r[4] = point("reduce", "stream", "reduce_u8_v4", 4, 1000, 1.0);
+    r[4].unroll = 8;
+    occ_model_annotate(&m, r, 5);
     /* copy: 2 x 1000 B x 100 SMs / 800 ns (bisection to 1e-9 of the roof). */
     CHECK_NEAR(r[0].gbps_predicted, 2000.0 * 100 / 800, 1e-5);
     CHECK_NEAR(r[1].gbps_predicted, 1000.0 * 100 / 400, 1e-5);
     /* Four random lines per trip: the expected largest of 4, 500 ns. */
     CHECK_NEAR(r[2].gbps_predicted, 1000.0 * 100 / 500, 1e-5);
     CHECK_NEAR(r[3].gbps_predicted, 4500.0, 1e-9);
+    /* Eight loads per trip: the expected largest of 8, 540 ns. */
+    CHECK_NEAR(r[4].gbps_predicted, 1000.0 * 100 / 540, 1e-5);
     /* Without a read-only roof, reduce stops at the memcpy roof. */
     OccModel no_read_roof = m;
     no_read_roof.roof_read_gbps = NAN;
