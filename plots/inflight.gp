@@ -21,10 +21,12 @@
 #       is drawn; TRAFFIC is the rows' dram_bytes_per_load_byte, the DRAM bytes gbps_median
 #       counts per loaded byte (2 where each load is stored again)
 # LOADED  with SM_COUNT, TRAFFIC and ROOF_GBPS: the run's ok loaded-latency levels (plots/loaded.gp's
-#       DATA: gbps mean_ns ...). The loaded model X = min(ROOF, TRAFFIC x B x SM_COUNT / L(X))
-#       holds exactly where B = X x L(X) / (TRAFFIC x SM_COUNT): its curve is drawn through the
-#       levels' (X x mean / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's
-#       latency (L is flat above it) up to the roof, then the roof; empty: not drawn
+#       DATA: gbps mean_ns p5 p50 p95 p99, then max2_ns max4_ns max8_ns). The loaded model
+#       X = min(ROOF, TRAFFIC x B x SM_COUNT / L_U(X)) holds exactly where
+#       B = X x L_U(X) / (TRAFFIC x SM_COUNT), L_U the expected slowest of U latencies (U loads
+#       per trip): its curve for U = 1, 2, 4, 8 is drawn through the levels'
+#       (X x L_U / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's latency (L is
+#       flat above it) up to the roof, then the roof; empty: not drawn
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 HERE = ARG0[1 : strlen(ARG0) - strlen("inflight.gp")]
@@ -58,21 +60,30 @@ LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
+# The widths drawn: a warp that waits on U loads per trip is predicted from the expected slowest
+# of U latencies (model.h), LOADED's column WCOL[i] for U = WIDTH[i].
+array WIDTH[4] = [1, 2, 4, 8]
+array WCOL[4] = [2, 7, 8, 9]
+array WRGB[4] = ["#c0392b", "#d9603b", "#e8875a", "#f2ae85"]
+array LAST_NS[4]
 if (LOADED_ON) {
     stats LOADED using 1 nooutput
     LAST = STATS_records - 1
     stats LOADED every ::LAST::LAST using 1 nooutput
     LAST_GBPS = STATS_max
-    stats LOADED every ::LAST::LAST using 2 nooutput
-    LAST_NS = STATS_max
+    do for [i = 1 : 4] {
+        stats LOADED every ::LAST::LAST using WCOL[i] nooutput
+        LAST_NS[i] = STATS_max
+    }
 }
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
-LOADED_PLOT = LOADED_ON ? "LOADED using ($1 * $2 / (TRAFFIC * SMS)):($1 < MROOF ? $1 : MROOF) " . \
-    "with lines linewidth 3 linecolor rgb '#c0392b' title 'predicted: loaded latency L(X)', " . \
-    "loaded_tail(x) with lines linewidth 3 linecolor rgb '#c0392b' notitle," : ""
+LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using ($1 * column(WCOL[i]) / (TRAFFIC * SMS)):" . \
+    "($1 < MROOF ? $1 : MROOF) with lines linewidth 3 linecolor rgb WRGB[i] " . \
+    "title (i == 1 ? 'predicted: loaded latency L(X), U = 1' : sprintf('predicted, U = %d: slowest of %d', WIDTH[i], WIDTH[i])), " . \
+    "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 3 linecolor rgb WRGB[i] notitle," : ""
 # Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
-loaded_tail(x) = LOADED_ON && x >= LAST_GBPS * LAST_NS / (TRAFFIC * SMS) ? \
-    (TRAFFIC * x * SMS / LAST_NS < MROOF ? TRAFFIC * x * SMS / LAST_NS : MROOF) : NaN
+loaded_tail(x, i) = LOADED_ON && x >= LAST_GBPS * LAST_NS[i] / (TRAFFIC * SMS) ? \
+    (TRAFFIC * x * SMS / LAST_NS[i] < MROOF ? TRAFFIC * x * SMS / LAST_NS[i] : MROOF) : NaN
 
 TOPROOF = MROOF > ROOF ? MROOF : ROOF
 YTOP = 1.1 * (YMAX > TOPROOF ? (YMAX > PEAK ? YMAX : PEAK) : (TOPROOF > PEAK ? TOPROOF : PEAK))

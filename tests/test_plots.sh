@@ -503,7 +503,8 @@ check "gnuplot failure leaves no partial output" no_files_in "$T/flaky"
 # The load levels among a CSV's rows (chase/loaded, as a sweep with the loaded model writes them
 # first): their figure, and the predicted curve on the bytes-in-flight figure; a fail level stays
 # out of both, --latency-ns drops both. Each level below (traffic, warps, U, GB/s, mean, p5, p50,
-# p95, p99 ns, status) becomes a full row of the schema, inserted after the header.
+# p95, p99 ns, status; the expected slowest of 2, 4 and 8 hops are mean + 40, 80, 120 ns) becomes
+# a full row of the schema, inserted after the header.
 mkdir -p "$T/loaded"
 sed '/^# roof_memcpy_gbps=/a # dram_latency_ns=332.0' "$FIX/copy-synthetic.csv" >"$T/loaded/copy.csv"
 python3 - "$T/loaded/copy.csv" "$ROOT/plots" <<'EOF'
@@ -526,6 +527,8 @@ for line in levels.splitlines():
          "traffic": t, "stream_warps_per_sm": w, "unroll": u, "gbps_median": gbps,
          "latency_mean_ns": mean, "latency_p5_ns": p5, "latency_p50_ns": p50,
          "latency_p95_ns": p95, "latency_p99_ns": p99, "status": status.replace("_", " ")}
+    for k, extra in ((2, 40), (4, 80), (8, 120)):
+        v["latency_max%d_ns" % k] = str(float(mean) + extra)
     rows.append(",".join(v.get(n, "-" if ty == "STR" else "0" if ty == "INT" else "NaN")
                          for n, ty in cols))
 text = open(sys.argv[1]).read().split("\n")
@@ -548,6 +551,8 @@ check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
     bash -c "! grep -qE '> *(9|10)000 *<' '$T/loaded/copy-loaded-latency.svg'"
 check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
     "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
+check "loaded levels: the prediction of U loads per trip (the slowest of U) drawn" has_text \
+    "$T/loaded/copy-inflight-copy-pad.svg" "predicted, U = 4: slowest of 4"
 # The model's roof by traffic: read-only rows are predicted up to the run's cub::DeviceReduce
 # roof (a second roof line), copy rows up to the memcpy roof (no second line).
 "$PLOT" --outdir "$T/cubroof" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
