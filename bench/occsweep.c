@@ -89,8 +89,9 @@ static int calc(const OccOptions *opt)
 }
 
 /* The model's loaded-latency curves, filled by the sink from the run's chase/loaded rows (measured
- * first, or kept by --resume): read-only and read + write background traffic. */
-static OccLatencyCurve loaded_curve, loaded_curve_rw;
+ * first, or kept by --resume): by background traffic (OccCurveTraffic: read-only, read + write,
+ * random lines). */
+static OccLatencyCurve loaded_curves[OCC_CURVE_TRAFFICS];
 
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
  * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves,
@@ -113,11 +114,13 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
     char which[200];
     if (!run->opt->no_loaded) {
-        model->curve = &loaded_curve;
-        model->curve_rw = &loaded_curve_rw;
+        model->curve = &loaded_curves[OCC_CURVE_READ];
+        model->curve_rw = &loaded_curves[OCC_CURVE_COPY];
+        model->curve_gather = &loaded_curves[OCC_CURVE_GATHER];
         snprintf(which, sizeof which,
                  "loaded latency L(X) of this run's chase/loaded rows (read traffic; copy rows: "
-                 "copy traffic); unloaded DRAM latency %.1f ns where no level is ok",
+                 "copy traffic; chase rows: gather traffic); unloaded DRAM latency %.1f ns where "
+                 "no level is ok",
                  ns);
     } else {
         occ_model_describe(model, which, sizeof which);
@@ -171,7 +174,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
     }
-    if (have_model && model.curve) occ_sink_feed_curves(&sink, &loaded_curve, &loaded_curve_rw);
+    if (have_model && model.curve) occ_sink_feed_curves(&sink, loaded_curves);
     for (int i = 0; resumed && i < resumed->n_rows; i++)
         if (occ_resume_keep_row(resumed, i, todo->points, todo->n))
             occ_sink_keep(&sink, &resumed->rows[i]);

@@ -43,15 +43,14 @@ static OccRunRow *append(OccSink *s, const OccRow *row, const char *status)
     return kept;
 }
 
-void occ_sink_feed_curves(OccSink *s, OccLatencyCurve *read, OccLatencyCurve *rw)
+void occ_sink_feed_curves(OccSink *s, OccLatencyCurve curves[OCC_CURVE_TRAFFICS])
 {
-    s->curve_read = read;
-    s->curve_rw = rw;
+    for (int t = 0; t < OCC_CURVE_TRAFFICS; t++) s->curves[t] = &curves[t];
 }
 
 void occ_sink_keep(OccSink *s, const OccRow *row)
 {
-    if (s->curve_read) occ_loaded_curve_take_row(s->curve_read, s->curve_rw, row);
+    occ_loaded_curve_take_row(s->curves, row);
     OccRunRow *kept = append(s, row, row->status);
     if (occ_csv_write_row(s->csv, kept ? &kept->row : row) != 0) s->write_failed = 1;
 }
@@ -62,8 +61,7 @@ void occ_sink_row(void *sink, int i, int n, const OccRunRow *row)
     OccRunRow *kept = append(s, &row->row, row->status);
     OccRow r = kept ? kept->row : row->row;
     if (!kept) r.status = row->status;
-    if (s->curve_read)
-        occ_loaded_curve_take_row(s->curve_read, s->curve_rw, kept ? &kept->row : &r);
+    occ_loaded_curve_take_row(s->curves, kept ? &kept->row : &r);
     if (s->model) occ_model_annotate(s->model, kept ? &kept->row : &r, 1);
     const OccRow *out = kept ? &kept->row : &r;
     if (strncmp(out->status, "fail", 4) == 0) s->n_fail++;

@@ -16,9 +16,10 @@
 typedef struct OccSink {
     OccCsvWriter *csv;
     const OccModel *model; /* prediction added to every new row (NULL: none) */
-    OccLatencyCurve *curve_read, *curve_rw; /* the model's loaded-latency curves, which every
-                                               ok chase/loaded row (new or kept) joins before
-                                               any later row is annotated (NULL: none) */
+    OccLatencyCurve *curves[OCC_CURVE_TRAFFICS]; /* the model's loaded-latency curves by
+                                                    traffic, which every ok chase/loaded row
+                                                    (new or kept) joins before any later row is
+                                                    annotated (NULL: none) */
     OccProgress progress;
     OccRunRow *rows;       /* n_rows rows (heap, grows) */
     int n_rows, cap_rows;
@@ -30,9 +31,9 @@ typedef struct OccSink {
  * one-line err. */
 int occ_sink_open(OccSink *s, const char *path, int force, const OccMeta *meta,
                   const OccModel *model, int quiet, char *err, size_t err_len);
-/* From now on, every ok load-level row the sink takes (new or kept) joins read or rw, by its
- * traffic (occ_loaded_curve_take_row): the curves the model passed to occ_sink_open reads. */
-void occ_sink_feed_curves(OccSink *s, OccLatencyCurve *read, OccLatencyCurve *rw);
+/* From now on, every ok load-level row the sink takes (new or kept) joins curves[its traffic]
+ * (occ_loaded_curve_take_row): the curves the model passed to occ_sink_open reads. */
+void occ_sink_feed_curves(OccSink *s, OccLatencyCurve curves[OCC_CURVE_TRAFFICS]);
 /* Writes a row of an earlier run (--resume) as it was. */
 void occ_sink_keep(OccSink *s, const OccRow *row);
 /* The OccRowFn of occ_run_points: annotates, keeps and writes a new row, and reports progress. */

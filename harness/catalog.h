@@ -33,6 +33,7 @@ typedef struct OccFamilyInfo {
     double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
     int requests_per_chain;          /* model: independent requests a warp waits on per chain
                                         (unroll step) and trip; 0: none */
+    int curve_traffic;               /* model: the OccCurveTraffic its rows are predicted from */
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
     int size_floor_gib;              /* default raised to this where memory allows; 0: none */
     const char *bound_note;          /* knee-report cause when the model misses, or NULL */

@@ -3,10 +3,10 @@
  * whose points are the load levels (loaded_levels.h): latency of dependent DRAM loads while
  * background warps hold the memory system at stepped throughputs, one launch per level
  * (kernels/loaded.cu), with one block per SM (SMs blocks). The probes chase addresses over their
- * own random cycle of 8 x L2 (128-byte lines), the background streams over its own buffer of the
- * same size in claimed chunks, as copy.cu's dynamic schedule walks. Each level is ok, or fail: a
- * probe off its walk, two probes on one SM, a background sum that is not the sum of the words it
- * loaded. A sweep whose model uses L(X) plans these
+ * own random cycle of 12 x L2 (128-byte lines), the background streams over its own buffer of the
+ * same size in claimed chunks, as copy.cu's dynamic schedule walks (or, for gather traffic, loads
+ * lines of it at random). Each level is ok, or fail: a probe off its walk, two probes on one SM, a
+ * background sum that is not the sum of the words it loaded, a window outside the events. A sweep whose model uses L(X) plans these
  * points first (plan.h), and the model takes its curve from their rows. */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +18,11 @@
 #include "family.h"
 #include "loaded_levels.h"
 #include "walltime.h"
+
+_Static_assert((int)OCC_LOADED_READ == (int)OCC_CURVE_READ &&
+                   (int)OCC_LOADED_COPY == (int)OCC_CURVE_COPY &&
+                   (int)OCC_LOADED_GATHER == (int)OCC_CURVE_GATHER && OCC_CURVE_TRAFFICS == 3,
+               "the kernel's traffics are the model's");
 
 /* Untimed and timed hops per probe and level: 1024 hops of at most ~1.5 us keep a level's launch
  * within a few ms. Each level's probe walks on from where the previous level's stopped, so no
@@ -32,6 +37,14 @@
 #define WINDOW_SLACK_MS 0.002
 /* The background buffer's bytes are 0x01: every 4-byte word it loads is this. */
 #define BG_WORD 0x01010101ull
+/* The probes' cycle and the background buffer, in L2 sizes: room for every level's hops of all
+ * probes on lines no level visited before (checked at set-up). */
+#define FOOTPRINT_L2 12
+
+/* Bytes the delivered bandwidth counts per background load, and 4-byte words per load, by
+ * traffic (OccLoadedTraffic): a 16-byte vector (copy: also stored), or one word of a line. */
+static const double bytes_per_load[3] = {16.0, 32.0, 4.0};
+static const unsigned long long words_per_load[3] = {4, 4, 1};
 
 /* Device buffers of one sweep. */
 typedef struct LoadedDev {
@@ -112,8 +125,8 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
         for (int i = 0; i < OCC_LOADED_BINS; i++)
             h->merged[i] += h->hist[(size_t)b * OCC_LOADED_BINS + i];
     }
-    const double per_load = lv->traffic == OCC_LOADED_COPY ? 32.0 : 16.0;
-    const double bytes = per_load * (double)counters[0] + (double)PROBE_HOP_BYTES * sm * LEVEL_HOPS;
+    const double bytes = bytes_per_load[lv->traffic] * (double)counters[0] +
+                         (double)PROBE_HOP_BYTES * sm * LEVEL_HOPS;
     *window_ms = end_ns > begin_ns ? (double)(end_ns - begin_ns) / 1e6 : 0;
     lv->gbps = *window_ms > 0 ? bytes / (*window_ms * 1e6) : 0;
     const double mhz = loop_ns > 0 ? 1000.0 * loop_cycles / loop_ns : 0;
@@ -126,7 +139,7 @@ static void level_figures(const OccFootprint *fp, const LoadedHost *h, int sm,
         snprintf(lv->status, sizeof lv->status, "fail:probe %d ended off its walk", off_walk);
     else if (shared_sm >= 0)
         snprintf(lv->status, sizeof lv->status, "fail:two probes ran on SM %d", shared_sm);
-    else if (counters[1] != counters[0] * 4 * BG_WORD)
+    else if (counters[1] != counters[0] * words_per_load[lv->traffic] * BG_WORD)
         snprintf(lv->status, sizeof lv->status,
                  "fail:background sum %llu is not %llu loads of its words", counters[1],
                  counters[0]);
@@ -212,7 +225,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     *out = s;
     const double t0 = occ_walltime_s();
     const int sm = s->sm = env->dev->sm_count;
-    const size_t footprint = (size_t)(8 * env->dev->l2_bytes);
+    const size_t footprint = (size_t)FOOTPRINT_L2 * (size_t)env->dev->l2_bytes;
     s->stream = env->timer->stream;
     s->bg_vecs = footprint / 16;
     if (occ_footprint_init(&s->fp, footprint, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,

@@ -4,7 +4,7 @@
  * (harness/family_ops.c: each family's OccFamilyOps, defined in harness/family_<id>.c).
  *
  * Entry: X(id, kernel, mode, default_mode, shape, options, dram_bytes_per_load_byte,
- *          requests_per_chain, size_l2_multiple, size_floor_gib, bound_note)
+ *          requests_per_chain, curve_traffic, size_l2_multiple, size_floor_gib, bound_note)
  *   id                        C identifier: the GPU side's ops are occ_family_<id>
  *   kernel                    --kernel name and the CSV `kernel` column
  *   mode                      --mode name and the CSV `mode` column
@@ -24,6 +24,9 @@
  *                             model's latency for such a warp is the expected largest of
  *                             requests_per_chain x unroll latencies (loaded_model.h). 0: the
  *                             model does not apply
+ *   curve_traffic             the loaded-latency curve its rows are predicted from
+ *                             (OccCurveTraffic, loaded_model.h): READ for read-only streams, COPY
+ *                             for read + write streams, GATHER for loads at random addresses
  *   size_l2_multiple          default buffer/footprint of a run, in L2 sizes (0: no --size)
  *   size_floor_gib            ... raised to this many GiB where free memory allows (a quarter of
  *                             it), so that one launch lasts long against its ramp and tail
@@ -36,19 +39,19 @@
 
 #define OCC_FAMILY_TABLE(X)                                                                        \
     X(copy, "copy", "stream", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout,schedule,size,waves",     \
-      2.0, 1, 8, 4, NULL)                                                                                \
+      2.0, 1, OCC_CURVE_COPY, 8, 4, NULL)                                                                                \
     X(reduce, "reduce", "stream", 1, OCC_SHAPE_OCCUPANCY,                                          \
-      "unroll,vec,occ,block,lever,carveout,schedule,size,waves", 1.0, 1, 8, 4, NULL)                                       \
+      "unroll,vec,occ,block,lever,carveout,schedule,size,waves", 1.0, 1, OCC_CURVE_READ, 8, 4, NULL)                                       \
     X(chase_warp, "chase", "warp", 1, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, 1, \
-      8, 0, NULL)                                                                                        \
+      OCC_CURVE_GATHER, 8, 0, NULL)                                                                                        \
     X(chase_thread, "chase", "thread", 0, OCC_SHAPE_OCCUPANCY, "unroll,occ,block,lever,carveout,size", 1.0, \
-      32, 16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
+      32, OCC_CURVE_GATHER, 16, 0, "32-byte sector requests: DRAM efficiency, not latency, bounds it")                     \
     X(ladder, "chase", "latency", 0, OCC_SHAPE_FOOTPRINT,                                          \
-      "footprint,stride,cold,chain,index-bytes", NAN, 0, 0, 0, NULL)                                  \
-    X(loaded, "chase", "loaded", 0, OCC_SHAPE_LEVELS, "", NAN, 0, 0, 0, NULL)                      \
-    X(fma, "fma", "chain", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout", NAN, 0, 0, \
-      0, NULL)                                                                                        \
+      "footprint,stride,cold,chain,index-bytes", NAN, 0, OCC_CURVE_READ, 0, 0, NULL)                                  \
+    X(loaded, "chase", "loaded", 0, OCC_SHAPE_LEVELS, "", NAN, 0, OCC_CURVE_READ, 0, 0, NULL)                      \
+    X(fma, "fma", "chain", 1, OCC_SHAPE_OCCUPANCY, "unroll,vec,occ,block,lever,carveout", NAN, 0, \
+      OCC_CURVE_READ, 0, 0, NULL)                                                                                        \
     X(mixed, "mixed", "stream", 1, OCC_SHAPE_OCCUPANCY,                                            \
-      "fmas,occ,block,lever,carveout,schedule,size,waves", NAN, 0, 8, 4, NULL)
+      "fmas,occ,block,lever,carveout,schedule,size,waves", NAN, 0, OCC_CURVE_READ, 8, 4, NULL)
 
 #endif

@@ -11,9 +11,9 @@
 /* One load level: background warps and their ILP, what the memory system delivered and what the
  * probes' dependent loads took meanwhile. NaN = not measured. */
 typedef struct OccLoadedLevel {
-    int traffic;        /* OccLoadedTraffic (kernels/api.h): 0 read-only, 1 read + write */
+    int traffic;        /* OccCurveTraffic (loaded_model.h): read, copy or gather */
     int stream_warps;   /* background warps per SM (one block per SM) */
-    int unroll;         /* U: 16-byte loads in flight per background thread */
+    int unroll;         /* U: loads in flight per background thread (OccLoadedArgs.unroll) */
     double gbps;        /* delivered bandwidth, background plus probes' bytes, GB/s */
     double mean_cycles; /* mean hop latency of the probes, SM cycles */
     double mean_ns;     /* the same in ns, at clock_mhz */

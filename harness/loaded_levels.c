@@ -7,22 +7,31 @@
 #include "catalog.h"
 
 static const int level_warps[OCC_LOADED_STEPS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 24, 31};
-static const int level_unroll[OCC_LOADED_STEPS] = {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4};
-/* The names of the levels above, read then copy (the unit test checks them against the table). */
+static const int level_unroll[OCC_CURVE_TRAFFICS][OCC_LOADED_STEPS] = {
+    {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4},
+    {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4},
+    {4, 4, 4, 4, 8, 16, 16, 16, 16, 16, 16}};
+/* The CSV traffic column of each OccCurveTraffic. */
+static const char *const traffic_names[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather"};
+/* The names of the levels above, read, copy, then gather (the unit test checks them against the
+ * table). */
 static const char *const level_names[OCC_LOADED_LEVELS] = {
     "loaded_read_w00_u1", "loaded_read_w01_u1", "loaded_read_w02_u1", "loaded_read_w04_u1",
     "loaded_read_w04_u2", "loaded_read_w04_u4", "loaded_read_w08_u4", "loaded_read_w12_u4",
     "loaded_read_w16_u4", "loaded_read_w24_u4", "loaded_read_w31_u4", "loaded_copy_w00_u1",
     "loaded_copy_w01_u1", "loaded_copy_w02_u1", "loaded_copy_w04_u1", "loaded_copy_w04_u2",
     "loaded_copy_w04_u4", "loaded_copy_w08_u4", "loaded_copy_w12_u4", "loaded_copy_w16_u4",
-    "loaded_copy_w24_u4", "loaded_copy_w31_u4"};
+    "loaded_copy_w24_u4", "loaded_copy_w31_u4", "loaded_gather_w00_u4", "loaded_gather_w01_u4",
+    "loaded_gather_w02_u4", "loaded_gather_w04_u4", "loaded_gather_w04_u8", "loaded_gather_w04_u16",
+    "loaded_gather_w08_u16", "loaded_gather_w12_u16", "loaded_gather_w16_u16",
+    "loaded_gather_w24_u16", "loaded_gather_w31_u16"};
 
 void occ_loaded_level_spec(int i, OccLoadedLevel *lv)
 {
     memset(lv, 0, sizeof *lv);
     lv->traffic = i / OCC_LOADED_STEPS;
     lv->stream_warps = level_warps[i % OCC_LOADED_STEPS];
-    lv->unroll = level_unroll[i % OCC_LOADED_STEPS];
+    lv->unroll = level_unroll[lv->traffic][i % OCC_LOADED_STEPS];
 }
 
 const char *occ_loaded_level_name(int i)
@@ -57,7 +66,8 @@ void occ_loaded_level_to_row(const OccLoadedLevel *lv, OccRow *r)
 #define TO_ROW(column, field) r->column = lv->field;
     LEVEL_FIGURES(TO_ROW)
 #undef TO_ROW
-    r->traffic = lv->traffic ? "copy" : "read";
+    r->traffic = lv->traffic >= 0 && lv->traffic < OCC_CURVE_TRAFFICS ? traffic_names[lv->traffic]
+                                                                      : NULL;
 }
 
 int occ_loaded_row_is_level(const OccRow *r)
@@ -74,20 +84,24 @@ int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv)
     if (!occ_loaded_row_is_level(r) || r->status == NULL || r->traffic == NULL ||
         strcmp(r->status, "ok") != 0)
         return 0;
+    int traffic = 0;
+    while (traffic < OCC_CURVE_TRAFFICS && strcmp(r->traffic, traffic_names[traffic]) != 0)
+        traffic++;
+    if (traffic == OCC_CURVE_TRAFFICS) return 0;
     memset(lv, 0, sizeof *lv);
 #define FROM_ROW(column, field) lv->field = r->column;
     LEVEL_FIGURES(FROM_ROW)
 #undef FROM_ROW
     lv->width_ns[0] = lv->mean_ns;
-    lv->traffic = strcmp(r->traffic, "copy") == 0;
+    lv->traffic = traffic;
     strcpy(lv->status, "ok");
     return 1;
 }
 
-int occ_loaded_curve_take_row(OccLatencyCurve *read, OccLatencyCurve *rw, const OccRow *r)
+int occ_loaded_curve_take_row(OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS], const OccRow *r)
 {
     OccLoadedLevel lv;
     if (!occ_loaded_level_from_row(r, &lv)) return 0;
-    OccLatencyCurve *c = lv.traffic ? rw : read;
+    OccLatencyCurve *c = curves[lv.traffic];
     return c != NULL && occ_curve_add_widths(c, lv.gbps, lv.width_ns) == 0;
 }

@@ -10,18 +10,19 @@
 #include "loaded_hist.h"
 #include "loaded_model.h"
 
-/* The load steps, idle to saturation, of each traffic (OccLoadedTraffic: read, then copy). */
+/* The load steps, idle to saturation, of each traffic (OccCurveTraffic: read, copy, gather). */
 #define OCC_LOADED_STEPS 11
-#define OCC_LOADED_LEVELS (2 * OCC_LOADED_STEPS)
+#define OCC_LOADED_LEVELS (OCC_CURVE_TRAFFICS * OCC_LOADED_STEPS)
 
 /* Level i (0 <= i < OCC_LOADED_LEVELS): sets lv's traffic (i / OCC_LOADED_STEPS), stream_warps
- * and unroll and zeroes the rest of lv. The steps: 0, 1, 2, 4 warps of U = 1, 4 warps of U = 2
- * and 4, then 8, 12, 16, 24 and 31 warps of U = 4 (63 KiB per SM in flight, past what the roof
- * needs at any loaded latency). */
+ * and unroll and zeroes the rest of lv. The steps of read and copy: 0, 1, 2, 4 warps of U = 1, 4
+ * warps of U = 2 and 4, then 8, 12, 16, 24 and 31 warps of U = 4 (63 KiB per SM in flight, past
+ * what the roof needs at any loaded latency); of gather the same warps with 4 x U lines per warp
+ * and trip (4 to 16: the same bytes in flight). */
 void occ_loaded_level_spec(int i, OccLoadedLevel *lv);
 
-/* The CSV variant of level i, loaded_<read|copy>_w<WW>_u<U> (e.g. loaded_read_w08_u4); NULL
- * outside 0..OCC_LOADED_LEVELS-1. */
+/* The CSV variant of level i, loaded_<read|copy|gather>_w<WW>_u<U> (e.g. loaded_read_w08_u4);
+ * NULL outside 0..OCC_LOADED_LEVELS-1. */
 const char *occ_loaded_level_name(int i);
 
 /* Fills the chase/loaded columns of r from lv: traffic, stream_warps_per_sm, unroll, gbps_median,
@@ -36,9 +37,9 @@ int occ_loaded_row_is_level(const OccRow *r);
  * and figures in *lv (width_ns from the latency_mean and latency_max* columns); else 0. */
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv);
 
-/* Adds r, when it is an ok load level (occ_loaded_level_from_row), to the curve of its traffic:
- * read (read-only) or rw (read + write). Returns 1 when added, 0 otherwise (any other row, a full
- * curve or a figure out of range). */
-int occ_loaded_curve_take_row(OccLatencyCurve *read, OccLatencyCurve *rw, const OccRow *r);
+/* Adds r, when it is an ok load level (occ_loaded_level_from_row), to curves[its traffic]
+ * (OccCurveTraffic). Returns 1 when added, 0 otherwise (any other row, a NULL or full curve or a
+ * figure out of range). */
+int occ_loaded_curve_take_row(OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS], const OccRow *r);
 
 #endif

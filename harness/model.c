@@ -88,14 +88,21 @@ static const char *bound_note(const OccRow *r)
     return f != NULL ? f->bound_note : NULL;
 }
 
-/* m as it applies to row r: a row whose traffic writes as well as reads (f > 1) is predicted from
- * the curve measured under read + write traffic, where the run measured one; a read-only row
- * (f <= 1) against the read-only roof, where the run measured one. */
+/* m as it applies to row r: predicted from the curve measured under its family's traffic
+ * (OccFamilyInfo.curve_traffic: read + write for copy, random lines for the chase), where the
+ * run measured one; a read-only row (f <= 1) against the read-only roof, where the run measured
+ * one. A row of no known family takes the read + write curve when f > 1. */
 static OccModel row_model(const OccModel *m, const OccRow *r)
 {
     OccModel c = *m;
-    if (r->dram_bytes_per_load_byte > 1 && m->curve_rw != NULL && m->curve_rw->n > 0)
-        c.curve = m->curve_rw;
+    const OccFamilyInfo *f = row_family(r);
+    const int traffic = f != NULL                          ? f->curve_traffic
+                        : r->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY
+                                                           : OCC_CURVE_READ;
+    const OccLatencyCurve *own = traffic == OCC_CURVE_COPY     ? m->curve_rw
+                                 : traffic == OCC_CURVE_GATHER ? m->curve_gather
+                                                               : NULL;
+    if (own != NULL && own->n > 0) c.curve = own;
     if (r->dram_bytes_per_load_byte <= 1 && m->roof_read_gbps > 0) c.roof_gbps = m->roof_read_gbps;
     return c;
 }

@@ -45,8 +45,11 @@ typedef struct OccModel {
     const OccLatencyCurve *curve; /* the run's loaded-latency curve L(X) under read-only
                                      traffic, or NULL (or no samples): the unloaded model with
                                      latency_ns */
-    const OccLatencyCurve *curve_rw; /* L(X) under read + write traffic, for rows whose
-                                        dram_bytes_per_load_byte > 1 (NULL: curve for them too) */
+    const OccLatencyCurve *curve_rw; /* L(X) under read + write traffic, for rows of families
+                                        of OCC_CURVE_COPY (NULL or no samples: curve) */
+    const OccLatencyCurve *curve_gather; /* L(X) under random-line traffic, for rows of
+                                            families of OCC_CURVE_GATHER (NULL or no samples:
+                                            curve) */
 } OccModel;
 
 /* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0

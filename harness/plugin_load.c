@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "family.h"
+#include "loaded_model.h"
 #include "plugin_res.h"
 
 extern const OccFamilyOps occ_family_plugin;
@@ -90,6 +91,8 @@ int occ_plugin_load(const char *path, char *err, size_t err_len)
         .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,
         .options = "unroll,occ,block,carveout,size",
         .dram_bytes_per_load_byte = p->dram_bytes_per_load_byte > 0 ? p->dram_bytes_per_load_byte : NAN,
+        /* Its rows are predicted from the read + write curve when they store what they load. */
+        .curve_traffic = p->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY : OCC_CURVE_READ,
         /* The streaming families' default size: a launch long against its ramp and tail. */
         .size_l2_multiple = 8, .size_floor_gib = 4, .plugin_path = path};
     const int first = occ_variant_count();

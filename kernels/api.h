@@ -194,10 +194,14 @@ typedef struct OccLoadedProbe {
 } OccLoadedProbe;
 
 /* The arguments of occ_loaded_latency (device pointers unless said). */
-/* What the background of a load level does with each 16-byte vector it loads. */
+/* What the background of a load level loads and does with it (the values of OccCurveTraffic,
+ * harness/loaded_model.h). */
 typedef enum OccLoadedTraffic {
-    OCC_LOADED_READ = 0, /* adds it up: read-only traffic, as reduce and chase make */
-    OCC_LOADED_COPY = 1  /* also stores it to stream_dst: read + write traffic, as copy makes */
+    OCC_LOADED_READ = 0,  /* 16-byte vectors, added up: read-only traffic, as reduce makes */
+    OCC_LOADED_COPY = 1,  /* ... also stored to stream_dst: read + write traffic, as copy makes */
+    OCC_LOADED_GATHER = 2 /* 128-byte lines at random addresses, one per warp and unroll step
+                             (lane i loads word i), added up: random-line traffic, as the warp
+                             chase makes */
 } OccLoadedTraffic;
 
 typedef struct OccLoadedArgs {
@@ -206,15 +210,17 @@ typedef struct OccLoadedArgs {
     int traffic;                        /* OccLoadedTraffic */
     size_t stream_vecs;                 /* 16-byte vectors in stream_buf */
     int stream_warps;                   /* background warps per block, 0..31 */
-    int unroll;                         /* U: 16-byte loads in flight per background thread:
-                                           1, 2 or 4 */
+    int unroll;                         /* U: loads in flight per background thread: 1, 2 or
+                                           4 (read, copy: 16-byte vectors); 4, 8 or 16
+                                           (gather: 4-byte words of a line each) */
     const unsigned long long *probe_start; /* per block: the first link of its probe's chase */
     int warm_hops;                      /* untimed hops before the timed ones */
     int hops;                           /* timed hops per probe */
     unsigned int *hist;                 /* per block OCC_LOADED_BINS counters, written whole */
     OccLoadedProbe *probes;             /* per block: its probe's figures */
     unsigned int *probes_done;          /* one counter, zeroed before the launch */
-    unsigned long long *stream_loads;   /* one counter, zeroed: 16-byte loads of the background */
+    unsigned long long *stream_loads;   /* one counter, zeroed: loads of the background's
+                                           threads (16 or 4 bytes each, as traffic says) */
     unsigned long long *stream_sum;     /* one counter, zeroed: sum of the 4-byte words loaded */
     unsigned int *stream_claim;         /* one counter, zeroed: chunks claimed (see below) */
 } OccLoadedArgs;
@@ -226,7 +232,9 @@ typedef struct OccLoadedArgs {
  * block claims its next chunk (stream_claim) of (threads - 32) x U vectors, each warp loads U
  * adjacent runs of 32 vectors of it (streaming, evict-first loads), adds up the words and, for
  * OCC_LOADED_COPY, stores each vector to the same place in stream_dst; chunks wrap around the
- * buffer, until every probe is done (probes_done == grid_blocks). */
+ * buffer, until every probe is done (probes_done == grid_blocks). OCC_LOADED_GATHER claims chunks
+ * alike, but each warp loads U lines of the buffer at addresses hashed from (chunk, warp, step)
+ * instead. */
 cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),

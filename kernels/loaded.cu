@@ -60,23 +60,65 @@ __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &
 // Marks the end of the walk in next_chunk (no chunk has this number: claims stay far below it).
 constexpr unsigned int kStop = 0xffffffffu;
 
+// A line of n_lines, uniform and fixed for (chunk, warp, step): the lowbias32 mix of their index.
+__device__ __forceinline__ unsigned int random_line(unsigned int x, unsigned int n_lines)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return __umulhi(x, n_lines);
+}
+
+// One trip of the background over chunk c (see background): adds the words loaded to *sum and
+// the loads to *loads.
+template <int U, int kTraffic>
+__device__ __forceinline__ void trip(const OccLoadedArgs &a, unsigned int c, unsigned int t,
+                                     unsigned long long *loads, unsigned long long *sum)
+{
+    if (kTraffic == OCC_LOADED_GATHER) {
+        const unsigned int n_lines = (unsigned int)(a.stream_vecs / 8u); // 8 vectors a line
+        const unsigned int first = (c * 32u + t / 32u) * U;
+        unsigned int w[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            w[u] = __ldcs(a.stream_buf + (size_t)random_line(first + u, n_lines) * 32u + (t & 31u));
+#pragma unroll
+        for (int u = 0; u < U; u++) *sum += w[u];
+    } else {
+        const unsigned int bg_threads = blockDim.x - 32;
+        const size_t chunk_vecs = (size_t)bg_threads * U;
+        const unsigned int n_chunks = (unsigned int)(a.stream_vecs / chunk_vecs);
+        const size_t first =
+            (size_t)(c % n_chunks) * chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
+        const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
+        uint4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = __ldcs(buf + first + 32u * u);
+#pragma unroll
+        for (int u = 0; u < U; u++) *sum += (unsigned long long)v[u].x + v[u].y + v[u].z + v[u].w;
+        if (kTraffic == OCC_LOADED_COPY) {
+            uint4 *dst = reinterpret_cast<uint4 *>(a.stream_dst);
+#pragma unroll
+            for (int u = 0; u < U; u++) __stcs(dst + first + 32u * u, v[u]);
+        }
+    }
+    *loads += U;
+}
+
 // The walk of copy.cu's dynamic schedule, one trip per chunk: thread 0 of the background claims
 // the block's next chunk while its warps load this one, so the blocks' chunks follow each
 // other in claim order and the GPU's loads stay in a compact window that moves through the buffer
 // (on the H200, 1 block of 31 warps per SM: 4.19 TB/s of copy traffic against 3.96 for a
 // grid-stride walk whose warps drift apart, and 3.95 with 64 trips per chunk; the copy sweep
 // reaches 4.26). The barrier over the background warps (named barrier 1; the probe's warp is not
-// in it) hands the claim on.
-template <int U, bool kCopy>
+// in it) hands the claim on. Gather traffic claims chunks alike (its lines are random anyway).
+template <int U, int kTraffic>
 __device__ __forceinline__ void background(const OccLoadedArgs &a)
 {
     __shared__ unsigned int next_chunk[2];
     const unsigned int bg_threads = blockDim.x - 32, t = threadIdx.x - 32;
-    const size_t chunk_vecs = (size_t)bg_threads * U;
-    const unsigned int n_chunks = (unsigned int)(a.stream_vecs / chunk_vecs);
-    const size_t warp_first = (size_t)(t / 32u) * 32u * U + (t & 31u);
-    const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
-    uint4 *dst = reinterpret_cast<uint4 *>(a.stream_dst);
     const volatile unsigned int *done = a.probes_done;
     unsigned long long loads = 0, sum = 0;
     unsigned int c = blockIdx.x;
@@ -89,17 +131,7 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
             claimed = atomicAdd(a.stream_claim, 1u);
             probes_done = *done;
         }
-        const size_t first = (size_t)(c % n_chunks) * chunk_vecs + warp_first;
-        uint4 v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = __ldcs(buf + first + 32u * u);
-#pragma unroll
-        for (int u = 0; u < U; u++) sum += (unsigned long long)v[u].x + v[u].y + v[u].z + v[u].w;
-        if (kCopy) {
-#pragma unroll
-            for (int u = 0; u < U; u++) __stcs(dst + first + 32u * u, v[u]);
-        }
-        loads += U;
+        trip<U, kTraffic>(a, c, t, &loads, &sum);
         if (t == 0) next_chunk[q & 1] = probes_done >= gridDim.x ? kStop : gridDim.x + claimed;
         // Slot q & 1 is written again two trips later, after the next barrier, which every
         // background thread reaches only after it has read it.
@@ -121,28 +153,29 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
     }
 }
 
-template <int U, bool kCopy>
+template <int U, int kTraffic>
 __global__ void __launch_bounds__(1024, 1) loaded_latency_kernel(OccLoadedArgs a)
 {
     __shared__ LoadedHist h;
     for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x) h.bin[i] = 0;
     __syncthreads();
     if (threadIdx.x == 0) probe_chase(a, h);
-    else if (threadIdx.x >= 32) background<U, kCopy>(a);
+    else if (threadIdx.x >= 32) background<U, kTraffic>(a);
     __syncthreads();
     for (int i = threadIdx.x; i < OCC_LOADED_BINS; i += blockDim.x)
         a.hist[(size_t)blockIdx.x * OCC_LOADED_BINS + i] = h.bin[i];
 }
 
-template <bool kCopy>
+// Unrolls 1, 2, 4 of read and copy traffic (16-byte vectors), 4, 8, 16 of gather (4-byte words).
+template <int kTraffic, int U0, int U1, int U2>
 static void launch(const OccLoadedArgs *a, int grid_blocks, int threads, cudaStream_t stream)
 {
-    if (a->unroll == 1)
-        loaded_latency_kernel<1, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
-    else if (a->unroll == 2)
-        loaded_latency_kernel<2, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
+    if (a->unroll == U0)
+        loaded_latency_kernel<U0, kTraffic><<<grid_blocks, threads, 0, stream>>>(*a);
+    else if (a->unroll == U1)
+        loaded_latency_kernel<U1, kTraffic><<<grid_blocks, threads, 0, stream>>>(*a);
     else
-        loaded_latency_kernel<4, kCopy><<<grid_blocks, threads, 0, stream>>>(*a);
+        loaded_latency_kernel<U2, kTraffic><<<grid_blocks, threads, 0, stream>>>(*a);
 }
 
 extern "C" cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks,
@@ -150,8 +183,10 @@ extern "C" cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_block
 {
     const int threads = 32 * (1 + a->stream_warps);
     if (a->traffic == OCC_LOADED_COPY)
-        launch<true>(a, grid_blocks, threads, stream);
+        launch<OCC_LOADED_COPY, 1, 2, 4>(a, grid_blocks, threads, stream);
+    else if (a->traffic == OCC_LOADED_GATHER)
+        launch<OCC_LOADED_GATHER, 4, 8, 16>(a, grid_blocks, threads, stream);
     else
-        launch<false>(a, grid_blocks, threads, stream);
+        launch<OCC_LOADED_READ, 1, 2, 4>(a, grid_blocks, threads, stream);
     return cudaGetLastError();
 }

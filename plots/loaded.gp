@@ -3,7 +3,7 @@
 # points) and its p5..p95 band, p99 as open circles, against the delivered bandwidth of each load
 # level, with the unloaded DRAM latency (the ladder's) and the memcpy roof marked.
 #
-#   gnuplot -c plots/loaded.gp DATA OUT TITLE [LATENCY_NS [ROOF_GBPS [DATA_RW]]]
+#   gnuplot -c plots/loaded.gp DATA OUT TITLE [LATENCY_NS [ROOF_GBPS [DATA_RW [DATA_GATHER]]]]
 #
 # DATA  tab-separated columns, one line per ok level in load order: gbps mean_ns p5_ns p50_ns p95_ns
 #       p99_ns, under read-only background traffic (plots/plot writes it from the run's load-level
@@ -12,6 +12,7 @@
 # LATENCY_NS  the run's unloaded DRAM latency (dram_latency_ns); empty: no line
 # ROOF_GBPS   the run's memcpy roof; empty: no line
 # DATA_RW     the same columns under read + write (copy) background traffic; empty: none
+# DATA_GATHER the same columns under random-line (gather) background traffic; empty: none
 
 load ARG0[1 : strlen(ARG0) - strlen("loaded.gp")] . "style.gp"
 DATA = ARG1
@@ -19,6 +20,7 @@ OUT = ARG2
 LAT = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
 ROOF = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 RW = ARGC >= 6 ? ARG6 : ""
+GATHER = ARGC >= 7 ? ARG7 : ""
 
 stats DATA using 1 nooutput
 XMAX = STATS_max > ROOF ? STATS_max : ROOF
@@ -28,6 +30,12 @@ if (RW ne "") {
     stats RW using 1 nooutput
     XMAX = STATS_max > XMAX ? STATS_max : XMAX
     stats RW using 6 nooutput
+    YMAX = STATS_max > YMAX ? STATS_max : YMAX
+}
+if (GATHER ne "") {
+    stats GATHER using 1 nooutput
+    XMAX = STATS_max > XMAX ? STATS_max : XMAX
+    stats GATHER using 6 nooutput
     YMAX = STATS_max > YMAX ? STATS_max : YMAX
 }
 set xrange [0 : 1.05 * XMAX]
@@ -52,6 +60,10 @@ plot DATA using 1:3:5 with filledcurves fillcolor rgb "#cfd8e8" fillstyle solid 
          linecolor rgb "#b5651d" title "mean, read + write (copy) traffic", \
      for [k = 1 : (RW ne "")] RW using 1:6 with points pointtype 4 linecolor rgb "#b5651d" \
          title "p99, read + write", \
+     for [k = 1 : (GATHER ne "")] GATHER using 1:2 with linespoints linewidth 3 pointtype 9 \
+         linecolor rgb "#2e8b57" title "mean, random lines (gather) traffic", \
+     for [k = 1 : (GATHER ne "")] GATHER using 1:6 with points pointtype 8 linecolor rgb "#2e8b57" \
+         title "p99, random lines", \
      for [k = 1 : (LAT > 0)] LAT with lines dashtype 3 linewidth 2 linecolor rgb "#999999" \
          title (LAT > 0 ? sprintf("unloaded (ladder) %.0f ns", LAT) : "")
 eval SVG_AGAIN

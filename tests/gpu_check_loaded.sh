@@ -9,9 +9,9 @@
 #   PASS: <csv>: model is the loaded curve (loaded latency L(X): 11 levels, ...)
 #   PASS: <csv>: N of M points (>= 90%) predicted within 10%
 #   PASS: <csv>: predicted knee within one level of measured for K variants
-#   PASS: loaded-latency levels all ok (22 of 22)
+#   PASS: loaded-latency levels all ok (33 of 33)
 #   PASS: idle mean latency ~342 ns vs ladder DRAM ~332 ns (within 5%)
-#   PASS: loaded-latency levels: ~0.5 s (set-up + 22 launches; target <= 30 s)
+#   PASS: loaded-latency levels: ~0.5 s (set-up + 33 launches; target <= 30 s)
 # and checks that a resumed run keeps the copy sweep's levels (no level measured again, the same
 # predictions). Writes under OUT_DIR (default ./out-loaded): the CSVs with their -knee.md,
 # logs/, and the figures when gnuplot is there. About 2 minutes of GPU time plus the build. Exit
@@ -59,8 +59,9 @@ same_levels = all(pa[key(r)]['latency_mean_ns'] == r['latency_mean_ns'] for r in
 same_pred = sum(1 for r in b if r['mode'] != 'loaded' and key(r) in pa and
                 r['gbps_predicted'] == pa[key(r)]['gbps_predicted'])
 n = sum(1 for r in b if r['mode'] != 'loaded')
-print('%s: resumed run kept its 22 levels unchanged (%s), %d of %d predictions identical'
-      % ('PASS' if same_levels and len(b) == len(a) else 'FAIL', same_levels, same_pred, n))
+print('%s: resumed run kept its %d levels unchanged (%s), %d of %d predictions identical'
+      % ('PASS' if same_levels and len(b) == len(a) else 'FAIL',
+         sum(1 for r in b if r['mode'] == 'loaded'), same_levels, same_pred, n))
 sys.exit(0 if same_levels and len(b) == len(a) else 1)
 EOF
 say $? "resume keeps the levels (the model's curve comes from the kept rows)"

@@ -162,10 +162,10 @@ run "${args[@]}"
 plan=$(cmdline "${args[@]}")
 check "$plan: exit" "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 1 "$err")")"
 check "$plan: stderr" "$([ -s "$err" ] && echo "not empty: $(head -n 1 "$err")")"
-# 117 reduce points, after the 22 load levels whose rows the model's curve comes from.
-check "$plan: last line" "$([ "$(tail -n 1 "$out")" = "139 points" ] || echo "'$(tail -n 1 "$out")'")"
-check "$plan: the load levels first" "$([ "$(grep -cE '^loaded_(read|copy)_w[0-9]{2}_u[124] +load level' "$out")" -eq 22 ] &&
-    grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 22 levels first")"
+# 117 reduce points, after the 33 load levels whose rows the model's curves come from.
+check "$plan: last line" "$([ "$(tail -n 1 "$out")" = "150 points" ] || echo "'$(tail -n 1 "$out")'")"
+check "$plan: the load levels first" "$([ "$(grep -cE '^loaded_(read|copy|gather)_w[0-9]{2}_u(1|2|4|8|16) +load level' "$out")" -eq 33 ] &&
+    grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 33 levels first")"
 n=$(grep -cE '^reduce_u[124]_v(4|8|16)(_r[0-9]+)? ' "$out")
 check "$plan: point lines" "$([ "$n" -eq 117 ] || echo "$n lines name a variant, expected 117")"
 n=$(grep -E '^(copy|reduce)_' "$out" | grep -cvE "$reachable|$skipped")
@@ -208,7 +208,7 @@ reduce_u8_v16_r32:15:pad reduce_u8_v16_r32:16:regs " ] || echo "got '$n'")"
 args=(--dry-run --arch sm_90 --kernel reduce --unroll 8 --vec 16 --lever both --occ 62.5..100)
 run "${args[@]}"
 plan=$(cmdline "${args[@]}")
-check "$plan: two lines per level" "$([ "$(tail -n 1 "$out")" = "36 points" ] &&
+check "$plan: two lines per level" "$([ "$(tail -n 1 "$out")" = "47 points" ] &&
     [ "$(grep -cE '^reduce_u8_v16 +block .* skip: registers' "$out")" -eq 7 ] ||
     echo "'$(tail -n 1 "$out")'")"
 # The GPU check's judge of the ladder (tests/ladder_check.py) on a fake device's CSV of the same

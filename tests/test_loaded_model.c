@@ -130,15 +130,18 @@ static void test_level_stats(void)
 
     /* The levels as CSV rows, and the curves the model builds from the ok ones: a row joins
      * the curve of its traffic, a fail row or another family's row none. */
-    OccLoadedLevel levels[4] = {lv, lv, lv, lv};
+    OccLoadedLevel levels[5] = {lv, lv, lv, lv, lv};
     levels[1].gbps = 3000;
     levels[1].mean_ns = 60;
     for (int j = 0; j < OCC_CURVE_WIDTHS; j++) levels[1].width_ns[j] = 60;
     snprintf(levels[2].status, sizeof levels[2].status, "fail:probe 3 ended off its walk");
-    levels[3].traffic = 1;
+    levels[3].traffic = OCC_CURVE_COPY;
     levels[3].mean_ns = levels[3].width_ns[0] = 90;
-    OccLatencyCurve read = {0}, rw = {0};
-    for (int i = 0; i < 4; i++) {
+    levels[4].traffic = OCC_CURVE_GATHER;
+    levels[4].mean_ns = levels[4].width_ns[0] = 120;
+    OccLatencyCurve read = {0}, rw = {0}, gather = {0};
+    OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS] = {&read, &rw, &gather};
+    for (int i = 0; i < 5; i++) {
         OccRow r;
         occ_row_init(&r);
         r.kernel = "chase";
@@ -155,34 +158,61 @@ static void test_level_stats(void)
             CHECK_NEAR(back.p95_ns, levels[i].p95_ns, 0);
             CHECK_INT_EQ(back.hops, levels[i].hops);
         }
-        CHECK_INT_EQ(occ_loaded_curve_take_row(&read, &rw, &r), i != 2);
+        CHECK_INT_EQ(occ_loaded_curve_take_row(curves, &r), i != 2);
         r.mode = "warp";
-        CHECK_INT_EQ(occ_loaded_curve_take_row(&read, &rw, &r), 0);
+        CHECK_INT_EQ(occ_loaded_curve_take_row(curves, &r), 0);
     }
     CHECK_INT_EQ(read.n, 2);
     CHECK_INT_EQ(rw.n, 1);
+    CHECK_INT_EQ(gather.n, 1);
     CHECK_NEAR(occ_curve_latency_ns(&read, 2000), 40, 1e-12);
     CHECK_NEAR(occ_curve_latency_ns(&rw, 0), 90, 0);
+    CHECK_NEAR(occ_curve_latency_ns(&gather, 0), 120, 0);
+    /* A traffic the model does not know is no level. */
+    OccRow odd;
+    occ_row_init(&odd);
+    odd.kernel = "chase";
+    odd.mode = "loaded";
+    odd.status = "ok";
+    occ_loaded_level_to_row(&levels[0], &odd);
+    odd.traffic = "scatter";
+    OccLoadedLevel back;
+    CHECK_INT_EQ(occ_loaded_level_from_row(&odd, &back), 0);
 }
 
 /* The level table: every level's name says its traffic, warps and U, and the steps rise from
- * idle (0 warps) to 31 warps of U = 4 in each traffic. */
+ * idle (0 warps) to 31 warps of U = 4 in read and copy traffic, and of U = 16 lines (the same
+ * bytes in flight) in gather traffic. */
 static void test_level_names(void)
 {
+    static const char *const traffic[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather"};
     for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
         OccLoadedLevel lv;
         char want[32];
         occ_loaded_level_spec(i, &lv);
-        snprintf(want, sizeof want, "loaded_%s_w%02d_u%d", lv.traffic ? "copy" : "read",
+        CHECK_INT_EQ(lv.traffic, i / OCC_LOADED_STEPS);
+        snprintf(want, sizeof want, "loaded_%s_w%02d_u%d", traffic[i / OCC_LOADED_STEPS],
                  lv.stream_warps, lv.unroll);
         CHECK_STR_EQ(occ_loaded_level_name(i), want);
-        CHECK_INT_EQ(lv.traffic, i >= OCC_LOADED_STEPS);
+        OccRow r;
+        occ_row_init(&r);
+        occ_loaded_level_to_row(&lv, &r);
+        CHECK_STR_EQ(r.traffic, traffic[i / OCC_LOADED_STEPS]);
+        if (i % OCC_LOADED_STEPS) {
+            OccLoadedLevel gather;
+            occ_loaded_level_spec(OCC_CURVE_GATHER * OCC_LOADED_STEPS + i % OCC_LOADED_STEPS,
+                                  &gather);
+            /* 16-byte vectors against 128-byte lines of 4-byte words per warp and step. */
+            if (lv.traffic == OCC_CURVE_READ) CHECK_INT_EQ(gather.unroll, 4 * lv.unroll);
+        }
     }
-    OccLoadedLevel first, last;
+    OccLoadedLevel first, last_copy, last;
     occ_loaded_level_spec(0, &first);
+    occ_loaded_level_spec(2 * OCC_LOADED_STEPS - 1, &last_copy);
     occ_loaded_level_spec(OCC_LOADED_LEVELS - 1, &last);
     CHECK_INT_EQ(first.stream_warps, 0);
-    CHECK_INT_EQ(last.stream_warps * last.unroll, 31 * 4);
+    CHECK_INT_EQ(last_copy.stream_warps * last_copy.unroll, 31 * 4);
+    CHECK_INT_EQ(last.stream_warps * last.unroll, 31 * 16);
     CHECK(occ_loaded_level_name(OCC_LOADED_LEVELS) == NULL);
     CHECK(occ_loaded_level_name(-1) == NULL);
 }

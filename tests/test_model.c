@@ -427,8 +427,8 @@ static void test_loaded_curve(void)
 }
 
 /* What a row picks from the model: the read + write curve for copy (f = 2), the read-only roof
- * for reduce, for a warp chase of K chains the curve of width K, and for a stream of U loads per
- * trip the curve of width U. */
+ * for reduce, for a warp chase of K chains the curve of width K (the random-line curve where the
+ * run has one), and for a stream of U loads per trip the curve of width U. */
 static void test_row_curve_width_roof(void)
 {
     OccLatencyCurve read = {0}, rw = {0};
@@ -454,6 +454,17 @@ static void test_row_curve_width_roof(void)
     CHECK_NEAR(r[3].gbps_predicted, 4500.0, 1e-9);
     /* Eight loads per trip: the expected largest of 8, 540 ns. */
     CHECK_NEAR(r[4].gbps_predicted, 1000.0 * 100 / 540, 1e-5);
+    /* With a random-line curve, the chase (a family of OCC_CURVE_GATHER) takes it, at its width;
+     * the streams keep theirs. */
+    OccLatencyCurve gather = {0};
+    const double wg[OCC_CURVE_WIDTHS] = {600, 700, 800, 900, 950, 990};
+    occ_curve_add_widths(&gather, 0, wg);
+    OccModel with_gather = m;
+    with_gather.curve_gather = &gather;
+    OccRow g[2] = {r[2], r[1]};
+    occ_model_annotate(&with_gather, g, 2);
+    CHECK_NEAR(g[0].gbps_predicted, 1000.0 * 100 / 800, 1e-5);
+    CHECK_NEAR(g[1].gbps_predicted, r[1].gbps_predicted, 0);
     /* Without a read-only roof, reduce stops at the memcpy roof. */
     OccModel no_read_roof = m;
     no_read_roof.roof_read_gbps = NAN;

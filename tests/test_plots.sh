@@ -518,7 +518,9 @@ read 8 4 3900.0 640.0 380.0 620.0 900.0 1100.0 ok
 read 16 4 3990.0 9950.0 450.0 930.0 1400.0 1700.0 fail:probe_3_ended_off_its_walk
 copy 0 1 9.5 346.0 330.0 343.0 362.0 380.0 ok
 copy 4 2 2500.0 520.0 360.0 500.0 700.0 900.0 ok
-copy 16 4 3700.0 1100.0 500.0 1000.0 2000.0 2600.0 ok"""
+copy 16 4 3700.0 1100.0 500.0 1000.0 2000.0 2600.0 ok
+gather 0 4 9.5 350.0 331.0 344.0 364.0 385.0 ok
+gather 8 16 3400.0 900.0 420.0 850.0 1500.0 2000.0 ok"""
 cols = occcsv.schema()
 rows = []
 for line in levels.splitlines():
@@ -543,6 +545,8 @@ check "loaded levels: the percentile band named" has_text \
     "$T/loaded/copy-loaded-latency.svg" "p5 .. p95"
 check "loaded levels: the read + write curve drawn" has_text \
     "$T/loaded/copy-loaded-latency.svg" "mean, read + write (copy) traffic"
+check "loaded levels: the random-line curve drawn" has_text \
+    "$T/loaded/copy-loaded-latency.svg" "mean, random lines (gather) traffic"
 check "loaded levels: the unloaded latency and the roof named" has_text \
     "$T/loaded/copy-loaded-latency.svg" "unloaded (ladder) 332 ns"
 check "loaded levels: the roof marked" has_text "$T/loaded/copy-loaded-latency.svg" \

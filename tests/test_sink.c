@@ -38,20 +38,21 @@ static void test_curves(const char *dir)
     char path[96], err[300];
     snprintf(path, sizeof path, "%s/curves.csv", dir);
     OccMeta meta = {0};
-    OccLatencyCurve read = {0}, rw = {0};
+    OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {{0}};
+    OccLatencyCurve *read = &curves[OCC_CURVE_READ], *rw = &curves[OCC_CURVE_COPY];
     OccModel model = {.latency_ns = 100, .roof_gbps = 4000, .roof_read_gbps = 4000,
-                      .sm_count = 100, .curve = &read, .curve_rw = &rw};
+                      .sm_count = 100, .curve = read, .curve_rw = rw};
     OccSink s;
     CHECK_INT_EQ(occ_sink_open(&s, path, 0, &meta, &model, 1, err, sizeof err), 0);
-    occ_sink_feed_curves(&s, &read, &rw);
+    occ_sink_feed_curves(&s, curves);
     OccRunRow kept = level_row("read", 10, 400, "ok");
     occ_sink_keep(&s, &kept.row);
     OccRunRow lv = level_row("copy", 20, 900, "ok");
     occ_sink_row(&s, 0, 3, &lv);
     lv = level_row("read", 30, 5000, "fail:probe 1 ended off its walk");
     occ_sink_row(&s, 1, 3, &lv);
-    CHECK_INT_EQ(read.n, 1);
-    CHECK_INT_EQ(rw.n, 1);
+    CHECK_INT_EQ(read->n, 1);
+    CHECK_INT_EQ(rw->n, 1);
     OccRunRow r;
     occ_row_init(&r.row);
     r.row.kernel = "reduce";
