@@ -61,8 +61,7 @@ KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
 # The widths drawn: a warp that waits on U loads per trip is predicted from the expected slowest
-# of U latencies (model.h), LOADED's column WCOL[i] for U = WIDTH[i].
-array WIDTH[4] = [1, 2, 4, 8]
+# of U latencies (model.h), LOADED's column WCOL[i] for U = 1, 2, 4, 8.
 array WCOL[4] = [2, 7, 8, 9]
 array WRGB[4] = ["#c0392b", "#d9603b", "#e8875a", "#f2ae85"]
 array LAST_NS[4]
@@ -79,7 +78,7 @@ if (LOADED_ON) {
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
 LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using ($1 * column(WCOL[i]) / (TRAFFIC * SMS)):" . \
     "($1 < MROOF ? $1 : MROOF) with lines linewidth 3 linecolor rgb WRGB[i] " . \
-    "title (i == 1 ? 'predicted: loaded latency L(X), U = 1' : sprintf('predicted, U = %d: slowest of %d', WIDTH[i], WIDTH[i])), " . \
+    "title (i == 1 ? 'predicted: loaded latency L(X), slowest of U = 1, 2, 4, 8 loads (dark to light)' : ''), " . \
     "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 3 linecolor rgb WRGB[i] notitle," : ""
 # Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
 loaded_tail(x, i) = LOADED_ON && x >= LAST_GBPS * LAST_NS[i] / (TRAFFIC * SMS) ? \

@@ -556,7 +556,7 @@ check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
 check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
     "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
 check "loaded levels: the prediction of U loads per trip (the slowest of U) drawn" has_text \
-    "$T/loaded/copy-inflight-copy-pad.svg" "predicted, U = 4: slowest of 4"
+    "$T/loaded/copy-inflight-copy-pad.svg" "slowest of U = 1, 2, 4, 8 loads"
 # The model's roof by traffic: read-only rows are predicted up to the run's cub::DeviceReduce
 # roof (a second roof line), copy rows up to the memcpy roof (no second line).
 "$PLOT" --outdir "$T/cubroof" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
