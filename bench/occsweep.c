@@ -13,6 +13,7 @@
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
+#include "loaded_levels.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
@@ -93,6 +94,26 @@ static int calc(const OccOptions *opt)
  * random lines). */
 static OccLatencyCurve loaded_curves[OCC_CURVE_TRAFFICS];
 
+/* The model meta line of a loaded-latency model: which traffic's curve L(X) predicts each
+ * planned family that the model covers (the family table's curve_traffic), and the fallback. */
+static void describe_loaded_model(const OccPlan *plan, double unloaded_ns, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "loaded latency L(X) of this run's chase/loaded rows (");
+    int listed[OCC_MAX_FAMILIES] = {0}, any = 0;
+    for (int i = 0; i < plan->n && used < len; i++) {
+        const int fam = plan->points[i].family;
+        const OccFamilyInfo *f = occ_family_at(fam);
+        if (!(f->dram_bytes_per_load_byte > 0) || fam >= OCC_MAX_FAMILIES || listed[fam]) continue;
+        listed[fam] = 1;
+        used += (size_t)snprintf(out + used, len - used, "%s%s/%s rows: %s traffic", any ? "; " : "",
+                                 f->kernel, f->mode, occ_curve_traffic_name(f->curve_traffic));
+        any = 1;
+    }
+    if (used < len)
+        snprintf(out + used, len - used, "); unloaded DRAM latency %.1f ns where no level is ok",
+                 unloaded_ns);
+}
+
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
  * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves,
  * empty until the load levels' rows arrive. 0 (model set, or none needed) or -1 with err. */
@@ -112,16 +133,12 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
                         .sm_count = run->dev->sm_count};
     occ_meta_add(m, "dram_latency_ns", "%.1f", ns);
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
-    char which[200];
+    char which[400];
     if (!run->opt->no_loaded) {
         model->curve = &loaded_curves[OCC_CURVE_READ];
         model->curve_rw = &loaded_curves[OCC_CURVE_COPY];
         model->curve_gather = &loaded_curves[OCC_CURVE_GATHER];
-        snprintf(which, sizeof which,
-                 "loaded latency L(X) of this run's chase/loaded rows (read traffic; copy rows: "
-                 "copy traffic; chase rows: gather traffic); unloaded DRAM latency %.1f ns where "
-                 "no level is ok",
-                 ns);
+        describe_loaded_model(plan, ns, which, sizeof which);
     } else {
         occ_model_describe(model, which, sizeof which);
     }

@@ -34,6 +34,11 @@ void occ_loaded_level_spec(int i, OccLoadedLevel *lv)
     lv->unroll = level_unroll[lv->traffic][i % OCC_LOADED_STEPS];
 }
 
+const char *occ_curve_traffic_name(int traffic)
+{
+    return traffic >= 0 && traffic < OCC_CURVE_TRAFFICS ? traffic_names[traffic] : NULL;
+}
+
 const char *occ_loaded_level_name(int i)
 {
     return i >= 0 && i < OCC_LOADED_LEVELS ? level_names[i] : NULL;

@@ -21,6 +21,10 @@
  * and trip (4 to 16: the same bytes in flight). */
 void occ_loaded_level_spec(int i, OccLoadedLevel *lv);
 
+/* The CSV traffic column of an OccCurveTraffic ("read", "copy", "gather"); NULL outside
+ * 0..OCC_CURVE_TRAFFICS-1. */
+const char *occ_curve_traffic_name(int traffic);
+
 /* The CSV variant of level i, loaded_<read|copy|gather>_w<WW>_u<U> (e.g. loaded_read_w08_u4);
  * NULL outside 0..OCC_LOADED_LEVELS-1. */
 const char *occ_loaded_level_name(int i);

@@ -20,7 +20,11 @@ The steady-state loop, per function:
      dynamic walk's chunk ring) and ends nothing.
   4. The hot loop is the candidate with the most global loads per trip: a loop the compiler
      unrolls leaves the unrolled body and a remainder loop, and the unrolled one runs nearly
-     every trip. Ties go to the first in address order (the grid-stride loop precedes others).
+     every trip. Ties go to the loop that keeps the fewest loads in flight (then the first in
+     address order): the streaming walk has a full-chunk loop and a bounds-checked one with the
+     same loads per trip, either may run most trips, and ptxas schedules them differently
+     (reduce_u4_v16 on sm_90, before its loads were fenced (Hold, vec.cuh): 4 in the checked loop, 3 in
+     the full-chunk one that runs nearly every trip).
 
 Counting in that loop: walk its body in address order from the head and stop at the first
 instruction that reads a register written by a load seen so far; loads whose results are first
@@ -205,7 +209,11 @@ def hot_loop(body):
     first = min((lp[0] for lp in with_loads), default=len(body))
     barrier = next((i for i, insn in enumerate(body) if insn.op == 'BAR' and i > first), len(body))
     steady = sorted(lp for lp in innermost if lp[0] < barrier)
-    return max(steady, key=lambda lp: loads_per_trip(body, lp)) if steady else None
+    if not steady:
+        return None
+    most = max(loads_per_trip(body, lp) for lp in steady)
+    tied = [lp for lp in steady if loads_per_trip(body, lp) == most]
+    return min(tied, key=lambda lp: loads_before_first_use(body, lp))
 
 
 def loads_before_first_use(body, loop):

@@ -74,7 +74,7 @@ template <typename Map> __device__ __forceinline__ float map_sum(float4 a, Map m
 }
 
 // *a.sum = sum of map(in[i]) over i < n_floats: U independent accumulators, U independent V-byte
-// loads per trip issued before any is used (load_trip), so U x V bytes per thread are in flight
+// loads per trip issued before any is used (load_trip, hold_trip), so U x V bytes per thread are in flight
 // and the adds form U separate dependency chains. The tail floats go through map too.
 template <int U, int V, typename Map>
 __device__ __forceinline__ void sum_body(const OccStreamArgs a, Map map)
@@ -83,13 +83,15 @@ __device__ __forceinline__ void sum_body(const OccStreamArgs a, Map map)
     constexpr int kF = VecOf<V>::kFloats;
     const size_t n_vec = a.n_floats / kF;
     const T *vin = reinterpret_cast<const T *>(a.in);
+    const unsigned int zero = (unsigned int)(a.n_floats >> 63); // 0; see hold_trip
     probe_start(a.probe);
     float acc[U];
 #pragma unroll
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
     stream_walk<U, Handoff::kRing>(n_vec, a.sched, [&](size_t first, int count) {
         T v[U];
-        load_trip<U>(vin, first, count, v);
+        load_trip(vin, first, count, v);
+        hold_trip(v, count, zero);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) acc[u] += map_sum(v[u], map);

@@ -3,8 +3,10 @@
 //
 // Bytes moved per element: 4 read + 4 written (bytes per launch = 2 x buffer). Each thread issues
 // U independent V-byte loads (its warp's U adjacent runs of 32 vectors, see stream_walk) before
-// its U stores, so U x V bytes per thread are in flight. Work cannot be removed: every value loaded is
-// stored. Preconditions: in/out 16-byte aligned (cudaMalloc gives 256); any n_floats (the
+// its U stores, so U x V bytes per thread are in flight. Work cannot be removed: every value
+// loaded is stored. Neither pointer is __restrict__: the compiler must assume a store may alias
+// a load, which keeps a trip's U loads ahead of its stores (vec.cuh).
+// Preconditions: in/out 16-byte aligned (cudaMalloc gives 256); any n_floats (the
 // n_floats % (V/4) tail is copied as scalars by the first threads).
 #include "api.h"
 #include "bounds.cuh"
@@ -12,9 +14,8 @@
 #include "vec.cuh"
 
 template <int U, int V>
-__device__ __forceinline__ void copy_body(const float *__restrict__ in, float *__restrict__ out,
-                                          size_t n_floats, unsigned long long *probe,
-                                          const OccSchedule &sched)
+__device__ __forceinline__ void copy_body(const float *in, float *out, size_t n_floats,
+                                          unsigned long long *probe, const OccSchedule &sched)
 {
     probe_start(probe);
     using T = typename VecOf<V>::T;
@@ -24,7 +25,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
     T *vout = reinterpret_cast<T *>(out);
     stream_walk<U, Handoff::kBarrier>(n_vec, sched, [&](size_t first, int count) {
         T v[U];
-        load_trip<U>(vin, first, count, v);
+        load_trip(vin, first, count, v);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (u < count) vout[trip_vec(first, u)] = v[u];
@@ -40,7 +41,7 @@ __device__ __forceinline__ void copy_body(const float *__restrict__ in, float *_
 
 #define DEFINE_COPY(fam, u, v, lb, sfx)                                                            \
     extern "C" __global__ void OCC_LB_##lb occsweep_##fam##_u##u##_v##v##sfx(                      \
-        const float *__restrict__ in, float *__restrict__ out, size_t n_floats,                    \
+        const float *in, float *out, size_t n_floats,                                             \
         unsigned long long *probe, const OccSchedule sched)                                        \
     {                                                                                              \
         copy_body<u, v>(in, out, n_floats, probe, sched);                                          \

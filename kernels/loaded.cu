@@ -71,27 +71,32 @@ __device__ __forceinline__ unsigned int random_line(unsigned int x, unsigned int
     return __umulhi(x, n_lines);
 }
 
-// One trip of the background over chunk c (see background): adds the words loaded to *sum and
-// the loads to *loads.
+// What a trip needs of the walk's shape, computed once per thread: a 64-bit division in the
+// trip would sit between the barrier that hands over the chunk and the trip's loads.
+struct WalkShape {
+    size_t chunk_vecs;     // read, copy: vectors per chunk (a trip of the background)
+    unsigned int n_chunks; // read, copy: whole chunks in the buffer; chunk numbers wrap at it
+    unsigned int n_lines;  // gather: 128-byte lines in the buffer
+};
+
+// One trip of the background over chunk c (see background; read and copy: c < n_chunks): adds
+// the words loaded to *sum and the loads to *loads.
 template <int U, int kTraffic>
-__device__ __forceinline__ void trip(const OccLoadedArgs &a, unsigned int c, unsigned int t,
-                                     unsigned long long *loads, unsigned long long *sum)
+__device__ __forceinline__ void trip(const OccLoadedArgs &a, const WalkShape &w, unsigned int c,
+                                     unsigned int t, unsigned long long *loads,
+                                     unsigned long long *sum)
 {
     if (kTraffic == OCC_LOADED_GATHER) {
-        const unsigned int n_lines = (unsigned int)(a.stream_vecs / 8u); // 8 vectors a line
         const unsigned int first = (c * 32u + t / 32u) * U;
-        unsigned int w[U];
+        unsigned int word[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
-            w[u] = __ldcs(a.stream_buf + (size_t)random_line(first + u, n_lines) * 32u + (t & 31u));
+            word[u] = __ldcs(a.stream_buf + (size_t)random_line(first + u, w.n_lines) * 32u +
+                             (t & 31u));
 #pragma unroll
-        for (int u = 0; u < U; u++) *sum += w[u];
+        for (int u = 0; u < U; u++) *sum += word[u];
     } else {
-        const unsigned int bg_threads = blockDim.x - 32;
-        const size_t chunk_vecs = (size_t)bg_threads * U;
-        const unsigned int n_chunks = (unsigned int)(a.stream_vecs / chunk_vecs);
-        const size_t first =
-            (size_t)(c % n_chunks) * chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
+        const size_t first = (size_t)c * w.chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
         const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
         uint4 v[U];
 #pragma unroll
@@ -121,7 +126,13 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
     const unsigned int bg_threads = blockDim.x - 32, t = threadIdx.x - 32;
     const volatile unsigned int *done = a.probes_done;
     unsigned long long loads = 0, sum = 0;
-    unsigned int c = blockIdx.x;
+    WalkShape w;
+    w.chunk_vecs = (size_t)bg_threads * U;
+    w.n_chunks = (unsigned int)(a.stream_vecs / w.chunk_vecs);
+    w.n_lines = (unsigned int)(a.stream_vecs / 8u); // 8 vectors a line
+    // Read and copy walk chunk numbers modulo n_chunks; gather hashes the claim itself.
+    const bool wrap = kTraffic != OCC_LOADED_GATHER;
+    unsigned int c = wrap ? blockIdx.x % w.n_chunks : blockIdx.x;
 #pragma unroll 1
     for (long long q = 0; q < OCC_LOADED_MAX_TRIPS; q++) {
         // Both issued before the trip's loads, neither waited for until its end: a claim made
@@ -131,8 +142,11 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
             claimed = atomicAdd(a.stream_claim, 1u);
             probes_done = *done;
         }
-        trip<U, kTraffic>(a, c, t, &loads, &sum);
-        if (t == 0) next_chunk[q & 1] = probes_done >= gridDim.x ? kStop : gridDim.x + claimed;
+        trip<U, kTraffic>(a, w, c, t, &loads, &sum);
+        if (t == 0) {
+            const unsigned int next = gridDim.x + claimed;
+            next_chunk[q & 1] = probes_done >= gridDim.x ? kStop : wrap ? next % w.n_chunks : next;
+        }
         // Slot q & 1 is written again two trips later, after the next barrier, which every
         // background thread reaches only after it has read it.
         asm volatile("bar.sync 1, %0;" ::"r"(bg_threads) : "memory");

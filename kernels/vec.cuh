@@ -146,28 +146,68 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
     }
 }
 
-// Called between a trip's U loads and their first use (add or store). The warp barrier ends the
-// basic block, so ptxas cannot schedule a use between the loads; without it ptxas interleaves
-// them on some archs (copy_u4_v8 on sm_100: load, store, load, store, load, load, store, store;
-// most v8/v16 variants on sm_100 and sm_120). __activemask(): lanes may leave the loop on
-// different trips. The build's SASS audit (kernels/audit_sass.py) checks the result on every
-// arch; the full-chunk loops above are not unrolled for the same reason (an unrolled body lets
-// ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per trip, 1 in flight).
-__device__ __forceinline__ void keep_loads_together() { __syncwarp(__activemask()); }
+// A trip's U loads must all issue before any is used; ptxas schedules freely within a basic
+// block and does not always do that. A warp barrier (__syncwarp) between loads and use ends the
+// block only where ptxas cannot prove the warp converged: in reduce_u4_v16's full-chunk loop on
+// sm_90 it drops the barrier and issues 3 loads, their adds, then the 4th (on an H200 at 6.25%
+// occupancy: 1319 GB/s against 2249 with all 4 in flight). A CTA fence keeps the loads above it
+// but not the arithmetic below it (mixed_u2_v16 on sm_100 consumed its first load before issuing
+// the second). What holds on every arch is a data dependence, in one of two ways:
+//   copy: the first use is a store through a pointer the compiler must assume may alias the
+//     loaded data (copy's pointers are not __restrict__), so no store of the trip can move above
+//     one of its loads;
+//   reduce, mixed: hold_trip below makes every loaded word depend on every load of the trip.
+// The build's SASS audit (kernels/audit_sass.py, checked by tests/test_sass_audit.py) counts the
+// loads in flight on every arch; the full-chunk loops above are not unrolled for the same reason
+// (an unrolled body lets ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per
+// trip, 1 in flight).
 
 // Vector u of the trip whose first vector is `first` (see stream_walk).
 __device__ __forceinline__ size_t trip_vec(size_t first, int u) { return first + (size_t)u * 32u; }
 
-// One trip's loads: v[u] = vin[trip_vec(first, u)] for the count (<= U) vectors of the trip, all
-// issued before keep_loads_together lets any be used.
+// One trip's loads: v[u] = vin[trip_vec(first, u)] for the count (<= U) vectors of the trip, in
+// order, as coherent loads (ld.global: the pointer is not __restrict__).
 template <int U, typename T>
-__device__ __forceinline__ void load_trip(const T *__restrict__ vin, size_t first, int count,
-                                          T (&v)[U])
+__device__ __forceinline__ void load_trip(const T *vin, size_t first, int count, T (&v)[U])
 {
 #pragma unroll
     for (int u = 0; u < U; u++)
         if (u < count) v[u] = vin[trip_vec(first, u)];
-    keep_loads_together();
+}
+
+// x | t on a float's bits (t == 0: x unchanged), on each float of a vector.
+__device__ __forceinline__ float or_bits(float x, unsigned int t)
+{
+    return __uint_as_float(__float_as_uint(x) | t);
+}
+__device__ __forceinline__ float2 or_bits(float2 x, unsigned int t)
+{
+    return make_float2(or_bits(x.x, t), or_bits(x.y, t));
+}
+__device__ __forceinline__ float4 or_bits(float4 x, unsigned int t)
+{
+    return make_float4(or_bits(x.x, t), or_bits(x.y, t), or_bits(x.z, t), or_bits(x.w, t));
+}
+__device__ __forceinline__ unsigned int first_bits(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned int first_bits(float2 x) { return __float_as_uint(x.x); }
+__device__ __forceinline__ unsigned int first_bits(float4 x) { return __float_as_uint(x.x); }
+
+// Makes every float of the trip's count loads depend on all of them, values unchanged: t = the OR
+// over the loads of (first word & zero), then each float |= t. `zero` must be 0 at run time and
+// unknown to the compiler (callers pass n_floats >> 63: no buffer holds 2^63 floats), so t is 0
+// but no add or FMA on a loaded float can be scheduled before the last load has issued (the ORs
+// that form t could be; the SASS audit checks that ptxas puts them after the loads). Costs one
+// integer op per float and U to form t, off the memory pipe.
+template <int U, typename T>
+__device__ __forceinline__ void hold_trip(T (&v)[U], int count, unsigned int zero)
+{
+    unsigned int t = 0;
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (u < count) t |= first_bits(v[u]) & zero;
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (u < count) v[u] = or_bits(v[u], t);
 }
 
 // The end of a dynamic walk: the last block of the launch to get here resets *s.claim and

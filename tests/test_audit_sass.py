@@ -172,6 +172,37 @@ class HotLoop(unittest.TestCase):
         ], 'occsweep_reduce_u1_v4')
         self.assertEqual(row[2:5], (2, 2, '0x0030-0x0070'))
 
+    def test_tie_on_loads_per_trip_goes_to_the_loop_keeping_fewest(self):
+        # The streaming walk's two loops with 2 loads per trip: the bounds-checked one keeps
+        # both in flight, the full-chunk one (later in address order) uses the first before
+        # issuing the second (sm_90 reduce_u4_v16 before hold_trip): the audit reports 1.
+        row = audit_one([
+            '@P2 LDG.E R8, desc[UR6][R2.64]',   # 0x00: bounds-checked loop, 2 in flight
+            '@P3 LDG.E R9, desc[UR6][R4.64]',
+            'FADD R0, R8, R0',
+            'FADD R0, R9, R0',
+            '@P0 BRA 0x0',
+            'LDG.E R8, desc[UR6][R2.64]',       # 0x50: full-chunk loop, 1 in flight
+            'FADD R0, R8, R0',
+            'LDG.E R9, desc[UR6][R4.64]',
+            'FADD R0, R9, R0',
+            '@P1 BRA 0x50',
+            'EXIT',
+        ], 'occsweep_reduce_u2_v4')
+        self.assertEqual(row[2:5], (1, 2, '0x0050-0x0090'))
+
+    def test_tie_with_equal_loads_in_flight_goes_to_the_first(self):
+        row = audit_one([
+            'LDG.E R8, desc[UR6][R2.64]',       # 0x00
+            'FADD R0, R8, R0',
+            '@P0 BRA 0x0',
+            'LDG.E R9, desc[UR6][R4.64]',       # 0x30
+            'FADD R0, R9, R0',
+            '@P1 BRA 0x30',
+            'EXIT',
+        ], 'occsweep_reduce_u1_v4')
+        self.assertEqual(row[2:5], (1, 1, '0x0000-0x0020'))
+
     def test_epilogue_loop_after_the_barrier_is_skipped(self):
         # The reduce family's last block sums the partials in a loop after a barrier.
         row = audit_one([
