@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model.c: Little's-law model and knee report (contract in model.h). */
+/* harness/model.c: Little's-law model and the knee table (contract in model.h; printed by
+ * knee_report.c). */
 #include "model.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +177,31 @@ static void diagnose(const OccModel *m, const OccRow *worst, double predicted, O
                  m->latency_ns);
 }
 
+/* 1 when row i is an ok row of k's variant and block size with a finite gbps_median. */
+static int row_of(const OccRow *rows, int i, const OccKnee *k)
+{
+    const OccRow *r = &rows[i];
+    return occ_row_ok_of_variant(r, k->variant) && (int)r->block_threads == k->block_threads &&
+           isfinite(r->gbps_median);
+}
+
+/* OccKnee.knee_levels_apart: the distinct occupancies of k's rows in (lower, higher knee]. */
+static int levels_apart(const OccRow *rows, int n_rows, const OccKnee *k)
+{
+    if (isnan(k->knee_measured_pct) || isnan(k->knee_predicted_pct)) return -1;
+    const double lo = fmin(k->knee_measured_pct, k->knee_predicted_pct);
+    const double hi = fmax(k->knee_measured_pct, k->knee_predicted_pct);
+    int apart = 0;
+    for (int i = 0; i < n_rows; i++) {
+        const double o = rows[i].occ_achieved_pct;
+        if (!row_of(rows, i, k) || !(o > lo && o <= hi)) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = row_of(rows, j, k) && rows[j].occ_achieved_pct == o;
+        apart += !seen;
+    }
+    return apart;
+}
+
 /* Everything but the two knees, which come from occ_summary_compute. */
 static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *k)
 {
@@ -184,12 +209,12 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
     double worst_predicted = NAN;
     k->bytes_in_flight_at_knee = k->worst_miss_pct = k->worst_miss_occ_pct = NAN;
     k->cause[0] = '\0';
+    k->spills = k->points = k->points_agree = 0;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
-        if (!occ_row_ok_of_variant(r, k->variant) || (int)r->block_threads != k->block_threads ||
-            !isfinite(r->gbps_median))
-            continue;
+        if (!row_of(rows, i, k)) continue;
         if (first == NULL) first = r;
+        if (r->local_bytes_per_thread > 0) k->spills = 1;
         if (r->occ_achieved_pct == k->knee_measured_pct &&
             r->gbps_median >= OCC_SUMMARY_KNEE_FRACTION * k->best_gbps &&
             (isnan(k->bytes_in_flight_at_knee) ||
@@ -198,6 +223,8 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
         double predicted = row_predicted_gbps(m, r);
         double miss = fabs(r->gbps_median / predicted - 1.0) * 100.0;
         if (!isfinite(miss)) continue;
+        k->points++;
+        k->points_agree += miss <= OCC_MODEL_AGREE_PCT;
         if (isnan(k->worst_miss_pct) || miss > k->worst_miss_pct ||
             (miss == k->worst_miss_pct && r->occ_achieved_pct < k->worst_miss_occ_pct)) {
             k->worst_miss_pct = miss;
@@ -206,6 +233,8 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
             worst_predicted = predicted;
         }
     }
+    k->reg_cap_per_thread = (int)first->reg_cap_per_thread;
+    k->knee_levels_apart = levels_apart(rows, n_rows, k);
     k->kernel = first->kernel;
     k->mode = first->mode;
     k->unroll = (int)first->unroll;
@@ -256,124 +285,4 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
     free(predicted);
     free(as_predicted);
     return n;
-}
-
-/* 1 when the knees hold more than one block size (the tables then name each line's). */
-static int per_block(const OccKnee *k, int n)
-{
-    for (int i = 1; i < n; i++)
-        if (k[i].block_threads != k[0].block_threads) return 1;
-    return 0;
-}
-
-void occ_knee_print(FILE *f, const OccKnee *k, int n)
-{
-    if (n <= 0) {
-        fprintf(f, "no ok rows with a measured GB/s: no knee table\n");
-        return;
-    }
-    int name_w = (int)strlen("variant");
-    for (int i = 0; i < n; i++)
-        if ((int)strlen(k[i].variant) > name_w) name_w = (int)strlen(k[i].variant);
-    const int blocks = per_block(k, n);
-    fprintf(f, "%-*s  %2s  %2s%s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
-            blocks ? "  block" : "", "best GB/s", "knee %", "model %", "B/SM at knee", "miss %",
-            "at occ %");
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
-        if (blocks) fprintf(f, "  %5d", k[i].block_threads);
-        occ_row_print_num(f, 9, 1, k[i].best_gbps);
-        occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
-        occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
-        occ_row_print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
-        occ_row_print_num(f, 8, 1, k[i].worst_miss_pct);
-        occ_row_print_num(f, 8, 2, k[i].worst_miss_occ_pct);
-        fputc('\n', f);
-    }
-    fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
-               "same on the Little's-law prediction)\n",
-            100.0 * OCC_SUMMARY_KNEE_FRACTION);
-    for (int i = 0; i < n; i++)
-        if (k[i].cause[0] != '\0')
-            fprintf(f, "model miss %s: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant,
-                    k[i].worst_miss_pct, k[i].worst_miss_occ_pct, k[i].cause);
-}
-
-/* A markdown table cell: the number, or "-" for NaN. */
-static void md_num(FILE *f, int decimals, double v)
-{
-    if (isnan(v))
-        fprintf(f, " - |");
-    else
-        fprintf(f, " %.*f |", decimals, v);
-}
-
-static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k,
-                           int n)
-{
-    fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
-    char which[200];
-    occ_model_describe(m, which, sizeof which);
-    fprintf(f, "Little's-law model: predicted GB/s = min(roof, f x bytes in flight per SM x SMs / "
-               "latency), f = the row's dram_bytes_per_load_byte (DRAM bytes its GB/s counts per "
-               "byte loaded: 2 where each loaded byte is stored again); with a loaded-latency "
-               "curve, latency = L(X) at the predicted X (X = min(roof, f B S / L(X))).\n\n");
-    fprintf(f, "- model: %s\n", which);
-    fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
-    fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
-    fprintf(f, "- SMs: %d\n", m->sm_count);
-    fprintf(f, "- bytes in flight per SM the roof needs (roof x latency / SMs): %.0f B\n",
-            m->sm_count > 0 ? m->roof_gbps * m->latency_ns / m->sm_count : NAN);
-    fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
-               "on the prediction\n\n",
-            100.0 * OCC_SUMMARY_KNEE_FRACTION);
-    const int blocks = per_block(k, n);
-    fprintf(f, "| variant | kernel | mode | U | V |%s best GB/s | knee occ %% measured | knee occ %% "
-               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n",
-            blocks ? " block |" : "");
-    fprintf(f, "|---|---|---|--:|--:|%s--:|--:|--:|--:|--:|--:|\n", blocks ? "--:|" : "");
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
-                k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
-        if (blocks) fprintf(f, " %d |", k[i].block_threads);
-        md_num(f, 1, k[i].best_gbps);
-        md_num(f, 2, k[i].knee_measured_pct);
-        md_num(f, 2, k[i].knee_predicted_pct);
-        md_num(f, 0, k[i].bytes_in_flight_at_knee);
-        md_num(f, 1, k[i].worst_miss_pct);
-        md_num(f, 2, k[i].worst_miss_occ_pct);
-        fputc('\n', f);
-    }
-    fprintf(f, "\n## Model misses > %.0f%%\n\n", OCC_KNEE_MISS_PCT);
-    int listed = 0;
-    for (int i = 0; i < n; i++) {
-        if (k[i].cause[0] == '\0') continue;
-        fprintf(f, "- `%s`: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant, k[i].worst_miss_pct,
-                k[i].worst_miss_occ_pct, k[i].cause);
-        listed++;
-    }
-    if (listed == 0)
-        fprintf(f, "None: the model is within %.0f%% everywhere.\n", OCC_KNEE_MISS_PCT);
-}
-
-int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
-                            const OccKnee *k, int n, char *err, size_t err_len)
-{
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
-        return -1;
-    }
-    write_markdown(f, gpu_name, m, k, n);
-    int write_failed = ferror(f);
-    int saved_errno = errno;
-    if (fclose(f) != 0 && !write_failed) {
-        write_failed = 1;
-        saved_errno = errno;
-    }
-    if (write_failed) {
-        if (err_len) snprintf(err, err_len, "%s: write failed: %s", path, strerror(saved_errno));
-        return -1;
-    }
-    return 0;
 }

@@ -100,6 +100,14 @@ typedef struct OccKnee {
                                   rows (predicted from m, not read from the rows), % */
     double bytes_in_flight_at_knee; /* bytes_in_flight_per_sm of the row at the measured knee
                                        (the smallest if several rows share that occupancy), B */
+    int reg_cap_per_thread;    /* reg_cap_per_thread of its first row: 0 for a natural variant,
+                                  else the register cap of a ladder twin (_r<N>) */
+    int spills;                /* 1 when a row has local_bytes_per_thread > 0, else 0 */
+    int points;                /* rows with a finite prediction (the model applies) */
+    int points_agree;          /* of those, rows within OCC_MODEL_AGREE_PCT of the prediction */
+    int knee_levels_apart;     /* distinct occ_achieved_pct values of its rows in (lower knee,
+                                  higher knee]: 0 = the same occupancy level, 1 = adjacent; -1
+                                  when either knee is NaN */
     double worst_miss_pct;     /* largest |measured / predicted - 1| x 100 over the rows, % */
     double worst_miss_occ_pct; /* occ_achieved_pct of that row (ties: lowest occupancy), % */
     char cause[160]; /* likely cause when worst_miss_pct > OCC_KNEE_MISS_PCT, else "". Decided on
@@ -124,19 +132,37 @@ typedef struct OccKnee {
                            DRAM efficiency, not the probes' latency, bounds it". */
 } OccKnee;
 
+/* The model's agreement bound for a point, %: |measured / predicted - 1| x 100 at most this. */
+#define OCC_MODEL_AGREE_PCT 10.0
+
 /* Fills out[0..) with one OccKnee per (variant, block size), in order of first appearance among the ok rows
  * with a finite gbps_median, and returns the number filled (at most max_out; n_rows entries
  * always suffice). Returns -1 when memory runs out. Rows need not be annotated. */
 int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee *out, int max_out);
 
+/* How the model agrees with the measurement over the natural variants of a knee table (those
+ * with reg_cap_per_thread 0 and no spills, with points > 0). */
+typedef struct OccAgreement {
+    int points;        /* their rows with a prediction */
+    int points_agree;  /* of those, within OCC_MODEL_AGREE_PCT */
+    int knees;         /* their variants with both knees */
+    int knees_agree;   /* of those, with knee_levels_apart <= 1 */
+} OccAgreement;
+
+/* Sums k[0..n) into *a (all zero for n <= 0). */
+void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a);
+
 /* Prints to f an aligned table, one line per variant (variant, U, V, best GB/s, knee occupancy %
  * measured and predicted, bytes in flight per SM at the knee, worst miss % and its occupancy;
- * "-" for NaN), then one line per variant with a cause. */
+ * "-" for NaN), one line with the agreement (occ_knee_agreement), then one line per variant with
+ * a cause. */
 void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
 /* Writes the knee report as markdown to path: a title naming gpu_name, which model
- * (occ_model_describe), its inputs (and the bytes in flight per SM the roof needs), a table with one row per variant, then a section
- * "Model misses > 20%" listing each cause (or saying there is none). m must not be NULL. Returns
+ * (occ_model_describe), its inputs (and the bytes in flight per SM the roof needs), a table with
+ * one row per variant, a section "Agreement" (occ_knee_agreement, and each natural variant whose
+ * knees are more than one level apart), then a section "Model misses > 20%" listing each cause
+ * (or saying there is none). m must not be NULL. Returns
  * 0, or -1 with a one-line message naming the path in err (err_len bytes, may be 0). */
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
                             const OccKnee *k, int n, char *err, size_t err_len);

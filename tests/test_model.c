@@ -328,6 +328,27 @@ static void test_knee(void)
     CHECK_STR_EQ(k[7].cause,
                  "latency rises under load (loaded latency 1545 ns vs unloaded 400 ns)");
 
+    /* Agreement per variant (within 10%, knee levels apart), worked from the figures above:
+     * reduce_u1_v16 misses only 3300 / 4000; reduce_u1_v4 is within 10% for j <= 4 (1220 /
+     * 1351.68 = 0.903); copy misses 900 / 675.84; the thread chase misses both. */
+    static const int points[8] = {8, 8, 3, 4, 2, 1, 1, 2};
+    static const int agree[8] = {7, 4, 0, 3, 0, 0, 0, 1};
+    static const int apart[8] = {1, 1, 0, 0, 1, 0, 0, 1};
+    for (int i = 0; i < 8; i++) {
+        CHECK_INT_EQ(k[i].points, points[i]);
+        CHECK_INT_EQ(k[i].points_agree, agree[i]);
+        CHECK_INT_EQ(k[i].knee_levels_apart, apart[i]);
+        CHECK_INT_EQ(k[i].spills, i == 2);
+        CHECK_INT_EQ(k[i].reg_cap_per_thread, 0);
+    }
+    /* The spilling twin stays out: 26 points, 15 within; 7 knees, all within one level. */
+    OccAgreement a;
+    occ_knee_agreement(k, n, &a);
+    CHECK_INT_EQ(a.points, 26);
+    CHECK_INT_EQ(a.points_agree, 15);
+    CHECK_INT_EQ(a.knees, 7);
+    CHECK_INT_EQ(a.knees_agree, 7);
+
     /* The measured knee and best are summary.c's. */
     OccVariantSummary s[64];
     int n_s = occ_summary_compute(rows, n_rows, s, 64);
@@ -472,6 +493,55 @@ static void test_row_curve_width_roof(void)
     CHECK_NEAR(r[3].gbps_predicted, 4000.0, 1e-9);
 }
 
+/* Knees two levels apart, a register-capped twin (no spills) left out of the agreement, a knee
+ * the prediction cannot place (NaN) left out of the knee count. */
+static void test_agreement(void)
+{
+    static const double late[5] = {100, 200, 300, 400, 3000};
+    OccRow rows[16];
+    int n = 0;
+    for (int j = 1; j <= 5; j++) {
+        /* Predicted 1351.68 x j up to the roof: knee at j = 3 (37.5%); measured at j = 5. */
+        rows[n++] = point("reduce", "stream", "reduce_u2_v8", 8 * j, 4096LL * j, late[j - 1]);
+        rows[n] = point("reduce", "stream", "reduce_u2_v8_r32", 8 * j, 4096LL * j, late[j - 1]);
+        rows[n++].reg_cap_per_thread = 32;
+    }
+    rows[n] = point("stencil", NULL, "stencil_u1_v4", 8, 4096, 1000.0); /* no model */
+    rows[n++].dram_bytes_per_load_byte = NAN;
+    OccKnee k[16];
+    CHECK_INT_EQ(occ_knee_compute(&model, rows, n, k, 16), 3);
+    CHECK_NEAR(k[0].knee_measured_pct, 62.5, 0.0);
+    CHECK_NEAR(k[0].knee_predicted_pct, 37.5, 0.0);
+    CHECK_INT_EQ(k[0].knee_levels_apart, 2);
+    CHECK_INT_EQ(k[1].reg_cap_per_thread, 32);
+    CHECK_INT_EQ(k[2].points, 0);
+    CHECK_INT_EQ(k[2].knee_levels_apart, -1);
+    OccAgreement a;
+    occ_knee_agreement(k, 3, &a);
+    CHECK_INT_EQ(a.points, 5);
+    CHECK_INT_EQ(a.points_agree, 0);
+    CHECK_INT_EQ(a.knees, 1);
+    CHECK_INT_EQ(a.knees_agree, 0);
+    occ_knee_agreement(k, 0, &a);
+    CHECK_INT_EQ(a.points + a.points_agree + a.knees + a.knees_agree, 0);
+
+    char path[] = "/tmp/occ_agree_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    char err[256] = "";
+    CHECK_INT_EQ(occ_knee_write_markdown(path, "GPU", &model, k, 3, err, sizeof err), 0);
+    const char *md = slurp(path);
+    CHECK_CONTAINS(md, "## Agreement\n\nOver the natural variants (no register cap, no spills):");
+    CHECK_CONTAINS(md, "- predicted within 10% of measured: 0 of 5 (0%) points\n");
+    CHECK_CONTAINS(md, "- predicted knee within one occupancy level of the measured: 0 of 1 (0%) "
+                       "variants\n");
+    CHECK_CONTAINS(md, "- `reduce_u2_v8`: knee 62.50% measured, 37.50% predicted (2 levels apart)");
+    CHECK(strstr(md, "- `reduce_u2_v8_r32`: knee") == NULL);
+    unlink(path);
+}
+
 static void test_reports(void)
 {
     OccRow rows[64];
@@ -494,6 +564,9 @@ static void test_reports(void)
         CHECK_CONTAINS(text, "model miss reduce_u8_v16_r32: 53.8% at 100.00% occupancy: "
                              "register spills");
         CHECK(strstr(text, "model miss reduce_u1_v16:") == NULL);
+        CHECK_CONTAINS(text, "model agreement, natural variants: within 10% at 15 of 26 (58%) "
+                             "points; knee within one occupancy level for 7 of 7 (100%) "
+                             "variants\n");
     }
 
     char path[] = "/tmp/occ_model_XXXXXX";
@@ -540,6 +613,7 @@ int main(void)
     test_annotate_factor();
     test_bound_note();
     test_knee();
+    test_agreement();
     test_reports();
     test_loaded_curve();
     test_row_curve_width_roof();

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/knee_report.c: the knee table printed and written as markdown, and the model's
+ * agreement over its natural variants (contract in model.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "rowfmt.h"
+#include "summary.h"
+
+/* 1 when k counts toward the agreement: a natural variant (no register cap, no spills) that
+ * the model predicts. */
+static int natural(const OccKnee *k)
+{
+    return k->reg_cap_per_thread == 0 && !k->spills && k->points > 0;
+}
+
+void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a)
+{
+    *a = (OccAgreement){0};
+    for (int i = 0; i < n; i++) {
+        if (!natural(&k[i])) continue;
+        a->points += k[i].points;
+        a->points_agree += k[i].points_agree;
+        if (k[i].knee_levels_apart < 0) continue;
+        a->knees++;
+        a->knees_agree += k[i].knee_levels_apart <= 1;
+    }
+}
+
+/* p of q as "p of q (r%)", or "p of q" when q is 0. */
+static void print_share(FILE *f, int p, int q)
+{
+    if (q > 0)
+        fprintf(f, "%d of %d (%.0f%%)", p, q, 100.0 * p / q);
+    else
+        fprintf(f, "%d of %d", p, q);
+}
+
+/* 1 when the knees hold more than one block size (the tables then name each line's). */
+static int per_block(const OccKnee *k, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (k[i].block_threads != k[0].block_threads) return 1;
+    return 0;
+}
+
+void occ_knee_print(FILE *f, const OccKnee *k, int n)
+{
+    if (n <= 0) {
+        fprintf(f, "no ok rows with a measured GB/s: no knee table\n");
+        return;
+    }
+    int name_w = (int)strlen("variant");
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(k[i].variant) > name_w) name_w = (int)strlen(k[i].variant);
+    const int blocks = per_block(k, n);
+    fprintf(f, "%-*s  %2s  %2s%s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
+            blocks ? "  block" : "", "best GB/s", "knee %", "model %", "B/SM at knee", "miss %",
+            "at occ %");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
+        if (blocks) fprintf(f, "  %5d", k[i].block_threads);
+        occ_row_print_num(f, 9, 1, k[i].best_gbps);
+        occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
+        occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
+        occ_row_print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
+        occ_row_print_num(f, 8, 1, k[i].worst_miss_pct);
+        occ_row_print_num(f, 8, 2, k[i].worst_miss_occ_pct);
+        fputc('\n', f);
+    }
+    fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
+               "same on the Little's-law prediction)\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    OccAgreement a;
+    occ_knee_agreement(k, n, &a);
+    fprintf(f, "model agreement, natural variants: within %.0f%% at ", OCC_MODEL_AGREE_PCT);
+    print_share(f, a.points_agree, a.points);
+    fprintf(f, " points; knee within one occupancy level for ");
+    print_share(f, a.knees_agree, a.knees);
+    fprintf(f, " variants\n");
+    for (int i = 0; i < n; i++)
+        if (k[i].cause[0] != '\0')
+            fprintf(f, "model miss %s: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant,
+                    k[i].worst_miss_pct, k[i].worst_miss_occ_pct, k[i].cause);
+}
+
+/* A markdown table cell: the number, or "-" for NaN. */
+static void md_num(FILE *f, int decimals, double v)
+{
+    if (isnan(v))
+        fprintf(f, " - |");
+    else
+        fprintf(f, " %.*f |", decimals, v);
+}
+
+/* The markdown "Agreement" section (model.h, occ_knee_write_markdown). */
+static void write_agreement(FILE *f, const OccKnee *k, int n)
+{
+    OccAgreement a;
+    occ_knee_agreement(k, n, &a);
+    fprintf(f, "\n## Agreement\n\nOver the natural variants (no register cap, no spills):\n\n");
+    fprintf(f, "- predicted within %.0f%% of measured: ", OCC_MODEL_AGREE_PCT);
+    print_share(f, a.points_agree, a.points);
+    fprintf(f, " points\n- predicted knee within one occupancy level of the measured: ");
+    print_share(f, a.knees_agree, a.knees);
+    fprintf(f, " variants\n");
+    for (int i = 0; i < n; i++)
+        if (natural(&k[i]) && k[i].knee_levels_apart > 1)
+            fprintf(f, "- `%s`: knee %.2f%% measured, %.2f%% predicted (%d levels apart)\n",
+                    k[i].variant, k[i].knee_measured_pct, k[i].knee_predicted_pct,
+                    k[i].knee_levels_apart);
+}
+
+static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k,
+                           int n)
+{
+    fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
+    char which[200];
+    occ_model_describe(m, which, sizeof which);
+    fprintf(f, "Little's-law model: predicted GB/s = min(roof, f x bytes in flight per SM x SMs / "
+               "latency), f = the row's dram_bytes_per_load_byte (DRAM bytes its GB/s counts per "
+               "byte loaded: 2 where each loaded byte is stored again); with a loaded-latency "
+               "curve, latency = L(X) at the predicted X (X = min(roof, f B S / L(X))).\n\n");
+    fprintf(f, "- model: %s\n", which);
+    fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
+    fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
+    fprintf(f, "- SMs: %d\n", m->sm_count);
+    fprintf(f, "- bytes in flight per SM the roof needs (roof x latency / SMs): %.0f B\n",
+            m->sm_count > 0 ? m->roof_gbps * m->latency_ns / m->sm_count : NAN);
+    fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
+               "on the prediction\n\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    const int blocks = per_block(k, n);
+    fprintf(f, "| variant | kernel | mode | U | V |%s best GB/s | knee occ %% measured | knee occ %% "
+               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n",
+            blocks ? " block |" : "");
+    fprintf(f, "|---|---|---|--:|--:|%s--:|--:|--:|--:|--:|--:|\n", blocks ? "--:|" : "");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
+                k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
+        if (blocks) fprintf(f, " %d |", k[i].block_threads);
+        md_num(f, 1, k[i].best_gbps);
+        md_num(f, 2, k[i].knee_measured_pct);
+        md_num(f, 2, k[i].knee_predicted_pct);
+        md_num(f, 0, k[i].bytes_in_flight_at_knee);
+        md_num(f, 1, k[i].worst_miss_pct);
+        md_num(f, 2, k[i].worst_miss_occ_pct);
+        fputc('\n', f);
+    }
+    write_agreement(f, k, n);
+    fprintf(f, "\n## Model misses > %.0f%%\n\n", OCC_KNEE_MISS_PCT);
+    int listed = 0;
+    for (int i = 0; i < n; i++) {
+        if (k[i].cause[0] == '\0') continue;
+        fprintf(f, "- `%s`: %.1f%% at %.2f%% occupancy: %s\n", k[i].variant, k[i].worst_miss_pct,
+                k[i].worst_miss_occ_pct, k[i].cause);
+        listed++;
+    }
+    if (listed == 0)
+        fprintf(f, "None: the model is within %.0f%% everywhere.\n", OCC_KNEE_MISS_PCT);
+}
+
+int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
+                            const OccKnee *k, int n, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    write_markdown(f, gpu_name, m, k, n);
+    int write_failed = ferror(f);
+    int saved_errno = errno;
+    if (fclose(f) != 0 && !write_failed) {
+        write_failed = 1;
+        saved_errno = errno;
+    }
+    if (write_failed) {
+        if (err_len) snprintf(err, err_len, "%s: write failed: %s", path, strerror(saved_errno));
+        return -1;
+    }
+    return 0;
+}
