@@ -13,6 +13,7 @@
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
+#include "recompute.h"
 #include "loaded_levels.h"
 #include "ncu_pass.h"
 #include "nvml.h"
@@ -271,6 +272,7 @@ int main(int argc, char **argv)
         return OCC_EXIT_OK;
     }
     if (opt.calc) return calc(&opt);
+    if (opt.recompute_path) return occ_recompute(&opt);
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
     const char *fake_list = occ_fake_list();

@@ -35,6 +35,13 @@ void occ_meta_vadd(OccMeta *m, const char *key, const char *fmt, va_list ap);
 void occ_report_metadata(OccMeta *m, int argc, char **argv, const OccRun *s,
                          const OccOptions *opt, const char *pci_bus_id, int carveout_bytes);
 
+/* The knee table of rows[0..n) under m (model.h: occ_knee_compute) on stdout, after a line
+ * naming the model, and, when md_path is not NULL, the markdown knee report there. Nothing when
+ * no row makes a knee line. 0, or -1 when memory runs out or the report cannot be written (a
+ * one-line message on stderr). */
+int occ_report_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
+                     const char *gpu_name);
+
 /* resumed_from_command and resumed_rows of an earlier run (nothing when resumed is NULL). */
 void occ_report_resumed_meta(OccMeta *m, const OccCsvTable *resumed);
 

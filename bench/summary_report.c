@@ -60,25 +60,27 @@ static void print_latency(const OccRunRow *rows, int n)
     }
 }
 
-/* The knee table (stdout and <csv>-knee.md) and the measured-residency check. */
-static void print_model(const OccModel *m, const OccRow *rows, int n, const char *csv_path,
-                        const char *gpu_name)
+int occ_report_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
+                     const char *gpu_name)
 {
     OccKnee *knees = calloc((size_t)(n ? n : 1), sizeof *knees);
-    char md[1100], err[300];
-    int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1;
+    char err[1300];
+    int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1, rc = 0;
     if (nk > 0) {
         char which[200];
         occ_model_describe(m, which, sizeof which);
         printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
         occ_knee_print(stdout, knees, nk);
-        occ_csv_sibling_path(csv_path, "-knee.md", md, sizeof md);
-        if (occ_knee_write_markdown(md, gpu_name, m, knees, nk, err, sizeof err) != 0)
+        if (md_path != NULL && occ_knee_write_markdown(md_path, gpu_name, m, knees, nk, err,
+                                                       sizeof err) != 0) {
             fprintf(stderr, "occsweep: %s\n", err);
-        else
-            printf("wrote %s\n", md);
+            rc = -1;
+        } else if (md_path != NULL) {
+            printf("wrote %s\n", md_path);
+        }
     }
     free(knees);
+    return nk < 0 ? -1 : rc;
 }
 
 static void print_residency(const OccRow *rows, int n)
@@ -111,7 +113,11 @@ void occ_report_run(const OccSink *sink, const OccRoof *roof, const OccModel *mo
     }
     if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
     print_latency(sink->rows, sink->n_rows);
-    if (plain && model) print_model(model, plain, n, path, gpu_name);
+    if (plain && model) {
+        char md[1100];
+        occ_csv_sibling_path(path, "-knee.md", md, sizeof md);
+        occ_report_knees(model, plain, n, md, gpu_name);
+    }
     if (plain) print_residency(plain, n);
     free(plain);
     printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",

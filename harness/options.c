@@ -364,6 +364,10 @@ static int finish(const OccParseCtx *c, OccOptions *o)
         check_requires(c, o) != OCC_EXIT_OK || check_lists(c, o) != OCC_EXIT_OK ||
         check_lever(c, o) != OCC_EXIT_OK)
         return OCC_EXIT_USAGE;
+    if (o->recompute_path != NULL && (o->resume_path != NULL || o->dry_run || o->calc))
+        return usage(c, "--recompute '%s' reads a finished run; drop --resume, --dry-run and "
+                        "--calc",
+                     Q(o->recompute_path));
     if (o->resume_path != NULL && o->out_path != NULL)
         return usage(c, "--resume '%s' writes to that file; drop --out", Q(o->resume_path));
     if (o->footprint_hi_bytes < (long long)OCC_FOOTPRINT_MIN_LINES * o->stride_bytes)

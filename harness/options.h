@@ -140,6 +140,10 @@ typedef struct OccOptions {
     const char *resume_path;      /* --resume FILE (points into argv; not with --out): skip the
                                      points FILE holds, measure the rest, rewrite FILE with every
                                      row; NULL (default) = a fresh run */
+    const char *recompute_path;   /* --recompute FILE (points into argv; not with --resume,
+                                     --dry-run or --calc): recompute the model and knee table of
+                                     FILE's rows, no GPU, the markdown report at --out when
+                                     given; NULL (default) = none */
     int devices[OCC_MAX_LIST];    /* --device LIST|all: CUDA device indices, distinct, >= 0, in
                                      the order given (ranges like 0..3 allowed); default {0} */
     int n_devices;                /* entries in devices, 1..OCC_MAX_LIST, or OCC_DEVICES_ALL for

@@ -108,6 +108,10 @@ static const OccOptSpec table[] = {
      .accepted = "a CSV file of an earlier run", .unset_text = "a fresh run", .metavar = "FILE",
      .help = "skip the points FILE already holds (same GPU and run axes), measure the rest "
              "and rewrite FILE with all rows"},
+    {.name = "recompute", .kind = OCC_OPT_PATH, .field = AT(recompute_path),
+     .accepted = "a CSV file of an earlier run", .unset_text = "none", .metavar = "FILE",
+     .help = "recompute the Little's-law model and the knee table of FILE's rows and exit (no "
+             "GPU): stdout, and the markdown knee report at --out when given"},
     {.name = "plot", .kind = OCC_OPT_FLAG, .field = AT(plot),
      .help = "draw the curves beside the CSV (needs gnuplot)"},
     {.name = "ncu", .kind = OCC_OPT_FLAG, .field = AT(ncu),

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench/recompute.c: --recompute FILE (contract in recompute.h). */
+#include "recompute.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "exitcodes.h"
+#include "loaded_levels.h"
+#include "model.h"
+#include "report.h"
+
+/* The number metadata `key` holds, or NaN when the file lacks it or it is not a number. */
+static double meta_number(const OccCsvTable *t, const char *key)
+{
+    const char *v = occ_csv_meta_get(t, key);
+    char *end = NULL;
+    const double x = v != NULL ? strtod(v, &end) : NAN;
+    return v != NULL && end != v && *end == '\0' ? x : NAN;
+}
+
+static int fail(int code, const char *path, const char *what)
+{
+    fprintf(stderr, "occsweep: --recompute %s: %s\n", path, what);
+    return code;
+}
+
+/* The largest |recomputed / recorded - 1| of gbps_predicted over the rows that have both, and
+ * how many have both (*n); NaN when none does. */
+static double largest_difference(const OccModel *m, const OccRow *rows, int n_rows, int *n)
+{
+    double worst = NAN;
+    *n = 0;
+    for (int i = 0; i < n_rows; i++) {
+        OccRow r = rows[i];
+        const double recorded = r.gbps_predicted;
+        r.gbps_predicted = NAN;
+        occ_model_annotate(m, &r, 1);
+        if (!isfinite(recorded) || !isfinite(r.gbps_predicted) || recorded <= 0) continue;
+        const double d = fabs(r.gbps_predicted / recorded - 1.0);
+        worst = *n == 0 || d > worst ? d : worst;
+        (*n)++;
+    }
+    return worst;
+}
+
+int occ_recompute(const OccOptions *opt)
+{
+    static OccCsvTable t;
+    static OccLatencyCurve curves[OCC_CURVE_TRAFFICS];
+    char err[1300];
+    const char *path = opt->recompute_path;
+    if (occ_csv_read(path, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: --recompute %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
+    if (opt->out_path != NULL && occ_csv_check_target(opt->out_path, opt->force, err, sizeof err))
+        return fail(OCC_EXIT_USAGE, path, err);
+    const double sm_count = meta_number(&t, "sm_count");
+    OccModel m = {.latency_ns = meta_number(&t, "dram_latency_ns"),
+                  .roof_gbps = meta_number(&t, "roof_memcpy_gbps"),
+                  .roof_read_gbps = meta_number(&t, "roof_cub_reduce_gbps"),
+                  .sm_count = isfinite(sm_count) ? (int)sm_count : 0};
+    if (!isfinite(m.latency_ns) || !isfinite(m.roof_gbps) || m.sm_count <= 0)
+        return fail(OCC_EXIT_USAGE, path,
+                    "no model inputs (metadata dram_latency_ns, roof_memcpy_gbps and sm_count): "
+                    "a run of no family the Little's-law model covers");
+    OccLatencyCurve *const take[OCC_CURVE_TRAFFICS] = {&curves[0], &curves[1], &curves[2]};
+    OccRow *plain = calloc((size_t)(t.n_rows ? t.n_rows : 1), sizeof *plain);
+    if (plain == NULL) return fail(OCC_EXIT_FAIL, path, "out of memory");
+    int n = 0, levels = 0;
+    for (int i = 0; i < t.n_rows; i++) {
+        const OccRow *r = &t.rows[i];
+        if (occ_loaded_row_is_level(r)) {
+            levels = 1;
+            occ_loaded_curve_take_row(take, r);
+        } else if (!isfinite(r->latency_mean_ns)) {
+            plain[n++] = *r;
+        }
+    }
+    /* As the run: the curves of a run that planned load levels, even where none was ok. */
+    if (levels) {
+        m.curve = &curves[OCC_CURVE_READ];
+        m.curve_rw = &curves[OCC_CURVE_COPY];
+        m.curve_gather = &curves[OCC_CURVE_GATHER];
+    }
+    int compared = 0;
+    const double d = largest_difference(&m, plain, n, &compared);
+    printf("recomputed from %s: %d rows with a prediction in the file; largest difference from "
+           "its gbps_predicted %.3g%%\n",
+           path, compared, compared ? 100.0 * d : 0.0);
+    const char *gpu = occ_csv_meta_get(&t, "gpu_name");
+    const int rc = occ_report_knees(&m, plain, n, opt->out_path, gpu ? gpu : "unknown GPU");
+    free(plain);
+    return rc == 0 ? OCC_EXIT_OK : OCC_EXIT_FAIL;
+}

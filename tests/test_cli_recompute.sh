@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# tests/test_cli_recompute.sh: --recompute FILE, the model and knee table of a finished run
+# recomputed without a GPU, on a real run's CSV (tests/data/h200-reduce-mission-126750f.csv: an
+# unedited copy of results/h200/reduce-20261201T201926Z.csv, the mission command on an H200 at
+# 126750f):
+# the recomputed predictions match what the run wrote (the model's code has not changed since
+# that run; a change that moves predictions shows here first, and wants a new reference run),
+# the table and its agreement line, the markdown report at --out, and every refusal.
+# Usage: test_cli_knee.sh PATH/TO/occsweep   (OCC_SOURCE_ROOT: the source tree)
+# Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.
+set -u
+
+. "$(dirname "$0")/cli_lib.sh"
+
+root=${OCC_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+csv=$root/tests/data/h200-reduce-mission-126750f.csv
+
+run() {
+    { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null
+    rc=$?
+}
+
+# rc_is N: empty when the last run exited N, else what it did.
+rc_is() { [ "$rc" -eq "$1" ] || echo "exit $rc, expected $1: $(head -n 1 "$err")"; }
+
+# ---- the table, from the file alone ----
+run --recompute "$csv"
+why=""
+[ "$rc" -ne 0 ] && why="exit $rc: $(head -n 1 "$err")"
+[ -z "$why" ] && [ -s "$err" ] && why="stderr: $(head -n 1 "$err")"
+line=$(grep '^recomputed from ' "$out")
+# 117 points with a prediction, each within 1e-4 % of the file's gbps_predicted (its columns
+# hold 10 significant digits).
+if [ -z "$why" ] && ! [[ $line =~ :\ 117\ rows\ with\ a\ prediction\ in\ the\ file\;\ largest\ difference\ from\ its\ gbps_predicted\ ([0-9.e+-]+)%$ ]]; then
+    why="no or wrong recomputed line: $line"
+elif [ -z "$why" ] && ! awk -v d="${BASH_REMATCH[1]}" 'BEGIN { exit !(d < 1e-4) }'; then
+    why="recomputed predictions differ from the file's by ${BASH_REMATCH[1]}%"
+fi
+check "$(cmdline --recompute "$csv"): predictions recomputed" "$why"
+# What the run itself printed at the end (README, Known limits): 112 of 117 within 10%, knees 8
+# of 9, the miss reduce_u1_v16 (56.25% measured, 43.75% predicted).
+for want in '^model: loaded latency L\(X\): 11 levels, 342\.8 ns idle' \
+    '^reduce_u1_v16 +1 +16 +4458\.0 +56\.25 +43\.75 ' \
+    '^model agreement, natural variants: within 10% at 112 of 117 \(96%\) points; knee within one occupancy level for 8 of 9 \(89%\) variants$'; do
+    check "--recompute output" "$(grep -qE -- "$want" "$out" || echo "no line matches '$want'")"
+done
+check "--recompute without --out writes nothing" "$(ls -A "$cwd" | head -n 1)"
+
+# ---- the markdown report at --out ----
+run --recompute "$csv" --out knee.md
+why=""
+if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
+elif [ ! -s "$cwd/knee.md" ]; then why="no knee.md"
+elif ! grep -q '^wrote knee.md$' "$out"; then why="no 'wrote' line"
+elif ! grep -q '^# Knee report: NVIDIA H200$' "$cwd/knee.md"; then why="no title naming the GPU"
+elif ! grep -q '^- predicted within 10% of measured: 112 of 117 (96%) points$' "$cwd/knee.md"; then
+    why="no agreement on points"
+elif ! grep -q '^- `reduce_u1_v16`: knee 56.25% measured, 43.75% predicted (2 levels apart)$' "$cwd/knee.md"; then
+    why="the knee miss is not named"
+fi
+check "$(cmdline --recompute "$csv" --out knee.md)" "$why"
+# An existing --out is kept unless --force.
+run --recompute "$csv" --out knee.md
+check "--out existing" "$(rc_is 2)"
+run --recompute "$csv" --out knee.md --force
+check "--out existing --force" "$(rc_is 0)"
+rm -f "$cwd/knee.md"
+
+# ---- refusals: exit 2, one line, nothing written ----
+refused() {
+    local want=$1
+    shift
+    run "$@"
+    check "$(cmdline "$@")" "$(refusal_problem "$want")"
+}
+refused "no-such.csv" --recompute no-such.csv
+printf 'not,a,sweep\n1,2,3\n' >"$work/bad.csv"
+refused "wrong header" --recompute "$work/bad.csv"
+grep -v '^# dram_latency_ns=' "$csv" >"$work/nolatency.csv"
+refused "no model inputs" --recompute "$work/nolatency.csv"
+refused "drop --resume" --recompute "$csv" --resume "$csv"
+refused "drop --resume, --dry-run" --recompute "$csv" --dry-run
+
+echo "$n_checks checks, $n_failed failed"
+[ "$n_failed" -eq 0 ]
