@@ -17,7 +17,8 @@
 # from Nsight Compute next to occsweep's own measured residency), perf (reduce/copy variants),
 # plugin (tests/gpu_check_plugin.sh on this build: the example plugins' tests and sweeps, into the
 # logs), loaded (tests/gpu_check_loaded.sh on this build: the loaded-latency model's targets, into
-# the logs).
+# the logs), agreement (run_sweep --recompute over this session's CSVs: the model's agreement line
+# of each, into logs/agreement.log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -127,6 +128,10 @@ for s in $steps; do
         ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;
     loaded) OCC_BUILD=$PWD/build tests/gpu_check_loaded.sh "$LOGS/loaded" 2>&1 | tee "$LOGS/loaded.log" |
         grep -E "^(PASS|FAIL)|^loaded check" ;;
+    agreement) for csv in $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort); do
+            echo "== $csv $(grep -m1 '^# command=' "$csv")"
+            build/bench/occsweep --recompute "$csv" 2>&1 | grep -E "^recomputed|^model agreement|occsweep:"
+        done 2>&1 | tee "$LOGS/agreement.log" ;;
     plugin) OCC_BUILD=$PWD/build tests/gpu_check_plugin.sh "$LOGS/plugin" 2>&1 | tee "$LOGS/plugin.log" |
         grep -E "^(PASS|FAIL|SKIP|NOTE) " ;;
     *) echo "unknown step $s" ;;
