@@ -150,7 +150,7 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
 // block and does not always do that. A warp barrier (__syncwarp) between loads and use ends the
 // block only where ptxas cannot prove the warp converged: in reduce_u4_v16's full-chunk loop on
 // sm_90 it drops the barrier and issues 3 loads, their adds, then the 4th (on an H200 at 6.25%
-// occupancy: 1319 GB/s against 2249 with all 4 in flight). A CTA fence keeps the loads above it
+// occupancy: 1319 GB/s against 2249 for a build that fenced all 4 in flight). A CTA fence keeps the loads above it
 // but not the arithmetic below it (mixed_u2_v16 on sm_100 consumed its first load before issuing
 // the second). What holds on every arch is a data dependence, in one of two ways:
 //   copy: the first use is a store through a pointer the compiler must assume may alias the
@@ -197,7 +197,8 @@ __device__ __forceinline__ unsigned int first_bits(float4 x) { return __float_as
 // unknown to the compiler (callers pass n_floats >> 63: no buffer holds 2^63 floats), so t is 0
 // but no add or FMA on a loaded float can be scheduled before the last load has issued (the ORs
 // that form t could be; the SASS audit checks that ptxas puts them after the loads). Costs one
-// integer op per float and U to form t, off the memory pipe.
+// integer op per float and U to form t, off the memory pipe (its cost on a GPU is not measured
+// yet).
 template <int U, typename T>
 __device__ __forceinline__ void hold_trip(T (&v)[U], int count, unsigned int zero)
 {
