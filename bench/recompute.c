@@ -12,6 +12,7 @@
 #include "loaded_levels.h"
 #include "model.h"
 #include "report.h"
+#include "rowfmt.h"
 
 /* The number metadata `key` holds, or NaN when the file lacks it or it is not a number. */
 static double meta_number(const OccCsvTable *t, const char *key)
@@ -80,6 +81,13 @@ int occ_recompute(const OccOptions *opt)
         } else if (!isfinite(r->latency_mean_ns)) {
             plain[n++] = *r;
         }
+    }
+    int measured = 0;
+    for (int i = 0; i < n; i++)
+        measured += occ_row_is_ok(&plain[i]) && isfinite(plain[i].gbps_median);
+    if (measured == 0) {
+        free(plain);
+        return fail(OCC_EXIT_USAGE, path, "no ok row with a measured GB/s: no knee table");
     }
     /* As the run: the curves of a run that planned load levels, even where none was ok. */
     if (levels) {

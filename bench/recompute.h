@@ -12,8 +12,9 @@
  * the recomputed predictions are from the file's gbps_predicted column, then the knee table
  * (bench/report.h occ_report_knees), and writes the markdown knee report to opt->out_path when
  * set (refused when it exists, unless opt->force). Exit codes (harness/exitcodes.h): OCC_EXIT_OK;
- * OCC_EXIT_USAGE for an unreadable file, one without the model's inputs or a bad --out, with a
- * one-line message on stderr; OCC_EXIT_FAIL when the report cannot be written. */
+ * OCC_EXIT_USAGE for an unreadable file, one without the model's inputs or without an ok row
+ * with a measured GB/s, or a bad --out, with a one-line message on stderr; OCC_EXIT_FAIL when
+ * the report cannot be written. */
 int occ_recompute(const OccOptions *opt);
 
 #endif

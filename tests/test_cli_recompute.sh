@@ -79,6 +79,9 @@ printf 'not,a,sweep\n1,2,3\n' >"$work/bad.csv"
 refused "wrong header" --recompute "$work/bad.csv"
 grep -v '^# dram_latency_ns=' "$csv" >"$work/nolatency.csv"
 refused "no model inputs" --recompute "$work/nolatency.csv"
+awk -F, '/^#/ || !h { print; if (!/^#/) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1 }; next }
+    $c["mode"] == "loaded"' "$csv" >"$work/levels-only.csv"
+refused "no ok row with a measured GB/s" --recompute "$work/levels-only.csv"
 refused "drop --resume" --recompute "$csv" --resume "$csv"
 refused "drop --resume, --dry-run" --recompute "$csv" --dry-run
 
