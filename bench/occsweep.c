@@ -13,11 +13,11 @@
 #include "fake_device.h"
 #include "family_ladder.h"
 #include "fleet_run.h"
-#include "recompute.h"
 #include "loaded_levels.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
+#include "recompute.h"
 #include "report.h"
 #include "resources.h"
 #include "resume.h"
@@ -136,9 +136,7 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
     char which[400];
     if (!run->opt->no_loaded) {
-        model->curve = &loaded_curves[OCC_CURVE_READ];
-        model->curve_rw = &loaded_curves[OCC_CURVE_COPY];
-        model->curve_gather = &loaded_curves[OCC_CURVE_GATHER];
+        occ_model_use_curves(model, loaded_curves);
         describe_loaded_model(plan, ns, which, sizeof which);
     } else {
         occ_model_describe(model, which, sizeof which);

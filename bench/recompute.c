@@ -69,7 +69,8 @@ int occ_recompute(const OccOptions *opt)
         return fail(OCC_EXIT_USAGE, path,
                     "no model inputs (metadata dram_latency_ns, roof_memcpy_gbps and sm_count): "
                     "a run of no family the Little's-law model covers");
-    OccLatencyCurve *const take[OCC_CURVE_TRAFFICS] = {&curves[0], &curves[1], &curves[2]};
+    OccLatencyCurve *take[OCC_CURVE_TRAFFICS];
+    for (int k = 0; k < OCC_CURVE_TRAFFICS; k++) take[k] = &curves[k];
     OccRow *plain = calloc((size_t)(t.n_rows ? t.n_rows : 1), sizeof *plain);
     if (plain == NULL) return fail(OCC_EXIT_FAIL, path, "out of memory");
     int n = 0, levels = 0;
@@ -90,11 +91,7 @@ int occ_recompute(const OccOptions *opt)
         return fail(OCC_EXIT_USAGE, path, "no ok row with a measured GB/s: no knee table");
     }
     /* As the run: the curves of a run that planned load levels, even where none was ok. */
-    if (levels) {
-        m.curve = &curves[OCC_CURVE_READ];
-        m.curve_rw = &curves[OCC_CURVE_COPY];
-        m.curve_gather = &curves[OCC_CURVE_GATHER];
-    }
+    if (levels) occ_model_use_curves(&m, curves);
     int compared = 0;
     const double d = largest_difference(&m, plain, n, &compared);
     printf("recomputed from %s: %d rows with a prediction in the file; largest difference from "

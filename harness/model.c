@@ -11,6 +11,13 @@
 #include "rowfmt.h"
 #include "summary.h"
 
+void occ_model_use_curves(OccModel *m, const OccLatencyCurve curves[OCC_CURVE_TRAFFICS])
+{
+    m->curve = &curves[OCC_CURVE_READ];
+    m->curve_rw = &curves[OCC_CURVE_COPY];
+    m->curve_gather = &curves[OCC_CURVE_GATHER];
+}
+
 int occ_model_is_loaded(const OccModel *m)
 {
     return m != NULL && m->curve != NULL && m->curve->n > 0 && isfinite(m->roof_gbps);

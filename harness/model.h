@@ -52,6 +52,10 @@ typedef struct OccModel {
                                             curve) */
 } OccModel;
 
+/* Points m's curves at curves[OCC_CURVE_READ], [OCC_CURVE_COPY] and [OCC_CURVE_GATHER] (curve,
+ * curve_rw, curve_gather): the one place that maps a traffic to its field. */
+void occ_model_use_curves(OccModel *m, const OccLatencyCurve curves[OCC_CURVE_TRAFFICS]);
+
 /* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0
  * when from the unloaded latency (or m is NULL). */
 int occ_model_is_loaded(const OccModel *m);
