@@ -14,7 +14,7 @@
 #define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, requests_, curve_, size_,       \
                floor_, note_)                                                                      \
     {.id = #id_, .kernel = kernel_, .mode = mode_, .default_mode = def_, .shape = shape_,          \
-     .options = opts_, .dram_bytes_per_load_byte = traffic_, .requests_per_chain = requests_,      \
+     .options = opts_, .dram_bytes_per_load_byte = traffic_, .requests = requests_,            \
      .curve_traffic = curve_, .size_l2_multiple = size_, .size_floor_gib = floor_,                 \
      .bound_note = note_},
 static const OccFamilyInfo families[] = {OCC_FAMILY_TABLE(FAMILY)};

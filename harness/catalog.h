@@ -22,6 +22,14 @@ typedef enum OccFamilyShape {
 /* Most families the table may hold (OccOptions.families is a bit set of them). */
 enum { OCC_MAX_FAMILIES = 32 };
 
+/* What one warp's load of one chain step (unroll step) waits on, for the model's width (the
+ * family table's `requests`). */
+typedef enum OccRequestShape {
+    OCC_REQUESTS_NONE = 0,  /* no bandwidth model, or nothing known: width 1 */
+    OCC_REQUESTS_LINES = 1, /* coalesced: the 128-byte lines of 32 lanes x vec_bytes, at least 1 */
+    OCC_REQUESTS_LANES = 2  /* one request per lane at a random address: 32 */
+} OccRequestShape;
+
 /* One family of the table; the fields are documented on the X() entry in family_table.h. */
 typedef struct OccFamilyInfo {
     const char *id;                  /* C identifier, e.g. "chase_warp" */
@@ -31,8 +39,7 @@ typedef struct OccFamilyInfo {
     OccFamilyShape shape;            /* sweep or footprint experiment */
     const char *options;             /* comma list of the scoped options it takes */
     double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
-    int requests_per_chain;          /* model: independent requests a warp waits on per chain
-                                        (unroll step) and trip; 0: none */
+    OccRequestShape requests;        /* model: what a warp waits on per chain step and trip */
     int curve_traffic;               /* model: the OccCurveTraffic its rows are predicted from */
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
     int size_floor_gib;              /* default raised to this where memory allows; 0: none */

@@ -114,13 +114,19 @@ static OccModel row_model(const OccModel *m, const OccRow *r)
     return c;
 }
 
-/* The requests one warp of row r waits on together per trip (OccFamilyInfo.requests_per_chain
- * x the row's chains or loads per trip, its unroll); 1 where the family or the row says none. */
+/* The requests one warp of row r waits on together per trip: per chain (unroll) step, the
+ * 128-byte lines of its coalesced load (32 lanes x vec_bytes / 128, at least 1) or 32 for loads
+ * at random lane addresses (the family's OccRequestShape), times the row's unroll; 1 where the
+ * family or the row says nothing. */
 static int row_width(const OccRow *r)
 {
     const OccFamilyInfo *f = row_family(r);
-    const int requests = f != NULL ? f->requests_per_chain : 0;
-    return requests > 0 && r->unroll > 0 ? requests * (int)r->unroll : 1;
+    const OccRequestShape shape = f != NULL ? f->requests : OCC_REQUESTS_NONE;
+    const int per_step = shape == OCC_REQUESTS_LANES ? 32
+                         : shape == OCC_REQUESTS_LINES && r->vec_bytes > 0
+                             ? (32 * (int)r->vec_bytes + 127) / 128
+                             : 0;
+    return per_step > 0 && r->unroll > 0 ? per_step * (int)r->unroll : 1;
 }
 
 /* The row's prediction: its traffic's model (row_model) at its width (row_width). */

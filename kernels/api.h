@@ -228,13 +228,15 @@ typedef struct OccLoadedArgs {
 /* One launch of grid_blocks blocks (one per SM: grid_blocks must not exceed the SMs, so that every
  * block is resident) of 32 x (1 + stream_warps) threads. Thread 0 of each block chases addresses
  * from probe_start[block] (warm_hops, then hops timed one by one into the block's histogram);
- * the other warps walk stream_buf as copy.cu's dynamic schedule does, one trip per chunk: each
- * block claims its next chunk (stream_claim) of (threads - 32) x U vectors, each warp loads U
- * adjacent runs of 32 vectors of it (streaming, evict-first loads), adds up the words and, for
- * OCC_LOADED_COPY, stores each vector to the same place in stream_dst; chunks wrap around the
- * buffer, until every probe is done (probes_done == grid_blocks). OCC_LOADED_GATHER claims chunks
- * alike, but each warp loads U lines of the buffer at addresses hashed from (chunk, warp, step)
- * instead. */
+ * the other warps walk stream_buf in claimed chunks, one trip per chunk: each block claims its
+ * next chunk (stream_claim) of (threads - 32) x U vectors, each warp loads U adjacent runs of 32
+ * vectors of it (streaming, evict-first loads), adds up the words and, for OCC_LOADED_COPY,
+ * stores each vector to the same place in stream_dst; chunks wrap around the buffer, until every
+ * probe is done (probes_done == grid_blocks). OCC_LOADED_GATHER claims chunks alike, but each
+ * warp loads U lines of the buffer at addresses hashed from (chunk, warp, step) instead. The
+ * background warps meet once per trip to hand the next chunk on: copy traffic after its stores
+ * (as copy.cu's walk does), read and gather traffic before using what they loaded (reduce's
+ * warps and the chase's never wait for each other's loads). */
 cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),

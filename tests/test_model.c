@@ -449,7 +449,8 @@ static void test_loaded_curve(void)
 
 /* What a row picks from the model: the read + write curve for copy (f = 2), the read-only roof
  * for reduce, for a warp chase of K chains the curve of width K (the random-line curve where the
- * run has one), and for a stream of U loads per trip the curve of width U. */
+ * run has one), and for a stream of U loads of V bytes per trip the curve of width U x V / 4
+ * (the 128-byte lines of the warp's trip). */
 static void test_row_curve_width_roof(void)
 {
     OccLatencyCurve read = {0}, rw = {0};
@@ -458,7 +459,7 @@ static void test_row_curve_width_roof(void)
     occ_curve_add(&rw, 0, 800);
     const OccModel m = {.latency_ns = 400.0, .roof_gbps = 4000.0, .roof_read_gbps = 4500.0,
                         .sm_count = 100, .curve = &read, .curve_rw = &rw};
-    OccRow r[5];
+    OccRow r[7];
     r[0] = point("copy", "stream", "copy_u1_v4", 4, 1000, 1.0);
     r[1] = point("reduce", "stream", "reduce_u1_v4", 4, 1000, 1.0);
     r[2] = point("chase", "warp", "chase_warp_k4", 4, 1000, 1.0);
@@ -466,7 +467,13 @@ static void test_row_curve_width_roof(void)
     r[3] = point("reduce", "stream", "reduce_u1_v4", 4, 1000000, 1.0);
     r[4] = point("reduce", "stream", "reduce_u8_v4", 4, 1000, 1.0);
     r[4].unroll = 8;
-    occ_model_annotate(&m, r, 5);
+    /* One 16-byte load per lane and two 8-byte ones: 4 lines per warp trip either way. */
+    r[5] = point("reduce", "stream", "reduce_u1_v16", 4, 1000, 1.0);
+    r[5].vec_bytes = 16;
+    r[6] = point("reduce", "stream", "reduce_u2_v8", 4, 1000, 1.0);
+    r[6].unroll = 2;
+    r[6].vec_bytes = 8;
+    occ_model_annotate(&m, r, 7);
     /* copy: 2 x 1000 B x 100 SMs / 800 ns (bisection to 1e-9 of the roof). */
     CHECK_NEAR(r[0].gbps_predicted, 2000.0 * 100 / 800, 1e-5);
     CHECK_NEAR(r[1].gbps_predicted, 1000.0 * 100 / 400, 1e-5);
@@ -475,6 +482,9 @@ static void test_row_curve_width_roof(void)
     CHECK_NEAR(r[3].gbps_predicted, 4500.0, 1e-9);
     /* Eight loads per trip: the expected largest of 8, 540 ns. */
     CHECK_NEAR(r[4].gbps_predicted, 1000.0 * 100 / 540, 1e-5);
+    /* Four lines per trip: the expected largest of 4, 500 ns, for both shapes of the trip. */
+    CHECK_NEAR(r[5].gbps_predicted, 1000.0 * 100 / 500, 1e-5);
+    CHECK_NEAR(r[6].gbps_predicted, 1000.0 * 100 / 500, 1e-5);
     /* With a random-line curve, the chase (a family of OCC_CURVE_GATHER) takes it, at its width;
      * the streams keep theirs. */
     OccLatencyCurve gather = {0};
