@@ -134,8 +134,11 @@ __device__ __forceinline__ void trip_store(const OccLoadedArgs &a, const WalkSha
 //     loads after it;
 //   copy (copy, whose warps meet at a barrier per chunk after storing what they loaded): after
 //     the stores, so each trip lasts as long as the block's slowest load.
-// On the H200, read traffic at 12 warps per SM moved 3.96 TB/s with its adds after the barrier
-// (probe mean 430 ns) and 3.33 with them before it (455 ns).
+// Between the claim's return and the barrier thread 0 does one add and one compare: the claim
+// counter of read and copy wraps at n_chunks itself (atomicInc). A 32-bit modulo there (about 20
+// dependent instructions) lengthened every trip: on the H200, read traffic at 12 warps per SM
+// moved 3.32 TB/s with it (probe mean 456 ns), 3.96 with the modulo done by every thread before
+// the loads (430 ns); the barrier's place moved it by 1.6% (3.37 after the adds against 3.32).
 template <int U, int kTraffic>
 __device__ __forceinline__ void background(const OccLoadedArgs &a)
 {
@@ -147,8 +150,11 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
     w.chunk_vecs = (size_t)bg_threads * U;
     w.n_chunks = (unsigned int)(a.stream_vecs / w.chunk_vecs);
     w.n_lines = (unsigned int)(a.stream_vecs / 8u); // 8 vectors a line
-    // Read and copy walk chunk numbers modulo n_chunks; gather hashes the claim itself.
+    // Read and copy walk chunk numbers modulo n_chunks: the claims wrap at n_chunks, and the
+    // offset of the claimed chunks (gridDim.x, as block b starts with chunk b) is taken modulo
+    // n_chunks once, so claim + offset < 2 x n_chunks. Gather hashes the claim itself.
     const bool wrap = kTraffic != OCC_LOADED_GATHER;
+    const unsigned int offset = wrap ? gridDim.x % w.n_chunks : gridDim.x;
     unsigned int c = wrap ? blockIdx.x % w.n_chunks : blockIdx.x;
 #pragma unroll 1
     for (long long q = 0; q < OCC_LOADED_MAX_TRIPS; q++) {
@@ -156,7 +162,7 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
         // after the last trip is never used.
         unsigned int claimed = 0, probes_done = 0;
         if (t == 0) {
-            claimed = atomicAdd(a.stream_claim, 1u);
+            claimed = wrap ? atomicInc(a.stream_claim, w.n_chunks - 1u) : atomicAdd(a.stream_claim, 1u);
             probes_done = *done;
         }
         uint4 v[U];
@@ -166,8 +172,9 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
             trip_sum<U, kTraffic>(v, &sum);
         }
         if (t == 0) {
-            const unsigned int next = gridDim.x + claimed;
-            next_chunk[q & 1] = probes_done >= gridDim.x ? kStop : wrap ? next % w.n_chunks : next;
+            unsigned int next = offset + claimed;
+            if (wrap && next >= w.n_chunks) next -= w.n_chunks;
+            next_chunk[q & 1] = probes_done >= gridDim.x ? kStop : next;
         }
         // Slot q & 1 is written again two trips later, after the next barrier, which every
         // background thread reaches only after it has read it.
