@@ -23,9 +23,10 @@
 # LOADED  with SM_COUNT, TRAFFIC and ROOF_GBPS: the run's ok loaded-latency levels (plots/loaded.gp's
 #       DATA: gbps mean_ns p5 p50 p95 p99, then max2_ns max4_ns max8_ns). The loaded model
 #       X = min(ROOF, TRAFFIC x B x SM_COUNT / L_U(X)) holds exactly where
-#       B = X x L_U(X) / (TRAFFIC x SM_COUNT), L_U the expected slowest of U latencies (U loads
-#       per trip): its curve for U = 1, 2, 4, 8 is drawn through the levels'
-#       (X x L_U / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's latency (L is
+#       B = X x L_k(X) / (TRAFFIC x SM_COUNT), L_k the expected slowest of k latencies (a warp
+#       whose trip touches k 128-byte lines, U x V / 4 for a stream): its curve for k = 1, 2, 4,
+#       8 is drawn through the levels'
+#       (X x L_k / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's latency (L is
 #       flat above it) up to the roof, then the roof; empty: not drawn
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
@@ -60,8 +61,8 @@ LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
-# The widths drawn: a warp that waits on U loads per trip is predicted from the expected slowest
-# of U latencies (model.h), LOADED's column WCOL[i] for U = 1, 2, 4, 8.
+# The widths drawn: a warp that waits on k lines per trip is predicted from the expected slowest
+# of k latencies (model.h), LOADED's column WCOL[i] for k = 1, 2, 4, 8.
 array WCOL[4] = [2, 7, 8, 9]
 array WRGB[4] = ["#c0392b", "#d9603b", "#e8875a", "#f2ae85"]
 array LAST_NS[4]
@@ -78,7 +79,7 @@ if (LOADED_ON) {
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
 LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using ($1 * column(WCOL[i]) / (TRAFFIC * SMS)):" . \
     "($1 < MROOF ? $1 : MROOF) with lines linewidth 3 linecolor rgb WRGB[i] " . \
-    "title (i == 1 ? 'predicted: loaded latency L(X), slowest of U = 1, 2, 4, 8 loads (dark to light)' : ''), " . \
+    "title (i == 1 ? 'predicted: loaded latency L(X), slowest of k = 1, 2, 4, 8 lines per warp trip (dark to light; k = U × V / 4)' : ''), " . \
     "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 3 linecolor rgb WRGB[i] notitle," : ""
 # Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
 loaded_tail(x, i) = LOADED_ON && x >= LAST_GBPS * LAST_NS[i] / (TRAFFIC * SMS) ? \

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tests/test_cli_recompute.sh: --recompute FILE, the model and knee table of a finished run
-# recomputed without a GPU, on a real run's CSV (tests/data/h200-reduce-mission-126750f.csv: an
-# unedited copy of results/h200/reduce-20261201T201926Z.csv, the mission command on an H200 at
-# 126750f):
+# recomputed without a GPU, on a real run's CSV (tests/data/h200-reduce-mission-3aa2b51.csv: an
+# unedited copy of results/h200/reduce-20261201T232037Z.csv, the mission command on an H200 at
+# 3aa2b51):
 # the recomputed predictions match what the run wrote (the model's code has not changed since
 # that run; a change that moves predictions shows here first, and wants a new reference run),
 # the table and its agreement line, the markdown report at --out, and every refusal.
@@ -14,7 +14,7 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 
 root=${OCC_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-csv=$root/tests/data/h200-reduce-mission-126750f.csv
+csv=$root/tests/data/h200-reduce-mission-3aa2b51.csv
 
 run() {
     { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null
@@ -38,11 +38,11 @@ elif [ -z "$why" ] && ! awk -v d="${BASH_REMATCH[1]}" 'BEGIN { exit !(d < 1e-4) 
     why="recomputed predictions differ from the file's by ${BASH_REMATCH[1]}%"
 fi
 check "$(cmdline --recompute "$csv"): predictions recomputed" "$why"
-# What the run itself printed at the end (README, Known limits): 112 of 117 within 10%, knees 8
-# of 9, the miss reduce_u1_v16 (56.25% measured, 43.75% predicted).
-for want in '^model: loaded latency L\(X\): 11 levels, 342\.8 ns idle' \
-    '^reduce_u1_v16 +1 +16 +4458\.0 +56\.25 +43\.75 ' \
-    '^model agreement, natural variants: within 10% at 112 of 117 \(96%\) points; knee within one occupancy level for 8 of 9 \(89%\) variants$'; do
+# What the run itself printed at the end (README, Known limits): 117 of 117 within 10%, knees 9
+# of 9, reduce_u1_v16's one level apart (56.25% measured, 62.5% predicted).
+for want in '^model: loaded latency L\(X\): 11 levels, 342\.7 ns idle' \
+    '^reduce_u1_v16 +1 +16 +4483\.6 +56\.25 +62\.50 ' \
+    '^model agreement, natural variants: within 10% at 117 of 117 \(100%\) points; knee within one occupancy level for 9 of 9 \(100%\) variants$'; do
     check "--recompute output" "$(grep -qE -- "$want" "$out" || echo "no line matches '$want'")"
 done
 check "--recompute without --out writes nothing" "$(ls -A "$cwd" | head -n 1)"
@@ -54,10 +54,12 @@ if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
 elif [ ! -s "$cwd/knee.md" ]; then why="no knee.md"
 elif ! grep -q '^wrote knee.md$' "$out"; then why="no 'wrote' line"
 elif ! grep -q '^# Knee report: NVIDIA H200$' "$cwd/knee.md"; then why="no title naming the GPU"
-elif ! grep -q '^- predicted within 10% of measured: 112 of 117 (96%) points$' "$cwd/knee.md"; then
+elif ! grep -q '^- predicted within 10% of measured: 117 of 117 (100%) points$' "$cwd/knee.md"; then
     why="no agreement on points"
-elif ! grep -q '^- `reduce_u1_v16`: knee 56.25% measured, 43.75% predicted (2 levels apart)$' "$cwd/knee.md"; then
-    why="the knee miss is not named"
+elif ! grep -q '^- predicted knee within one occupancy level of the measured: 9 of 9 (100%) variants$' "$cwd/knee.md"; then
+    why="no agreement on knees"
+elif grep -q 'levels apart)$' "$cwd/knee.md"; then
+    why="a knee miss named where none is"
 fi
 check "$(cmdline --recompute "$csv" --out knee.md)" "$why"
 # An existing --out is kept unless --force.

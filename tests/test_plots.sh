@@ -555,8 +555,8 @@ check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
     bash -c "! grep -qE '> *(9|10)000 *<' '$T/loaded/copy-loaded-latency.svg'"
 check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
     "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
-check "loaded levels: the prediction of U loads per trip (the slowest of U) drawn" has_text \
-    "$T/loaded/copy-inflight-copy-pad.svg" "slowest of U = 1, 2, 4, 8 loads"
+check "loaded levels: the prediction of k lines per trip (the slowest of k) drawn" has_text \
+    "$T/loaded/copy-inflight-copy-pad.svg" "slowest of k = 1, 2, 4, 8 lines per warp trip"
 # The model's roof by traffic: read-only rows are predicted up to the run's cub::DeviceReduce
 # roof (a second roof line), copy rows up to the memcpy roof (no second line).
 "$PLOT" --outdir "$T/cubroof" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
