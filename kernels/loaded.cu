@@ -130,15 +130,16 @@ __device__ __forceinline__ void trip_store(const OccLoadedArgs &a, const WalkSha
 // is not in it) hands the claim on. Where it sits is what the traffic copies of its family:
 //   read (reduce, whose warps hand chunks on through a ring and never wait for each other's
 //     loads) and gather (the warp chase, whose warps are independent): between the trip's loads
-//     and their adds, so a warp waits at it only for the other warps to issue, and for its own
-//     loads after it;
+//     and their adds, so a warp waits at it for the other warps to issue and for thread 0's claim
+//     to return, not for any load, and for its own loads after it;
 //   copy (copy, whose warps meet at a barrier per chunk after storing what they loaded): after
 //     the stores, so each trip lasts as long as the block's slowest load.
 // Between the claim's return and the barrier thread 0 does one add and one compare: the claim
 // counter of read and copy wraps at n_chunks itself (atomicInc). A 32-bit modulo there (about 20
 // dependent instructions) lengthened every trip: on the H200, read traffic at 12 warps per SM
 // moved 3.32 TB/s with it (probe mean 456 ns), 3.96 with the modulo done by every thread before
-// the loads (430 ns); the barrier's place moved it by 1.6% (3.37 after the adds against 3.32).
+// the loads (430 ns), and 4.41 without any (501 ns); the barrier's place moved it by 1.6% (3.37
+// after the adds against 3.32).
 template <int U, int kTraffic>
 __device__ __forceinline__ void background(const OccLoadedArgs &a)
 {
