@@ -79,6 +79,14 @@ struct WalkShape {
     unsigned int n_lines;  // gather: 128-byte lines in the buffer
 };
 
+// The first vector of thread t's first run of 32 in chunk c (read and copy): warp t / 32 takes U
+// adjacent runs of 32 vectors, lane t & 31 one vector of each.
+template <int U>
+__device__ __forceinline__ size_t trip_first(const WalkShape &w, unsigned int c, unsigned int t)
+{
+    return (size_t)c * w.chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
+}
+
 // One trip's loads over chunk c (see background; read and copy: c < n_chunks): read and copy, U
 // 16-byte vectors of the chunk; gather, U words of random lines (in v[u].x).
 template <int U, int kTraffic>
@@ -93,7 +101,7 @@ __device__ __forceinline__ void trip_load(const OccLoadedArgs &a, const WalkShap
                             (t & 31u));
     } else {
         const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
-        const size_t first = (size_t)c * w.chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
+        const size_t first = trip_first<U>(w, c, t);
 #pragma unroll
         for (int u = 0; u < U; u++) v[u] = __ldcs(buf + first + 32u * u);
     }
@@ -116,7 +124,7 @@ __device__ __forceinline__ void trip_store(const OccLoadedArgs &a, const WalkSha
                                            unsigned int c, unsigned int t, const uint4 (&v)[U])
 {
     uint4 *dst = reinterpret_cast<uint4 *>(a.stream_dst);
-    const size_t first = (size_t)c * w.chunk_vecs + (size_t)(t / 32u) * 32u * U + (t & 31u);
+    const size_t first = trip_first<U>(w, c, t);
 #pragma unroll
     for (int u = 0; u < U; u++) __stcs(dst + first + 32u * u, v[u]);
 }
