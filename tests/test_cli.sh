@@ -293,8 +293,8 @@ fi
 run --help
 opts="kernel unroll vec occ block lever size mode footprint max-noise max-time min-samples
       device out force plot quiet dry-run arch list help version"
-if [ -n "$SRC" ] && [ -f "$SRC/harness/options_table.c" ]; then
-    opts="$opts $(grep -oE '\{\.name = "[a-z-]+"' "$SRC/harness/options_table.c" | cut -d'"' -f2)"
+if [ -n "$SRC" ] && [ -f "$SRC/harness/cli/options_table.c" ]; then
+    opts="$opts $(grep -oE '\{\.name = "[a-z-]+"' "$SRC/harness/cli/options_table.c" | cut -d'"' -f2)"
 fi
 missing=""
 for o in $(tr -s ' \n' '\n' <<<"$opts" | sort -u); do

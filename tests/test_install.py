@@ -74,7 +74,7 @@ def test_tree(dest, prefix):
     got = sorted(os.listdir(plots)) if os.path.isdir(plots) else []
     check(got == wanted, "installed plots/ %s, want %s" % (got, wanted))
     check(os.access(os.path.join(plots, "plot"), os.X_OK), "the installed plot is executable")
-    check(os.path.isfile(os.path.join(root, "share", "occsweep", "harness", "csv_columns.h")),
+    check(os.path.isfile(os.path.join(root, "share", "occsweep", "harness", "csv", "csv_columns.h")),
           "the schema header is installed for occcsv.py")
 
     mine, theirs = run(binary, "--version"), run(BUILT, "--version")

@@ -428,9 +428,9 @@ expect_failure() { # expect_failure STATUS NEEDLE OUTDIR -- ARGS...: exit STATUS
     check "plot $* writes no file" no_files_in "$dir"
 }
 # Positions in the schema, so that a new column does not break the expected messages.
-columns() { grep -E '^ +X\([a-z0-9_]+,' "$ROOT/harness/csv_columns.h" | sed 's/^ *X(//; s/,.*//'; }
+columns() { grep -E '^ +X\([a-z0-9_]+,' "$ROOT/harness/csv/csv_columns.h" | sed 's/^ *X(//; s/,.*//'; }
 col() { columns | grep -nx "$1" | cut -d: -f1; }
-n_cols=$(grep -cE '^ *X\([a-z0-9_]+,' "$ROOT/harness/csv_columns.h")
+n_cols=$(grep -cE '^ *X\([a-z0-9_]+,' "$ROOT/harness/csv/csv_columns.h")
 # NAME|MESSAGE: what plots/plot says after "plots: <file>" (the reader's "file:line: what").
 for case in "no-header|:15: wrong header: column 1 is 'Synthetic GPU A', expected 'gpu_name'" \
     "missing-columns|:15: wrong header: column $(col gbps_median) is 'gbps_max', expected 'gbps_median'" \

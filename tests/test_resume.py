@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """tests/test_resume.py OCCSWEEP: --resume keys every axis that changes a measurement (CPU only).
 
-For each axis an earlier run's CSV is written from the schema (harness/csv_columns.h) holding
+For each axis an earlier run's CSV is written from the schema (harness/csv/csv_columns.h) holding
 some points, and `occsweep --dry-run --arch sm_90 --resume FILE ...` must plan exactly the points
 the file lacks: per-row axes (kernel, mode, variant, lever, block, occupancy, footprint, warm vs
 cold ladder) filter points; run-wide axes (size, waves, stride, cold, chain, index width) recorded as

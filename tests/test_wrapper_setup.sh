@@ -75,7 +75,7 @@ if readonly_sweep read-only; then
     else
         echo "(a) read-only, up to date: the binary ran"
     fi
-    touch "$tree/harness/csv_write.c"
+    touch "$tree/harness/csv/csv_write.c"
     if readonly_sweep read-only-stale; then
         if grep -q 'read-only and older than the sources' "$occ_test_tmp/read-only-stale.err"; then
             echo "(a) read-only, sources newer: the binary ran, with a line saying so"
