@@ -195,7 +195,7 @@ typedef struct OccLoadedProbe {
 
 /* The arguments of occ_loaded_latency (device pointers unless said). */
 /* What the background of a load level loads and does with it (the values of OccCurveTraffic,
- * harness/loaded_model.h). */
+ * harness/model/loaded_model.h). */
 typedef enum OccLoadedTraffic {
     OCC_LOADED_READ = 0,  /* 16-byte vectors, added up: read-only traffic, as reduce makes */
     OCC_LOADED_COPY = 1,  /* ... also stored to stream_dst: read + write traffic, as copy makes */

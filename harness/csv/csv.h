@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv.h: the sweep's CSV file: one row per point, run metadata in "# key=value" lines.
+/* harness/csv/csv.h: the sweep's CSV file: one row per point, run metadata in "# key=value" lines.
  * Implemented by csv_schema.c (row init, column queries), csv_write.c and csv_read.c.
  *
  * File format (columns in csv_columns.h, their dictionary in results/README.md):

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv_columns.h: the CSV schema of a sweep, in its fixed column order.
+/* harness/csv/csv_columns.h: the CSV schema of a sweep, in its fixed column order.
  *
  * One X-macro is the single source of truth: it generates the OccRow struct (csv.h), the header
  * line, the writer and the reader, and results/README.md documents the same list. Each entry is

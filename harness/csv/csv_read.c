@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv_read.c: the CSV reader: record splitting, unquoting in place, metadata, header and
+/* harness/csv/csv_read.c: the CSV reader: record splitting, unquoting in place, metadata, header and
  * field checks (format and contract in csv.h). */
 #include "csv_schema.h"
 

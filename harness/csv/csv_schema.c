@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv_schema.c: the column table of csv_columns.h, row initialization and the column
+/* harness/csv/csv_schema.c: the column table of csv_columns.h, row initialization and the column
  * queries of csv.h. */
 #include "csv_schema.h"
 

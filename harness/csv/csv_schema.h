@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv_schema.h: the column table behind csv.h, shared by the files of the CSV module only
+/* harness/csv/csv_schema.h: the column table behind csv.h, shared by the files of the CSV module only
  * (csv_schema.c: table, row init, column queries; csv_write.c: writer; csv_read.c: reader).
  * Everything else uses csv.h. */
 #ifndef OCC_CSV_SCHEMA_H

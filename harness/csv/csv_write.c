@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv_write.c: the CSV writer: quoting, metadata escaping, whole-row writes, the
+/* harness/csv/csv_write.c: the CSV writer: quoting, metadata escaping, whole-row writes, the
  * ".partial" file and its rename (format and contract in csv.h). */
 #define _POSIX_C_SOURCE 200809L /* open(O_EXCL), fdopen, mkdir, strdup */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/ncu_csv.c: the --ncu metric list, ncu's raw-page CSV and the launch-to-row matching
+/* harness/csv/ncu_csv.c: the --ncu metric list, ncu's raw-page CSV and the launch-to-row matching
  * (contract in ncu_csv.h). */
 #include "ncu_csv.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/ncu_csv.h: what --ncu asks Nsight Compute for and how its answer is read back: the
+/* harness/csv/ncu_csv.h: what --ncu asks Nsight Compute for and how its answer is read back: the
  * metric list, the raw-page CSV parser (`ncu --import R --csv --page raw --print-units base`) and
  * the matching of profiled launches to CSV rows. Pure: no CUDA, no process handling. */
 #ifndef OCC_NCU_CSV_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/resume.c: matching planned points against the rows of an earlier run. */
+/* harness/csv/resume.c: matching planned points against the rows of an earlier run. */
 #include "resume.h"
 
 #include <errno.h>

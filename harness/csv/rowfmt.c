@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/rowfmt.c: row helpers of the reports (contract in rowfmt.h). */
+/* harness/csv/rowfmt.c: row helpers of the reports (contract in rowfmt.h). */
 #include "rowfmt.h"
 
 #include <math.h>

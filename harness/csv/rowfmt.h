@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/rowfmt.h: small row helpers shared by the reports built from CSV rows (summary.c,
+/* harness/csv/rowfmt.h: small row helpers shared by the reports built from CSV rows (summary.c,
  * model.c): which rows count, how their strings compare, how a number prints in a text table.
  * Pure: no CUDA header. */
 #ifndef OCC_ROWFMT_H

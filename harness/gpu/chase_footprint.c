@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/chase_footprint.c: building a chase footprint on the device. */
+/* harness/gpu/chase_footprint.c: building a chase footprint on the device. */
 #include "chase_footprint.h"
 
 #include <stdio.h>

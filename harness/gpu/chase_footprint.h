@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/chase_footprint.h: a pointer-chase footprint on the device: a seeded random single
+/* harness/gpu/chase_footprint.h: a pointer-chase footprint on the device: a seeded random single
  * cycle through n_lines lines, each line holding the link to the next (an address or an index:
  * OccChaseLink, kernels/api.h), plus the host's copy of the visiting order for verification.
  * Shared by the chase throughput families (4-byte indices, OccChaseArgs) and the latency ladder. */

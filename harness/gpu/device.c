@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/device.c: device properties and limits from the CUDA runtime. */
+/* harness/gpu/device.c: device properties and limits from the CUDA runtime. */
 #include "device.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/device.h: the GPU a sweep runs on: its properties, limits and memory. */
+/* harness/gpu/device.h: the GPU a sweep runs on: its properties, limits and memory. */
 #ifndef OCC_DEVICE_H
 #define OCC_DEVICE_H
 

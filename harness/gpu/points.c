@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/points.c: the point loop of a run: configure -> bind -> time -> verify -> probe
+/* harness/gpu/points.c: the point loop of a run: configure -> bind -> time -> verify -> probe
  * residency -> generic rate columns -> the family's own columns. It names no family. */
 #include <math.h>
 #include <stdio.h>

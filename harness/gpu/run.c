@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/run.c: a run's stream, shared buffers, family set-up and roof. */
+/* harness/gpu/run.c: a run's stream, shared buffers, family set-up and roof. */
 #include "run.h"
 
 #include <stdio.h>

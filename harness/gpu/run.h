@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/run.h: one measurement run on the GPU: its stream and timing policy, the buffers the
+/* harness/gpu/run.h: one measurement run on the GPU: its stream and timing policy, the buffers the
  * families share, each selected family's state, the roof, and the point loop. The loop names no
  * family: it drives each through its OccFamilyOps (family.h). Never prints: the caller's on_row
  * callback writes and reports. */

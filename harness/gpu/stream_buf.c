@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/stream_buf.c: the run's shared streaming buffers. */
+/* harness/gpu/stream_buf.c: the run's shared streaming buffers. */
 #include "stream_buf.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/stream_buf.h: the input and output buffers the streaming families (copy, reduce, mixed) and
+/* harness/gpu/stream_buf.h: the input and output buffers the streaming families (copy, reduce, mixed) and
  * the roof share in one run, allocated once on first use, and the kernel-table entry those
  * families expand from their lists in kernels/variants.h. */
 #ifndef OCC_STREAM_BUF_H

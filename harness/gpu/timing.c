@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/timing.c: the measurement loop. */
+/* harness/gpu/timing.c: the measurement loop. */
 #include "timing.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/timing.h: event timing of one point: warm-up, batching, noise-bounded sampling.
+/* harness/gpu/timing.h: event timing of one point: warm-up, batching, noise-bounded sampling.
  *
  * A sample is a batch of launches between two CUDA events on the timer's non-default stream,
  * sized so that it lasts at least min_sample_ms; the per-launch time of a sample is its elapsed

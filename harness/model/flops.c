@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/flops.c: launch length and closed-form checks of the arithmetic families. */
+/* harness/model/flops.c: launch length and closed-form checks of the arithmetic families. */
 #include "flops.h"
 
 #include <math.h>

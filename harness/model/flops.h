@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/flops.h: the arithmetic families' pure side: how long an fma launch is, the closed
+/* harness/model/flops.h: the arithmetic families' pure side: how long an fma launch is, the closed
  * forms their results are checked against, and the mixed family's tolerance. No CUDA header
  * (tested on CPU); the peak itself is occ_arch_flop_peak_gflops (arch.h). */
 #ifndef OCC_FLOPS_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/knee_report.c: the knee table printed and written as markdown, and the model's
+/* harness/model/knee_report.c: the knee table printed and written as markdown, and the model's
  * agreement over its natural variants (contract in model.h). */
 #include <errno.h>
 #include <math.h>

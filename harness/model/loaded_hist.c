@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_hist.c: load-level figures from the hop histogram (contract in loaded_hist.h). */
+/* harness/model/loaded_hist.c: load-level figures from the hop histogram (contract in loaded_hist.h). */
 #include "loaded_hist.h"
 
 #include <math.h>

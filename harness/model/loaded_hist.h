@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_hist.h: the figures of one load level of the loaded-latency experiment, from its
+/* harness/model/loaded_hist.h: the figures of one load level of the loaded-latency experiment, from its
  * probes' hop histogram. Pure logic: no CUDA header. */
 #ifndef OCC_LOADED_HIST_H
 #define OCC_LOADED_HIST_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_levels.c: the load levels and their rows (contract in loaded_levels.h). */
+/* harness/model/loaded_levels.c: the load levels and their rows (contract in loaded_levels.h). */
 #include "loaded_levels.h"
 
 #include <string.h>

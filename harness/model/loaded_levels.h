@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_levels.h: the load levels of the loaded-latency experiment (the chase/loaded
+/* harness/model/loaded_levels.h: the load levels of the loaded-latency experiment (the chase/loaded
  * family) as a plan knows them, and their CSV rows: what each level runs, its variant name, the
  * row it fills, and the curve L(X) the model builds from a run's ok rows (read back as they are
  * on --resume). Pure logic: no CUDA header. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_model.c: L(X) and the loaded Little's-law fixed point (contract in
+/* harness/model/loaded_model.c: L(X) and the loaded Little's-law fixed point (contract in
  * loaded_model.h). */
 #include "loaded_model.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/loaded_model.h: the loaded-latency curve L(X) and the Little's-law fixed point on it.
+/* harness/model/loaded_model.h: the loaded-latency curve L(X) and the Little's-law fixed point on it.
  *
  * A kernel that keeps B bytes of loads in flight on each of S SMs, each load taking L(X) ns when
  * the memory system delivers X GB/s, settles where its own throughput is the one its latency

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model.c: Little's-law model and the knee table (contract in model.h; printed by
+/* harness/model/model.c: Little's-law model and the knee table (contract in model.h; printed by
  * knee_report.c). */
 #include "model.h"
 

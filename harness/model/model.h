@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model.h: the Little's-law model of a sweep and the knee report built on it.
+/* harness/model/model.h: the Little's-law model of a sweep and the knee report built on it.
  *
  * Model: a kernel that keeps B bytes of loads in flight on each of S SMs, each load taking L ns,
  * moves B x S / L bytes per ns (= GB/s), up to the roof R:

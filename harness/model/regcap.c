@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/regcap.c: the register ladder and the bounds lever's choice of twin. */
+/* harness/model/regcap.c: the register ladder and the bounds lever's choice of twin. */
 #include "regcap.h"
 
 #include "occupancy.h"

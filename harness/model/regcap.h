@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/regcap.h: the register ladder (pure): at which register counts per thread the register
+/* harness/model/regcap.h: the register ladder (pure): at which register counts per thread the register
  * file lets one more block per SM fit, and which register-capped twin the `bounds` lever takes
  * for an occupancy level.
  *
