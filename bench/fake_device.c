@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/fake_device.c: fake GPUs for the fleet tests (contract in fake_device.h). */
+/* bench/fake_device.c: fake GPUs for the fleet tests (contract in bench/fake_device.h). */
 #include "fake_device.h"
 
 #include <math.h>
@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "arch.h"
 #include "catalog.h"
 #include "csv.h"
 #include "exitcodes.h"
-#include "report.h"
+#include "run_meta.h"
+#include "run_policy.h"
 
 /* The made-up GPU behind every fake row: 132 SMs, a 3000 GB/s roof, 600 ns DRAM latency. */
 enum { FAKE_SM_COUNT = 132 };
@@ -22,6 +22,8 @@ enum { FAKE_SM_COUNT = 132 };
 #define FAKE_LATENCY_NS 600.0
 #define FAKE_NOISE_PCT  0.2
 
+/* Set by SIGINT/SIGTERM, read between fake points. File-scope because a signal handler can reach
+ * nothing else. */
 static volatile sig_atomic_t fake_stop = 0;
 static void on_signal(int sig)
 {
@@ -70,7 +72,7 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
 
 int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len)
 {
-    static OccFakeDevice list[OCC_MAX_LIST];
+    OccFakeDevice list[OCC_MAX_LIST];
     int n = 0;
     if (occ_fake_parse(occ_fake_list() ? occ_fake_list() : "", list, OCC_MAX_LIST, &n, err,
                        err_len) != 0)
@@ -131,15 +133,13 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     snprintf(status, status_len, "ok");
 }
 
+/* The metadata of a fake device's CSV: fake_device=1 first, the command and the device, and the
+ * made-up GPU's figures the rows were made from. */
 static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
 {
-    char cmd[2048] = "./run_sweep", host[256] = "unknown";
-    for (int i = 1; i < argc; i++) {
-        const size_t u = strlen(cmd);
-        snprintf(cmd + u, sizeof cmd - u, " %s", argv[i]);
-    }
-    gethostname(host, sizeof host);
-    host[sizeof host - 1] = '\0';
+    char cmd[2048], host[256];
+    occ_meta_command(cmd, sizeof cmd, argc, argv);
+    occ_meta_host(host, sizeof host);
     occ_meta_add(m, "fake_device",
                  "1 (synthetic rows of the %s fake device list: no "
                  "measurement)",
@@ -158,7 +158,7 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
 int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan, int argc,
                  char **argv)
 {
-    static OccMeta meta;
+    OccMeta meta = {0};
     char path[1024], err[512], end[96], status[160];
     const OccArchLimits *arch = occ_arch_find(d->arch);
     const char *ms_text = getenv(OCC_FAKE_POINT_MS_ENV);
@@ -166,7 +166,7 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     if (opt->out_path)
         snprintf(path, sizeof path, "%s", opt->out_path);
     else
-        occ_report_default_path(path, sizeof path, d->slug, opt->families);
+        occ_run_default_path(path, sizeof path, d->slug, opt->families);
     fake_meta(&meta, d, argc, argv);
     OccCsvWriter *w = NULL;
     if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||

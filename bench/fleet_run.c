@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/fleet_run.c: the fleet supervisor (contract in fleet_run.h). POSIX processes; no CUDA
+/* bench/fleet_run.c: the fleet supervisor (contract in bench/fleet_run.h). POSIX processes; no CUDA
  * context: the devices are only listed here. */
 #include "fleet_run.h"
 
@@ -18,10 +18,11 @@
 #include "exitcodes.h"
 #include "fake_device.h"
 #include "fleet.h"
-#include "report.h"
+#include "run_policy.h"
 
 enum { MAX_WORKERS = 64 };
 
+/* One worker: its GPU, its files and its process. */
 typedef struct Worker {
     OccDeviceId id;  /* the GPU */
     char path[1024]; /* its CSV */
@@ -32,7 +33,8 @@ typedef struct Worker {
     int killed_by;   /* the signal that ended it, or 0 */
 } Worker;
 
-/* The last SIGINT/SIGTERM received, and how many have arrived. */
+/* The last SIGINT/SIGTERM received, and how many have arrived. File-scope because a signal
+ * handler can reach nothing else; supervise() reads them between its polls. */
 static volatile sig_atomic_t fleet_signal = 0, fleet_signals = 0;
 static void on_signal(int sig)
 {
@@ -45,7 +47,7 @@ static int present(const OccOptions *opt, OccDeviceId *ids, int *n, char *err, s
 {
     const char *fake = occ_fake_list();
     if (!(fake && opt->dry_run)) return occ_device_list(ids, MAX_WORKERS, n, err, err_len);
-    static OccFakeDevice f[MAX_WORKERS];
+    OccFakeDevice f[MAX_WORKERS];
     if (occ_fake_parse(fake, f, MAX_WORKERS, n, err, err_len) != 0) return OCC_EXIT_USAGE;
     for (int i = 0; i < *n; i++) {
         ids[i] = (OccDeviceId){.index = i};
@@ -60,7 +62,7 @@ static int present(const OccOptions *opt, OccDeviceId *ids, int *n, char *err, s
 /* The workers' devices: --device all, or each listed index (which must be present). */
 static int select_workers(const OccOptions *opt, Worker *w, int *n, char *err, size_t err_len)
 {
-    static OccDeviceId ids[MAX_WORKERS];
+    OccDeviceId ids[MAX_WORKERS];
     int n_present = 0;
     const int rc = present(opt, ids, &n_present, err, err_len);
     if (rc != 0) return rc;
@@ -86,7 +88,7 @@ static int select_workers(const OccOptions *opt, Worker *w, int *n, char *err, s
 static void name_workers(const OccOptions *opt, Worker *w, int n)
 {
     char pattern[1024], stem[1024];
-    occ_report_default_path(pattern, sizeof pattern, "\001", opt->families);
+    occ_run_default_path(pattern, sizeof pattern, "\001", opt->families);
     for (int k = 0; k < n; k++) {
         const char *at = strchr(pattern, '\001');
         const size_t out_len = opt->out_path ? strlen(opt->out_path) : 0;
@@ -195,10 +197,10 @@ static void keep_partial(const Worker *w)
 }
 
 /* The per-worker lines and the fleet summary over the CSVs the workers left. */
-static void report(const Worker *w, int n)
+static void print_fleet(const Worker *w, int n)
 {
-    static OccCsvTable t[MAX_WORKERS];
-    static OccFleetMember m[MAX_WORKERS];
+    OccCsvTable t[MAX_WORKERS] = {0};
+    OccFleetMember m[MAX_WORKERS];
     char err[512];
     int n_m = 0;
     printf("fleet: %d worker(s)\n", n);
@@ -219,16 +221,11 @@ static void report(const Worker *w, int n)
         occ_csv_table_free(&t[k]);
 }
 
-int occ_fleet_run(const OccOptions *opt, int argc, char **argv)
+/* The fleet of opt in w[0..MAX_WORKERS) (zeroed): occ_fleet_run's exit status. */
+static int run_fleet(const OccOptions *opt, Worker *w, int argc, char **argv)
 {
-    static Worker w[MAX_WORKERS];
     char err[512];
     int n = 0, rc, worst = OCC_EXIT_OK;
-    if (opt->resume_path) {
-        fprintf(stderr, "occsweep: --resume takes one GPU's CSV: resume each with --device N "
-                        "--resume FILE (see --help)\n");
-        return OCC_EXIT_USAGE;
-    }
     if ((rc = select_workers(opt, w, &n, err, sizeof err)) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return rc;
@@ -258,6 +255,23 @@ int occ_fleet_run(const OccOptions *opt, int argc, char **argv)
         keep_partial(&w[k]);
         worst = w[k].exit_status > worst ? w[k].exit_status : worst;
     }
-    report(w, n);
+    print_fleet(w, n);
     return worst;
+}
+
+int occ_fleet_run(const OccOptions *opt, int argc, char **argv)
+{
+    if (opt->resume_path) {
+        fprintf(stderr, "occsweep: --resume takes one GPU's CSV: resume each with --device N "
+                        "--resume FILE (see --help)\n");
+        return OCC_EXIT_USAGE;
+    }
+    Worker *w = calloc(MAX_WORKERS, sizeof *w);
+    if (!w) {
+        fprintf(stderr, "occsweep: out of host memory for the fleet\n");
+        return OCC_EXIT_FAIL;
+    }
+    const int rc = run_fleet(opt, w, argc, argv);
+    free(w);
+    return rc;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bench/ncu_pass.c: --ncu: the Nsight Compute child run and the parent that reads it back
- * (contract in ncu_pass.h). */
+ * (contract in bench/ncu_pass.h). */
 #include "ncu_pass.h"
 
 #include <errno.h>
@@ -27,7 +27,6 @@ static void no_meta(void *user, const char *key, const char *fmt, ...)
 
 int occ_ncu_pass_child(const OccOptions *opt, const OccDevice *dev, const OccPlan *plan)
 {
-    static OccRun run;
     char err[512];
     const char *manifest_path = getenv(OCC_NCU_PASS_ENV), *bytes = getenv(OCC_NCU_BYTES_ENV);
     FILE *manifest = fopen(manifest_path, "w");
@@ -36,7 +35,7 @@ int occ_ncu_pass_child(const OccOptions *opt, const OccDevice *dev, const OccPla
                 strerror(errno));
         return 1;
     }
-    run = (OccRun){.dev = dev, .opt = opt, .meta = no_meta};
+    OccRun run = {.dev = dev, .opt = opt, .meta = no_meta};
     int n = -1;
     if (occ_run_init(&run, bytes ? atoll(bytes) : 0, plan->points, plan->n, err, sizeof err) == 0 &&
         occ_run_setup_families(&run, plan->points, plan->n, err, sizeof err) == 0)
@@ -127,6 +126,9 @@ static void log_reason(const char *text, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)strcspn(at, "\r\n"), at);
 }
 
+/* One --ncu pass: its temporary directory and the files in it (the child's manifest, ncu's report
+ * stem, the raw page, the log), the ncu binary and its version, the metric list, and why it
+ * failed. */
 typedef struct Pass {
     char dir[64], manifest[96], report[96], raw[96], log[96], ncu[512], version[32];
     char metrics[1024], err[512];
@@ -226,10 +228,7 @@ static void remove_pass_files(const Pass *p)
 void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_points, OccSink *sink,
                       OccMeta *meta, const char *path, int quiet)
 {
-    static Pass p;
-    static OccNcuLaunch launches[MAX_LAUNCHES];
-    static OccNcuKey keys[MAX_LAUNCHES];
-    memset(&p, 0, sizeof p);
+    Pass p = {0};
     if (!find_ncu(p.ncu, sizeof p.ncu)) {
         fprintf(stderr, "occsweep: --ncu: ncu (Nsight Compute) not found (NCU, PATH, "
                         "/usr/local/cuda/bin); the CSV has no ncu values\n");
@@ -257,9 +256,11 @@ void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_point
     int n_launches = 0, n_keys = 0, filled = -1;
     char err[512], keep[1100];
     OccRow *rows = malloc((size_t)(sink->n_rows ? sink->n_rows : 1) * sizeof *rows);
-    if (!rows) snprintf(p.err, sizeof p.err, "out of host memory");
-    if (rows && profile(&p, argc, argv, buffer_bytes, n_points, launches, &n_launches, keys,
-                        &n_keys) == 0) {
+    OccNcuLaunch *launches = malloc(MAX_LAUNCHES * sizeof *launches);
+    OccNcuKey *keys = malloc(MAX_LAUNCHES * sizeof *keys);
+    if (!rows || !launches || !keys) snprintf(p.err, sizeof p.err, "out of host memory");
+    if (rows && launches && keys &&
+        profile(&p, argc, argv, buffer_bytes, n_points, launches, &n_launches, keys, &n_keys) == 0) {
         for (int i = 0; i < sink->n_rows; i++)
             rows[i] = sink->rows[i].row;
         filled = occ_ncu_apply(launches, n_launches, keys, n_keys, rows, sink->n_rows, p.err,
@@ -292,5 +293,7 @@ void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_point
         fprintf(stderr, "occsweep: --ncu: %s; the CSV has no ncu values\n", p.err);
     }
     free(rows);
+    free(launches);
+    free(keys);
     remove_pass_files(&p);
 }

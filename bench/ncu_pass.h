@@ -2,15 +2,16 @@
 /* bench/ncu_pass.h: --ncu. After the timed run, one Nsight Compute process runs this program
  * again as its child (environment OCC_NCU_PASS): every point launched once, untimed, in the NVTX
  * range OCC_NCU_RANGE, which ncu alone profiles (--nvtx --nvtx-include, --clock-control none,
- * the fixed metric list of ncu_csv.h). The raw page is read back, matched launch by launch to the
- * rows, and the CSV rewritten with the ncu_* columns and the ncu_version / ncu_metrics /
- * ncu_command metadata. Without ncu, without counter access, past the time bound or on any
- * mismatch: one line on stderr, the CSV stays as it was, and the exit status is unchanged. */
+ * the fixed metric list of harness/csv/ncu_csv.h). The raw page is read back, matched launch by
+ * launch to the rows, and the CSV rewritten with the ncu_* columns and the ncu_version /
+ * ncu_metrics / ncu_command metadata. Without ncu, without counter access, past the time bound
+ * or on any mismatch: one line on stderr, the CSV stays as it was, and the exit status is
+ * unchanged. */
 #ifndef OCC_NCU_PASS_H
 #define OCC_NCU_PASS_H
 
 #include "plan.h"
-#include "report.h"
+#include "run_meta.h"
 #include "sink.h"
 
 /* The environment variable that makes a run the ncu child; its value is the manifest path. */

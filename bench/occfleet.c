@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bench/occfleet.c: the fleet summary of CSVs from several GPUs (a --device all run, the CSVs of
  * a Slurm job array): occfleet FILE.csv... prints, per variant, each GPU's plateau and knee and
- * the GPUs more than the runs' noise away from their model's median (harness/fleet.h). A GPU is
- * labelled by its file's host, gpu_index and pci_bus_id metadata. Exit status: 0 printed (with or
- * without outliers), 2 bad usage or a file that does not read as a sweep CSV. */
+ * the GPUs more than the runs' noise away from their model's median (harness/core/fleet.h). A
+ * GPU is labelled by its file's host, gpu_index and pci_bus_id metadata. Exit status: 0 printed
+ * (with or without outliers), 1 out of host memory, 2 bad usage or a file that does not read as
+ * a sweep CSV. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -13,6 +15,7 @@
 
 enum { MAX_FILES = 1024 };
 
+/* The value of metadata key in t, or fallback when it is missing or empty. */
 static const char *meta_or(const OccCsvTable *t, const char *key, const char *fallback)
 {
     const char *v = occ_csv_meta_get(t, key);
@@ -21,13 +24,18 @@ static const char *meta_or(const OccCsvTable *t, const char *key, const char *fa
 
 int main(int argc, char **argv)
 {
-    static OccCsvTable t[MAX_FILES];
-    static OccFleetMember m[MAX_FILES];
-    static char labels[MAX_FILES][256];
     char err[512];
     if (argc < 2 || argc - 1 > MAX_FILES || strcmp(argv[1], "--help") == 0) {
         fprintf(stderr, "usage: occfleet FILE.csv... (1 to %d sweep CSVs)\n", MAX_FILES);
         return argc >= 2 && strcmp(argv[1], "--help") == 0 ? OCC_EXIT_OK : OCC_EXIT_USAGE;
+    }
+    const int n = argc - 1;
+    OccCsvTable *t = calloc((size_t)n, sizeof *t);
+    OccFleetMember *m = calloc((size_t)n, sizeof *m);
+    char (*labels)[256] = calloc((size_t)n, sizeof *labels);
+    if (!t || !m || !labels) {
+        fprintf(stderr, "occfleet: out of host memory\n");
+        return OCC_EXIT_FAIL;
     }
     for (int i = 1; i < argc; i++) {
         OccCsvTable *ti = &t[i - 1];
@@ -43,8 +51,11 @@ int main(int argc, char **argv)
             .rows = ti->rows,
             .n_rows = ti->n_rows};
     }
-    const int rc = occ_fleet_print(stdout, m, argc - 1) < 0 ? OCC_EXIT_FAIL : OCC_EXIT_OK;
-    for (int i = 0; i < argc - 1; i++)
+    const int rc = occ_fleet_print(stdout, m, n) < 0 ? OCC_EXIT_FAIL : OCC_EXIT_OK;
+    for (int i = 0; i < n; i++)
         occ_csv_table_free(&t[i]);
+    free(t);
+    free(m);
+    free(labels);
     return rc;
 }

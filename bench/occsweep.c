@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/occsweep.c: the run_sweep program: parse -> plan -> run -> report. Glue only: every step
- * lives in harness/ (logic, measurement) or bench/report.c (output). */
+/* bench/occsweep.c: the occsweep program (./run_sweep runs it): parse -> plan -> measure -> print.
+ * Glue only: every step lives in harness/ (logic, measurement) or a bench/ module (README.md). */
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +16,18 @@
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
+#include "plan_print.h"
+#include "plot_scripts.h"
 #include "recompute.h"
-#include "report.h"
 #include "resources.h"
 #include "resume.h"
+#include "run_meta.h"
+#include "run_policy.h"
+#include "run_summary.h"
 #include "sink.h"
 
+/* Set by SIGINT/SIGTERM; the point loop stops between points once it is (OccRun.stop).
+ * File-scope because a signal handler can reach nothing else. */
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
@@ -36,14 +41,6 @@ static int fail(const char *msg)
 {
     fprintf(stderr, "occsweep: %s\n", msg);
     return OCC_EXIT_FAIL;
-}
-
-static void meta_sink(void *user, const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    occ_meta_vadd(user, key, fmt, ap);
-    va_end(ap);
 }
 
 /* The table entry of --arch, or NULL after a usage message naming the architectures known. */
@@ -61,7 +58,7 @@ static const OccArchLimits *known_arch(const char *name)
 /* --calc: the occupancy calculator on --arch's table entry or, without it, the device's limits. */
 static int calc(const OccOptions *opt)
 {
-    static OccDevice dev;
+    OccDevice dev = {0};
     const OccArchLimits *arch = opt->arch ? known_arch(opt->arch) : NULL;
     char err[512], msg[600], target[300];
     const char *why = NULL;
@@ -90,11 +87,6 @@ static int calc(const OccOptions *opt)
     return OCC_EXIT_OK;
 }
 
-/* The model's loaded-latency curves, filled by the sink from the run's chase/loaded rows (measured
- * first, or kept by --resume): by background traffic (OccCurveTraffic: read-only, read + write,
- * random lines). */
-static OccLatencyCurve loaded_curves[OCC_CURVE_TRAFFICS];
-
 /* The model meta line of a loaded-latency model: which traffic's curve L(X) predicts each
  * planned family that the model covers (the family table's curve_traffic), and the fallback. */
 static void describe_loaded_model(const OccPlan *plan, double unloaded_ns, char *out, size_t len)
@@ -116,9 +108,11 @@ static void describe_loaded_model(const OccPlan *plan, double unloaded_ns, char 
 }
 
 /* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
- * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves,
- * empty until the load levels' rows arrive. 0 (model set, or none needed) or -1 with err. */
-static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int *have, OccMeta *m,
+ * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves by
+ * background traffic, empty until the sink fills them from the load levels' rows (measured first,
+ * or kept by --resume). 0 (model set, or none needed) or -1 with err. */
+static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model,
+                         OccLatencyCurve curves[OCC_CURVE_TRAFFICS], int *have, OccMeta *m,
                          char *err, size_t err_len)
 {
     *have = 0;
@@ -136,7 +130,7 @@ static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model, int 
     occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
     char which[400];
     if (!run->opt->no_loaded) {
-        occ_model_use_curves(model, loaded_curves);
+        occ_model_use_curves(model, curves);
         describe_loaded_model(plan, ns, which, sizeof which);
     } else {
         occ_model_describe(model, which, sizeof which);
@@ -162,14 +156,14 @@ static long long stream_default_bytes(const OccPlan *plan, const OccDevice *dev)
 static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char **argv,
                    const OccPlan *plan, OccCsvTable *resumed, const OccPlan *todo)
 {
-    static OccRun run;
-    static OccMeta meta;
-    static OccSink sink;
-    static OccModel model;
+    OccMeta meta = {0};
+    OccSink sink = {0};
+    OccModel model = {0};
+    OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
     char err[512], path[1024];
     int have_model = 0;
-    run = (OccRun){.dev = dev, .opt = opt, .stop = &stop_requested, .meta = meta_sink,
-                   .meta_user = &meta, .policy = occ_report_policy(opt)};
+    OccRun run = {.dev = dev, .opt = opt, .stop = &stop_requested, .meta = occ_meta_sink,
+                  .meta_user = &meta, .policy = occ_run_timing_policy(opt)};
     const long long size = opt->size_bytes ? opt->size_bytes : stream_default_bytes(plan, dev);
     if (occ_run_init(&run, size, todo->points, todo->n, err, sizeof err) != 0) return fail(err);
     if (!opt->quiet)
@@ -177,20 +171,20 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
                 dev->sm_count, todo->n);
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
     const char *pci = dev->pci_bus_id;
-    occ_report_metadata(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
-    if (measure_model(&run, plan, &model, &have_model, &meta, err, sizeof err) != 0 ||
+    occ_meta_add_run(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
+    if (measure_model(&run, plan, &model, curves, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
         return fail(err);
-    occ_report_resumed_meta(&meta, resumed);
+    occ_meta_add_resumed(&meta, resumed);
     if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
     else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
-    else occ_report_default_path(path, sizeof path, dev->slug, opt->families);
+    else occ_run_default_path(path, sizeof path, dev->slug, opt->families);
     if (occ_sink_open(&sink, path, opt->force || resumed, &meta, have_model ? &model : NULL,
                       opt->quiet, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return OCC_EXIT_USAGE;
     }
-    if (have_model && model.curve) occ_sink_feed_curves(&sink, loaded_curves);
+    if (have_model && model.curve) occ_sink_feed_curves(&sink, curves);
     for (int i = 0; resumed && i < resumed->n_rows; i++)
         if (occ_resume_keep_row(resumed, i, todo->points, todo->n))
             occ_sink_keep(&sink, &resumed->rows[i]);
@@ -200,14 +194,15 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
                                     sizeof err);
     occ_sink_close(&sink, pci, done, todo->n, e != cudaSuccess);
-    occ_report_run(&sink, &run.roof, have_model ? &model : NULL, path, dev->name);
+    occ_run_summary_print(&sink, &run.roof, have_model ? &model : NULL, path, dev->name);
     occ_run_free(&run);
     if (e != cudaSuccess) return fail(err);
-    /* Profiling, figures and the report only for a finished run; none changes the exit status. */
+    /* Profiling, figures and the --report page only for a finished run; none changes the exit
+     * status. */
     if (opt->ncu && done == todo->n)
         occ_ncu_pass_run(argc, argv, size, plan->n, &sink, &meta, path, opt->quiet);
-    if ((opt->plot || opt->report) && done == todo->n) occ_report_plot(path);
-    if (opt->report && done == todo->n) occ_report_page(path);
+    if ((opt->plot || opt->report) && done == todo->n) occ_plot_scripts_figures(path);
+    if (opt->report && done == todo->n) occ_plot_scripts_page(path);
     return occ_sink_exit_status(&sink, done, todo->n, path);
 }
 
@@ -245,10 +240,9 @@ static int load_plugin(int argc, char **argv, char *err, size_t err_len)
 
 int main(int argc, char **argv)
 {
-    static OccOptions opt;
-    static OccDevice dev;
-    static OccVariantResources res[256];
-    static OccCsvTable resumed;
+    OccOptions opt = {0};
+    OccDevice dev = {0};
+    OccCsvTable resumed = {0};
     char err[512], msg[480], notes[4096] = "", cc[8];
     if (load_plugin(argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
@@ -256,7 +250,7 @@ int main(int argc, char **argv)
     }
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
     if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
-    if (opt.version) return occ_report_version(stdout);
+    if (opt.version) return occ_plot_scripts_version(stdout);
     if (opt.help_man) { occ_options_print_man(stdout, "occsweep", OCC_VERSION); return OCC_EXIT_OK; }
     /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
     const int ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
@@ -274,7 +268,7 @@ int main(int argc, char **argv)
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
     const char *fake_list = occ_fake_list();
-    static OccFakeDevice fake_dev;
+    OccFakeDevice fake_dev = {0};
     if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
     if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
         return occ_fleet_run(&opt, argc, argv);
@@ -306,6 +300,9 @@ int main(int argc, char **argv)
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
         arch = &dev.limits;
     }
+    /* One entry per catalog variant, the plugin's (loaded above) included. */
+    OccVariantResources *res = calloc((size_t)occ_variant_count(), sizeof *res);
+    if (!res) return fail("out of host memory for the variants' resources");
     if (occ_resources_get(arch, !opt.arch && !fake, res, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
         return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
@@ -332,12 +329,13 @@ int main(int argc, char **argv)
                 opt.resume_path, resumed.n_rows, todo.n);
     if (fake) return occ_fake_run(&opt, fake, &todo, argc, argv);
     if (opt.dry_run) {
-        occ_report_print_plan(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
+        occ_plan_print_dry_run(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
         return OCC_EXIT_OK;
     }
-    if (!opt.quiet) occ_report_print_levels(stderr, "occsweep: levels ", notes, &plan);
+    if (!opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", notes, &plan);
     int rc = ncu_child ? occ_ncu_pass_child(&opt, &dev, &plan) : measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
     occ_csv_table_free(&resumed);
+    free(res);
     occ_plan_free(&plan);
     occ_plan_free(&todo);
     return rc;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/recompute.c: --recompute FILE (contract in recompute.h). */
+/* bench/recompute.c: --recompute FILE (contract in bench/recompute.h). */
 #include "recompute.h"
 
 #include <math.h>
@@ -11,8 +11,8 @@
 #include "exitcodes.h"
 #include "loaded_levels.h"
 #include "model.h"
-#include "report.h"
 #include "rowfmt.h"
+#include "run_summary.h"
 
 /* The number metadata `key` holds, or NaN when the file lacks it or it is not a number. */
 static double meta_number(const OccCsvTable *t, const char *key)
@@ -50,8 +50,8 @@ static double largest_difference(const OccModel *m, const OccRow *rows, int n_ro
 
 int occ_recompute(const OccOptions *opt)
 {
-    static OccCsvTable t;
-    static OccLatencyCurve curves[OCC_CURVE_TRAFFICS];
+    OccCsvTable t = {0};
+    OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
     char err[1300];
     const char *path = opt->recompute_path;
     if (occ_csv_read(path, &t, err, sizeof err) != 0) {
@@ -98,7 +98,7 @@ int occ_recompute(const OccOptions *opt)
            "its gbps_predicted %.3g%%\n",
            path, compared, compared ? 100.0 * d : 0.0);
     const char *gpu = occ_csv_meta_get(&t, "gpu_name");
-    const int rc = occ_report_knees(&m, plain, n, opt->out_path, gpu ? gpu : "unknown GPU");
+    const int rc = occ_run_summary_knees(&m, plain, n, opt->out_path, gpu ? gpu : "unknown GPU");
     free(plain);
     return rc == 0 ? OCC_EXIT_OK : OCC_EXIT_FAIL;
 }

@@ -10,11 +10,11 @@
  * (dram_latency_ns, roof_memcpy_gbps, roof_cub_reduce_gbps, sm_count) and its load-level rows
  * (the loaded-latency curves, as the run built them; none: the unloaded model), prints how far
  * the recomputed predictions are from the file's gbps_predicted column, then the knee table
- * (bench/report.h occ_report_knees), and writes the markdown knee report to opt->out_path when
- * set (refused when it exists, unless opt->force). Exit codes (harness/exitcodes.h): OCC_EXIT_OK;
- * OCC_EXIT_USAGE for an unreadable file, one without the model's inputs or without an ok row
- * with a measured GB/s, or a bad --out, with a one-line message on stderr; OCC_EXIT_FAIL when
- * the report cannot be written. */
+ * (bench/run_summary.h occ_run_summary_knees), and writes the markdown knee report to
+ * opt->out_path when set (refused when it exists, unless opt->force). Exit codes
+ * (harness/core/exitcodes.h): OCC_EXIT_OK; OCC_EXIT_USAGE for an unreadable file, one without the
+ * model's inputs or without an ok row with a measured GB/s, or a bad --out, with a one-line
+ * message on stderr; OCC_EXIT_FAIL when the report cannot be written. */
 int occ_recompute(const OccOptions *opt);
 
 #endif

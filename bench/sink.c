@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/sink.c: the run's rows to CSV, memory and progress. */
+/* bench/sink.c: the run's rows to CSV, memory and progress (contract in bench/sink.h). */
 #include "sink.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bench/sink.h: where a run's rows go: the CSV file (flushed row by row), a growing in-memory
- * copy for the summary, the Little's-law annotation and the progress lines. */
+ * copy for the end-of-run summary (bench/run_summary.h), the Little's-law annotation and the
+ * progress lines (bench/progress.h). */
 #ifndef OCC_SINK_H
 #define OCC_SINK_H
 
@@ -8,27 +9,31 @@
 
 #include "csv.h"
 #include "model.h"
-#include "report.h"
+#include "progress.h"
 #include "run.h"
+#include "run_meta.h"
 
 /* A sink's state. Rows own their status text; their other strings point into the run, the
  * catalog or the resumed table, which outlive the sink. */
 typedef struct OccSink {
-    OccCsvWriter *csv;
+    OccCsvWriter *csv;     /* the open CSV; NULL after occ_sink_close */
     const OccModel *model; /* prediction added to every new row (NULL: none) */
     OccLatencyCurve *curves[OCC_CURVE_TRAFFICS]; /* the model's loaded-latency curves by
                                                     traffic, which every ok chase/loaded row
                                                     (new or kept) joins before any later row is
                                                     annotated (NULL: none) */
-    OccProgress progress;
-    OccRunRow *rows;       /* n_rows rows (heap, grows) */
-    int n_rows, cap_rows;
-    int n_fail, write_failed, out_of_memory;
+    OccProgress progress;  /* the progress lines of the new rows */
+    OccRunRow *rows;       /* n_rows rows (heap, grows), kept and new in the order taken */
+    int n_rows, cap_rows;  /* rows held, and room for */
+    int n_fail;            /* new rows whose status is fail* (failed verification) */
+    int write_failed;      /* a write to the CSV failed */
+    int out_of_memory;     /* a row could not be kept in memory (it is still in the CSV) */
     char end[320];         /* the end_status line written at close */
 } OccSink;
 
-/* Opens the CSV at path (parent directories created) with the run's metadata. 0, or -1 with a
- * one-line err. */
+/* Opens the CSV at path (parent directories created; an existing file refused unless force)
+ * with the run's metadata, and starts the progress lines (none when quiet). model annotates
+ * every new row (NULL: none) and must outlive the sink. 0, or -1 with a one-line err. */
 int occ_sink_open(OccSink *s, const char *path, int force, const OccMeta *meta,
                   const OccModel *model, int quiet, char *err, size_t err_len);
 /* From now on, every ok load-level row the sink takes (new or kept) joins curves[its traffic]
@@ -45,8 +50,9 @@ void occ_sink_close(OccSink *s, const char *pci, int done, int n, int cuda_error
  * kept rows as they are now (e.g. with the ncu columns filled) and the same end_status line.
  * 0, or -1 with a one-line err. */
 int occ_sink_rewrite(OccSink *s, const char *path, const OccMeta *meta, char *err, size_t err_len);
-/* The process exit status after the run (messages on stderr): 1 when interrupted, a write
- * failed or a point failed verification, else 0. Frees the rows. */
+/* The process exit status after the run (one message on stderr): 1 when interrupted, a write
+ * failed, a point failed verification or a row could not be kept in memory, else 0. Frees the
+ * rows. */
 int occ_sink_exit_status(OccSink *s, int done, int n, const char *path);
 
 #endif

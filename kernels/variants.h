@@ -2,7 +2,7 @@
 /* kernels/variants.h: every compiled kernel variant.
  *
  * This list is the single source of truth: it is expanded into kernels and launchers in the .cu
- * files and into the registry table the sweep walks (harness/registry.c). Adding a variant is one
+ * files and into the catalog the sweep walks (harness/core/catalog.c). Adding a variant is one
  * edit here. Each entry is X(family, U, V, CAP, SUFFIX):
  *   U      independent loads in flight per thread per loop trip (unroll), 1..8
  *   V      bytes per load instruction per thread: 4 (float), 8 (float2), 16 (float4)
@@ -11,17 +11,18 @@
  *          the `bounds` lever's ladder: 56, 48, 40 or 32
  *   SUFFIX empty, or _r<CAP>; the variant name is <family>_u<U>_v<V><SUFFIX>
  * The ladder's rungs are the register counts at which blocks of 128 threads gain an occupancy level
- * on some default arch (harness/regcap.h computes them from the arch table; tests/test_regcap.c
- * checks that this list holds every rung up to 56): on sm_80/sm_90/sm_100 32 -> 16 blocks (100%),
- * 40 -> 12, 48 -> 10, 56 -> 9; on sm_86/sm_89/sm_120 40 -> 12 blocks (100%), 48 -> 10, 56 -> 9.
+ * on some default arch (harness/model/regcap.h computes them from the arch table;
+ * tests/test_regcap.c checks that this list holds every rung up to 56): on sm_80/sm_90/sm_100
+ * 32 -> 16 blocks (100%), 40 -> 12, 48 -> 10, 56 -> 9; on sm_86/sm_89/sm_120 40 -> 12 blocks
+ * (100%), 48 -> 10, 56 -> 9.
  * A variant gets a twin at a cap only where the cap is below its natural count on some default
  * arch (the build's kernel_resources.csv when natural variants were bounded to 256 threads: the
- * most copy or reduce gave on any arch opens each line; bounded to 1024 they hold at most 64), so no twin is a copy of its natural variant everywhere: 36 twins in
- * all, where one cap per variant (the old _lbfull) compiled 22. A cap that cannot hold U loads of
- * V bytes (8 x 16 bytes need 32 registers of data alone) spills: the SASS audit accepts fewer loads
- * in flight only from a twin with a stack frame (tests/test_sass_audit.py), and every row carries
- * local_bytes_per_thread. Twins carry no __launch_bounds__ (nvcc refuses both on one kernel): they
- * take blocks up to the device's 1024 threads whatever OCC_LB_MAX_THREADS is.
+ * most copy or reduce gave on any arch opens each line; bounded to 1024 they hold at most 64), so
+ * no twin is a copy of its natural variant everywhere: 36 twins in all. A cap that cannot hold U
+ * loads of V bytes (8 x 16 bytes need 32 registers of data alone) spills: the SASS audit accepts
+ * fewer loads in flight only from a twin with a stack frame (tests/test_sass_audit.py), and every
+ * row carries local_bytes_per_thread. Twins carry no __launch_bounds__ (nvcc refuses both on one
+ * kernel): they take blocks up to the device's 1024 threads whatever OCC_LB_MAX_THREADS is.
  * C and C++ both include this header; it holds no CUDA type, so the pure harness reads it too. */
 #ifndef OCC_VARIANTS_H
 #define OCC_VARIANTS_H
@@ -73,12 +74,12 @@
 #define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
 
-/* Every compiled variant in one uniform shape, for the pure catalog (harness/catalog.c), which
+/* Every compiled variant in one uniform shape, for the pure catalog (harness/core/catalog.c), which
  * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, cap, natural) before expanding
  * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, A the FMAs per loaded
- * element (0 for the families without that axis), natural the name of the uncapped twin of a
- * capped variant (its own name when natural). A new family adds its list above and one adapter
- * term here. */
+ * element (0 for the families without that axis), natural the name of the uncapped twin of a capped
+ * variant (its own name when natural). A new family adds its list above and one adapter term
+ * here. */
 #define OCC_CATALOG_STREAM(fam, u, v, lb, sfx)                                                     \
     OCC_CATALOG_ENTRY(#fam, "stream", #fam "_u" #u "_v" #v #sfx, u, v, 0, lb,                     \
                       #fam "_u" #u "_v" #v)

@@ -15,9 +15,10 @@ import math
 import os
 
 import figdata
+import figspec
 
 # block_threads, so that a run of several block sizes is compared at one (plots/csvsel.py).
-TABLE_SPEC = figdata.Spec("table", ["variant", "unroll", "vec_bytes", "block_threads"],
+TABLE_SPEC = figspec.Spec("table", ["variant", "unroll", "vec_bytes", "block_threads"],
                           "occ_achieved_pct", "gbps_median", ["noise_pct"])
 KNEE_FRACTION = 0.9
 

@@ -3,10 +3,10 @@
 plots/occcsv.py: what occ_csv_read accepts, nothing else), says which figures its rows call for
 (plots/figlist.py) and writes what each figure draws: one point per curve and x, the median of
 the ok rows there (rows repeated over runs of a sweep become one point; memory does not grow
-with the file). Only
-rows with status "ok" are used, and of those not a row that holds a finite value beyond 1e15 in
-a column a figure draws: check and compare name each such row on stderr ("plots: FILE:LINE:
-COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it out silently.
+with the file), as plots/figout.py writes it. Only rows with status "ok" are used, and of those
+not a row that holds a finite value beyond 1e15 in a column a figure draws: check and compare
+name each such row on stderr ("plots: FILE:LINE: COLUMN 'TEXT' is beyond 1e+15: row left out of
+the figures"), select leaves it out silently.
 
     python3 plots/csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE
         Prints, tab-separated:
@@ -57,34 +57,25 @@ COLUMN 'TEXT' is beyond 1e+15: row left out of the figures"), select leaves it o
                      and the block figure is added after its stream figures (block-K[-M]).
     python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
         Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X
-        and PLOT_Y, as tab-separated blocks for gnuplot's `index`: one block per file and
-        distinct PLOT_BY tuple, sorted by those and then by x; each block starts with its header
-        line and two blank lines separate blocks. A point is one (kernel, mode, lever, PLOT_BY
-        values, text PLOT_KEEP values, x value) of a file. Columns: set_idx (file number,
-        1-based), label (the file's gpu_name; where names repeat, plus its pci_bus_id, then its
-        host, then its base name), each PLOT_BY column, <col>_rank (1-based rank of its value
-        among all selected points), PLOT_X (as the point's first row writes it), PLOT_Y (the
-        median over the point's rows), PLOT_NORM (the file's metadata value) when set, the
-        PLOT_KEEP columns (numbers: their median over the point's rows that hold one, else NaN).
+        and PLOT_Y, as the blocks plots/figout.py describes, one per file and distinct PLOT_BY
+        tuple. A point is one (kernel, mode, lever, PLOT_BY values, text PLOT_KEEP values, x
+        value) of a file. Columns: set_idx, label, each PLOT_BY column, <col>_rank, PLOT_X,
+        PLOT_Y, PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns.
     python3 plots/csvsel.py compare --data FILE [--table PREFIX] [--x occ|inflight] [--kernel K]
                                     [--lever L] [--unroll U] [--vec V] CSV...
         The data of the comparison figure: the occupancy (or inflight) figure data of one
         kernel's points in every CSV, PLOT_NORM=roof_memcpy_gbps, one block per file and
-        (unroll, vec_bytes, lever). The kernel is --kernel, else the one kernel every CSV has Volkov
-        figures for; each CSV must hold it in one mode, the same in all, and one lever or
+        (unroll, vec_bytes, lever). The kernel is --kernel, else the one kernel every CSV has
+        Volkov figures for; each CSV must hold it in one mode, the same in all, and one lever or
         --lever. With --table, also PREFIX.csv and PREFIX.md, the numeric comparison
         (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic
         metadata starts with 1 (test data), else 0.
 
-Medians are the lower median of an even count, so each is a value the CSV holds; numbers are
-written as the C writer writes them (%.10g) where that reads back as the value, else as the
-shortest text that does (so the CSV's own text where the C writer wrote it), x as the CSV
-wrote it (leading blanks dropped). Text fields have tabs, CR and LF replaced by spaces, as the
-output is one line per row. Environment of select: PLOT_WHERE conditions
-"col=value" (the field's exact text) joined by \\037; PLOT_BY and PLOT_KEEP comma-separated
-column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a
-metadata key that must hold a positive number; PLOT_WHAT names the figure in messages. Errors:
-one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
+Environment of select: PLOT_WHERE conditions "col=value" (the field's exact text) joined by
+\\037; PLOT_BY and PLOT_KEEP comma-separated column names; PLOT_X, PLOT_Y column names;
+PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a metadata key that must hold a positive
+number; PLOT_WHAT names the figure in messages. Errors: one line "plots: FILE:LINE: what" (or
+"plots: FILE: what") on stderr, exit 2.
 """
 import collections
 import os
@@ -95,25 +86,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparetab  # noqa: E402
 import figdata  # noqa: E402
 import figlist  # noqa: E402
-from figlist import clean, sort_key  # noqa: E402
-import occcsv  # noqa: E402
+from figlist import clean  # noqa: E402
+from figout import fail, labels_of, norm_of, number_text, open_out, write_points  # noqa: E402
+import figspec  # noqa: E402
 
-BLANKS = figdata.BLANKS
-
-
-def fail(msg):
-    print("plots: %s" % msg, file=sys.stderr)
-    sys.exit(2)
+BLANKS = figspec.BLANKS
 
 
-def number_text(v):
-    """v as the C writer writes it (%.10g) where that reads back as v, else the shortest text
-    that does."""
-    text = "%.10g" % v
-    return text if float(text) == v else repr(v)
-
-
-def scan(path, specs=figdata.FIGURE_SPECS, absurd_lines=True):
+def scan(path, specs=figspec.FIGURE_SPECS, absurd_lines=True):
     if not (os.path.isfile(path) and os.access(path, os.R_OK)):
         fail("%s: cannot read the file" % path)
     try:
@@ -154,37 +134,6 @@ def entries(run, spec, kernel, mode, lever=None, keep_curve=None):
     return out
 
 
-def write_points(out, spec, sets, norm=None):
-    """Writes sets [(set_idx, label, norm text, entries)] as tab-separated blocks (see select)."""
-    distinct = [set() for _ in spec.by]
-    for _, _, _, ents in sets:
-        for by_vals, _, _ in ents:
-            for k, v in enumerate(by_vals):
-                distinct[k].add(v)
-    ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
-    head = "\t".join(["set_idx", "label"] + list(spec.by) + [c + "_rank" for c in spec.by] +
-                     [spec.x, spec.y] + ([norm] if norm else []) + list(spec.keep)) + "\n"
-    first = True
-    for set_idx, label, norm_text, ents in sets:
-        ents.sort(key=lambda e: ([sort_key(v) for v in e[0]], e[2].x, e[1]))
-        prev = None
-        for by_vals, keep, p in ents:
-            if by_vals != prev:
-                out.write(head if first else "\n\n" + head)
-                first, prev = False, by_vals
-            out.write("\t".join([str(set_idx), label] + [clean(v) for v in by_vals] +
-                                [ranks[k][v] for k, v in enumerate(by_vals)] +
-                                [p.x_text, number_text(p.y.result())] +
-                                ([norm_text] if norm else []) + [clean(v) for v in keep]) + "\n")
-
-
-def open_out(path):
-    try:
-        return open(path, "w", encoding="utf-8", errors="surrogateescape")
-    except OSError as e:
-        fail("%s: %s" % (path, e.strerror))
-
-
 def curve_filter(spec, unroll, vec, block=None):
     """A keep_curve function for entries(): by values with unroll, vec_bytes and block_threads
     (where the spec's curves have them) equal to unroll, vec and block when these are given;
@@ -222,7 +171,7 @@ def check(path, prefix, unroll=None, vec=None):
             block = figlist.figure_block(ty, g)
             if block is not None:
                 where += "\037block_threads=" + clean(block)
-            spec = figdata.SPEC[ty]
+            spec = figspec.SPEC[ty]
             only = curve_filter(spec, unroll, vec if elem is None else elem, block)
             ents = entries(run, spec, g.kernel, g.mode, lever, only)
             if not ents:
@@ -240,16 +189,12 @@ def check(path, prefix, unroll=None, vec=None):
     print("\n".join(out))
 
 
-# The block figure's data: the occupancy points of one (unroll, vec_bytes), a curve per block size.
-BLOCK_SPEC = figdata.Spec("block", ["block_threads"], "occ_achieved_pct", "gbps_median")
-
-
 def block_entries(path, suffix, run, g, unroll, vec):
-    """(BLOCK_SPEC, its entries, lever, (unroll, vec_bytes, why)) of g's block figure: the
-    occupancy points of one (unroll, vec_bytes), --unroll U --vec V, else of the curves these
+    """(figspec.BLOCK_SPEC, its entries, lever, (unroll, vec_bytes, why)) of g's block figure:
+    the occupancy points of one (unroll, vec_bytes), --unroll U --vec V, else of the curves these
     keep the one holding the best GB/s (why: "(best GB/s)", else ""); of its natural rows
     (lever pad), or where the kept curves have none its register-capped ones (lever bounds)."""
-    spec = figdata.SPEC["occupancy"]
+    spec = figspec.SPEC["occupancy"]
     ents = entries(run, spec, g.kernel, g.mode, None, curve_filter(spec, unroll, vec))
     i_lever, i_block = spec.by.index("lever"), spec.by.index("block_threads")
     natural = [e for e in ents if e[0][i_lever] != "bounds"]
@@ -261,34 +206,7 @@ def block_entries(path, suffix, run, g, unroll, vec):
     u, v, lever = best[0][:3]
     why = "" if unroll is not None and vec is not None else "(best GB/s)"
     kept = [((by[i_block],), keep, p) for by, keep, p in ents if by[:3] == (u, v, lever)]
-    return BLOCK_SPEC, kept, lever, (u, v, why)
-
-
-def labels_of(runs):
-    """Each file's curve label: its gpu_name; where names repeat (GPUs of one model, the per-GPU
-    CSVs of a fleet run) the file's pci_bus_id is added, then its host, and where even those
-    repeat (or are missing) its base name."""
-    labels = [clean(r.meta.get("gpu_name") or r.path) for r in runs]
-    for key in ("pci_bus_id", "host"):
-        count = collections.Counter(labels)
-        for i, r in enumerate(runs):
-            if count[labels[i]] > 1 and r.meta.get(key):
-                labels[i] += " %s" % clean(r.meta[key])
-    count = collections.Counter(labels)
-    for i, r in enumerate(runs):
-        if count[labels[i]] > 1:
-            base = os.path.basename(r.path)
-            labels[i] += " (%s)" % (base[:-4] if base.endswith(".csv") else base)
-    return labels
-
-
-def norm_of(run, key):
-    text = run.meta.get(key) or ""
-    v = figdata.value(text) if occcsv.is_num(text) else None
-    if v is None or v <= 0:
-        fail("%s: metadata %s is missing or not a positive number; cannot normalise"
-             % (run.path, key))
-    return text.lstrip(BLANKS)
+    return figspec.BLOCK_SPEC, kept, lever, (u, v, why)
 
 
 def env_list(name):
@@ -302,9 +220,9 @@ def select(paths):
     xcol, ycol, norm = env.get("PLOT_X", ""), env.get("PLOT_Y", ""), env.get("PLOT_NORM", "")
     what = env.get("PLOT_WHAT", "selection")
     for name in [c for c, _ in where] + by + keep + [xcol, ycol]:
-        if name not in figdata.TYPES:
+        if name not in figspec.TYPES:
             fail("%s: %s names unknown column '%s'" % (paths[0], what, name))
-    spec = figdata.Spec("select", by, xcol, ycol, keep, env.get("PLOT_POSITIVE_X") == "1", where)
+    spec = figspec.Spec("select", by, xcol, ycol, keep, env.get("PLOT_POSITIVE_X") == "1", where)
     runs = [scan(p, [spec], absurd_lines=False) for p in paths]
     sets = []
     for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
@@ -339,7 +257,7 @@ def compare_block(runs, kernel, mode):
 
 
 def compare(opts, paths):
-    specs = figdata.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
+    specs = figspec.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
     runs = [scan(p, specs) for p in paths]
     for run in runs:
         require_rows(run)
@@ -366,7 +284,7 @@ def compare(opts, paths):
         if opts["--lever"] is None and len(figs) > 1:
             fail("%s: kernel %s has levers %s: choose one with --lever"
                  % (run.path, kernel, ",".join(lev for _, lev in figs)))
-    spec = figdata.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
+    spec = figspec.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
 
     block = compare_block(runs, kernel, mode)
     keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"], block)

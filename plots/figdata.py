@@ -4,15 +4,16 @@
 scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:
   - the metadata (last value of each key), the row counts;
   - per (kernel, mode) of the ok rows but the load levels (finite latency_mean_ns: plots/plot
-    draws their figure from the rows themselves) a Group: what its rows hold (finite cycles_per_hop_median:
-    a latency ladder; else finite hops_per_s_median: a chase throughput figure; else finite
-    gflops_median: the arithmetic figures; else the stream figures) and which levers measured
-    which point;
-  - per Spec (one kind of figure data: its curve columns, x, y and carried values) the ok rows
-    aggregated into Points: one per (kernel, mode, lever, curve values, x value), holding the
-    median of y and of each carried column over the rows there (the lower median of an even
-    count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a remedian,
-    see plots/median.py). Rows repeated over runs of one sweep become one point each, as drawn.
+    draws their figure from the rows themselves) a Group: what its rows hold (finite
+    cycles_per_hop_median: a latency ladder; else finite hops_per_s_median: a chase throughput
+    figure; else finite gflops_median: the arithmetic figures; else the stream figures) and
+    which levers measured which point;
+  - per Spec (plots/figspec.py: one kind of figure data, its curve columns, x, y and carried
+    values) the ok rows aggregated into Points: one per (kernel, mode, lever, curve values, x
+    value), holding the median of y and of each carried column over the rows there (the lower
+    median of an even count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one
+    point a remedian, see plots/median.py). Rows repeated over runs of one sweep become one
+    point each, as drawn.
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
@@ -29,16 +30,9 @@ import os
 import sys
 
 import occcsv
+from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, value
 from median import MEDIAN_EXACT, Median
 
-BLANKS = " \t\n\v\f\r"
-
-# No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
-# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
-ABSURD = 1e15
-DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
-         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
-         "gflops_median", "flop_peak_gflops")
 # Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
 # 8 block sizes is 6144 per figure), and it bounds the memory of a pass.
 MAX_POINTS = 200000
@@ -46,59 +40,6 @@ MAX_POINTS = 200000
 
 class Error(Exception):
     """A file that cannot be drawn; str() is the message without the "plots: " prefix."""
-
-
-def value(text):
-    """The finite float of an INT or NUM field's text (the reader has checked its form), or None."""
-    try:
-        v = float(text)
-    except ValueError:  # hex and nan(chars): forms strtod takes and float() does not
-        v = occcsv.number(text)
-    return v if v - v == 0 else None
-
-
-# Column name: STR, INT or NUM.
-TYPES = dict(occcsv.schema())
-
-
-class Spec:
-    """One kind of figure data: rows with finite x (and > 0 when positive_x) and finite y, whose
-    fields are where's texts ([(column, text)]), give a point per (kernel, mode, lever, by
-    values, text keep values, x value); each number kept has its own median, NaN where no row
-    there holds a finite one. Text keep values: the STR columns of keep and those named in
-    as_text (numbers a point's rows share, such as a launch's size: kept as their text, which
-    costs a row less than a median)."""
-
-    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=()):
-        self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
-        self.positive_x, self.where = positive_x, list(where)
-        self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR" or k in as_text)
-        self.curve = self.by + self.text_keep
-        self.carry = tuple(k for k in self.keep if k not in self.text_keep)
-
-
-# The data of the figures plots/plot draws, by figure type. Every curve but the ladder's (one
-# thread) is of one block_threads: plots/csvsel.py keeps one block size of a figure, and the
-# block figure draws the occupancy points one curve per block size.
-FIGURE_SPECS = (
-    Spec("occupancy", ["unroll", "vec_bytes", "lever", "block_threads"], "occ_achieved_pct",
-         "gbps_median"),
-    Spec("inflight", ["unroll", "vec_bytes", "lever", "block_threads"], "bytes_in_flight_per_sm",
-         "gbps_median", positive_x=True),
-    Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
-         positive_x=True),
-    Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),
-    Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
-         ["flop_peak_gflops"]),
-    Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",
-         ["flop_peak_gflops"]),
-    # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):
-    # the launch sizes kept as text and the medians skipping NaN keep that cheap.
-    Spec("intensity", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gbps_median",
-         ["gflops_median", "flops_per_launch", "bytes_per_launch", "flop_peak_gflops"],
-         as_text=("flops_per_launch", "bytes_per_launch")),
-)
-SPEC = {s.name: s for s in FIGURE_SPECS}
 
 
 class Point:
@@ -116,12 +57,12 @@ class Group:
     """The ok rows of one (kernel, mode): what they hold (cycles, hops, flops, bandwidth: some row
     holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median with the
     flop_peak_gflops its figures draw (GFLOP/s without a stated peak, e.g. a plugin's, draws no
-    arithmetic figure), gbps_median), the
-    levers in the order they first appear, per_lever (some (unroll, vec_bytes, blocks_per_sm,
-    block_threads) point was measured under two levers), factors, the distinct (lever,
-    dram_bytes_per_load_byte text) in the order they appear, elems, the distinct vec_bytes
-    texts (leading blanks dropped; the element sizes of arithmetic rows) in that order, and
-    blocks, the distinct block_threads texts (leading blanks dropped) in that order."""
+    arithmetic figure), gbps_median), the levers in the order they first appear, per_lever
+    (some (unroll, vec_bytes, blocks_per_sm, block_threads) point was measured under two
+    levers), factors, the distinct (lever, dram_bytes_per_load_byte text) in the order they
+    appear, elems, the distinct vec_bytes texts (leading blanks dropped; the element sizes of
+    arithmetic rows) in that order, and blocks, the distinct block_threads texts (leading blanks
+    dropped) in that order."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
@@ -250,7 +191,7 @@ def _scan_part(path, specs, part):
             # Text beyond 1e15 is longer than 15 characters, or has an exponent, or is hex.
             if "e" in joined or "E" in joined or "x" in joined or "X" in joined or \
                     max(map(len, texts)) > 15:
-                name = _absurd(texts)
+                name = absurd(texts)
                 if name is not None:
                     run.absurd.append((line, name, row[ix[name]]))
                     continue
@@ -404,11 +345,3 @@ def _merged(path, results, absurd_lines):
         g.finish()
     return run
 
-
-def _absurd(texts):
-    """The first DRAWN column whose text holds a finite value beyond ABSURD, or None."""
-    for name, text in zip(DRAWN, texts):
-        v = value(text)
-        if v is not None and abs(v) > ABSURD:
-            return name
-    return None

@@ -4,9 +4,10 @@ names, titles and traffic factor; the rules are plots/csvsel.py's (its task chec
 Figures are chosen by what the rows hold, never by family name:
   - a group whose rows hold a finite cycles_per_hop_median: a latency ladder (ladder); else
     hops_per_s_median: a chase throughput figure (chase);
-  - else gflops_median with a stated flop_peak_gflops: the arithmetic figures, with gbps_median too (memory and arithmetic) a
-    GFLOP/s figure per FMAs-per-float A (flops-fmas) and the intensity figure (intensity), else
-    a GFLOP/s figure per chain count U (flops), one per element size (vec_bytes);
+  - else gflops_median with a stated flop_peak_gflops: the arithmetic figures, with
+    gbps_median too (memory and arithmetic) a GFLOP/s figure per FMAs-per-float A (flops-fmas)
+    and the intensity figure (intensity), else a GFLOP/s figure per chain count U (flops), one
+    per element size (vec_bytes);
   - else the Volkov figures (occupancy, inflight), and where the rows hold two or more
     block_threads values the block figure (block): one (unroll, vec_bytes), one curve per block
     size.
@@ -16,10 +17,10 @@ when present, else the smallest) and says which in its title.
 import collections
 import sys
 
-import figdata
+import figspec
 import occcsv
 
-BLANKS = figdata.BLANKS
+BLANKS = figspec.BLANKS
 
 
 def clean(s):
@@ -34,7 +35,7 @@ def sort_key(text):
 def factor(run, g, lever, suffix):
     """The CSV's text of the traffic factor when every row agrees on one positive number."""
     texts = [x.lstrip(BLANKS) for lev, x in g.factors if lever is None or lev == lever]
-    values = [figdata.value(x) for x in texts]
+    values = [figspec.value(x) for x in texts]
     if all(v is not None for v in values) and len(set(values)) == 1 and values[0] > 0:
         return texts[0]
     if any(v is not None for v in values):
@@ -59,7 +60,7 @@ def arith_figures(g, base):
         return [("flops-fmas", "flops-" + base, None), ("intensity", "intensity-" + base, None)]
     out = []
     for elem in sorted(g.elems, key=sort_key):
-        v = figdata.value(elem) if occcsv.is_num(elem) else None
+        v = figspec.value(elem) if occcsv.is_num(elem) else None
         name = "fp%d" % (8 * v) if v is not None else clean(elem)
         out.append(("flops", "flops-%s-%s" % (base, name), elem))
     return out

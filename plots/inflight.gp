@@ -62,7 +62,7 @@ KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
 # The widths drawn: a warp that waits on k lines per trip is predicted from the expected slowest
-# of k latencies (model.h), LOADED's column WCOL[i] for k = 1, 2, 4, 8.
+# of k latencies (harness/model/loaded_model.h), LOADED's column WCOL[i] for k = 1, 2, 4, 8.
 array WCOL[4] = [2, 7, 8, 9]
 array WRGB[4] = ["#c0392b", "#d9603b", "#e8875a", "#f2ae85"]
 array LAST_NS[4]

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""plots/occcsv.py: the occsweep CSV file (format in harness/csv.h) read as occ_csv_read reads it.
+"""plots/occcsv.py: the occsweep CSV file (format in harness/csv/csv.h) read as occ_csv_read
+reads it.
 
-The schema (column names and types, in order) is parsed from harness/csv/csv_columns.h, so there is one
-list of columns. read() accepts and rejects what occ_csv_read (harness/csv/csv_write.c) does:
+The schema (column names and types, in order) is parsed from harness/csv/csv_columns.h, so there
+is one list of columns. read() accepts and rejects what occ_csv_read (harness/csv/csv_read.c)
+does:
   - '# key=value' lines, anywhere a record may start, are metadata: the key is trimmed of spaces
     and tabs, the value unescaped (backslash-backslash, backslash-n, backslash-r); '#' lines
     without '=' and empty lines (LF or CRLF) are skipped;
@@ -195,8 +197,9 @@ def _check_row(path, line, fields, columns):
             raise CsvError("%s:%d: column %s: '%.40s' is not a number" % (path, line, name, text))
 
 
-# Each field as the C writer writes it (harness/csv/csv_write.c: INT %lld, NUM %.10g, NaN, Inf or -Inf), in
-# possessive form: a record of such fields is one match, several times faster than the full forms.
+# Each field as the C writer writes it (harness/csv/csv_write.c: INT %lld, NUM %.10g, NaN, Inf or
+# -Inf), in possessive form: a record of such fields is one match, several times faster than the
+# full forms.
 _WRITER = {"STR": "[^,]*+", "INT": "-?+[0-9]{1,18}+",
            "NUM": "(?>-?+[0-9]++(?>[.][0-9]++)?+(?>e[+-][0-9]++)?+|NaN|-?+Inf)"}
 

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import occcsv  # noqa: E402
 
 KNEE_FRACTION = 0.9
-RESIDENCY_TOLERANCE_PTS = 5.0  # bench/report.h OCC_RESIDENCY_TOLERANCE_PTS
+RESIDENCY_TOLERANCE_PTS = 5.0  # bench/run_summary.h OCC_RESIDENCY_TOLERANCE_PTS
 NCU_COLUMNS = [("ncu_occ_achieved_pct", "ncu achieved occ %"),
                ("ncu_dram_throughput_pct", "DRAM % of peak"),
                ("ncu_issue_active_pct", "issue active %"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """tests/ladder_check.py CSV [RESOURCES_CSV]: the register ladder's evidence in a --lever both
-sweep (tests/gpu_check_ladder.sh runs it on the H200's CSVs).
+sweep (tools/gpu/gpu_check_ladder.sh runs it on the H200's CSVs).
 
 For each natural variant of CSV with bounds rows (its own and its twins' rows, _r<cap>), prints a table per level: the pad
 row's GB/s (or its skip), the bounds row's twin, registers, spill bytes (local_bytes_per_thread),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_calc.c: the occupancy calculator (harness/calc.h) on every occupancy example of
- * DOMAIN.md, its carveouts, and its two inverses checked by feeding each answer back into the
- * model. */
+/* tests/test_calc.c: the occupancy calculator (harness/cli/calc.h) on worked occupancy examples
+ * (sm_80 at block 256 and others), its carveouts, and its two inverses checked by feeding each
+ * answer back into the model. */
 #include "calc.h"
 #include "check.h"
 
@@ -34,8 +34,8 @@ static int blocks(const OccArchLimits *a, int block, int regs, int static_smem, 
 }
 
 /* sm_80 (A100), block 256: 32 regs and 16 KB give min(8, 8, 9, 32) = 8 blocks, 100%; 40 regs
- * give 6 (75%), 64 give 4 (50%). DOMAIN.md writes the shared memory term as 10 (164 / 16): with
- * the 1 KB per-block reserve it states itself, a block allocates 17 KB and 164 KB hold 9. */
+ * give 6 (75%), 64 give 4 (50%). The hand count writes the shared memory term as 10 (164 / 16):
+ * with the 1 KB reserved per block, a block allocates 17 KB and 164 KB hold 9. */
 static void test_a100_block_256(void)
 {
     OccCalc c = calc("sm_80", 256, 32, 16 * 1024);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/test_cli_calc.sh: the occupancy calculator (occsweep --calc) as printed: DOMAIN.md's
-# worked examples, the carveout, both inverses fed back into the calculator, and every bad input.
+# tests/test_cli_calc.sh: the occupancy calculator (occsweep --calc) as printed: the README's
+# example, worked examples (sm_80 at block 256), the carveout, both inverses fed back into the
+# calculator, and every bad input.
 # Usage: test_cli_calc.sh PATH/TO/occsweep
 # Every case but the last gives --arch, so no GPU is needed; without --arch the device's limits
 # are used, and without a GPU that is exit 3 naming --arch.
@@ -48,7 +49,7 @@ refused() {
 # A limiter row: name, then blocks/SM as the last number (and the limiter mark when given).
 rowre() { echo "^  $1 .* $2${3:+  <- $3}\$"; }
 
-# ---- the issue's command: sm_90, 256 threads, 40 registers, 16 KiB ----
+# ---- the README's example: sm_90, 256 threads, 40 registers, 16 KiB ----
 shows "^occupancy on sm_90: block 256 threads, 40 registers/thread, 16384 B shared memory/block$" \
     "^carveout: 228 KiB shared memory/SM \(max, as the occupancy API assumes; L1 keeps 28 KiB\)$" \
     "$(rowre threads 8)" "$(rowre registers 6 limiter)" "$(rowre 'shared memory' 13)" \
@@ -62,9 +63,9 @@ shows "^carveout: 132 KiB shared memory/SM \(min: the smallest step holding the 
     "$(rowre 'shared memory' 7)" "occupancy 75.0%" \
     -- --arch sm_90 --block 256 --regs 40 --smem 16K --carveout min
 
-# ---- DOMAIN.md: sm_80, block 256 ----
-# 32 regs, 16 KB: min(8, 8, 9, 32) = 8 blocks = 64 warps = 100% (DOMAIN.md's 10 for shared
-# memory leaves out the 1 KB reserve per block: 164 KB / 17 KB = 9).
+# ---- worked examples: sm_80, block 256 ----
+# 32 regs, 16 KB: min(8, 8, 9, 32) = 8 blocks = 64 warps = 100% (the hand count 164 / 16 = 10 for
+# shared memory leaves out the 1 KB reserve per block: 164 KB / 17 KB = 9).
 shows "$(rowre threads 8 limiter)" "$(rowre registers 8 ties)" "$(rowre 'shared memory' 9)" \
     "$(rowre 'block limit' 32)" "^resident: 8 blocks/SM x 8 warps = 64 of 64 warps/SM: occupancy 100.0%" \
     -- --arch sm_80 --block 256 --regs 32 --smem 16K

@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/test_cli_recompute.sh: --recompute FILE, the model and knee table of a finished run
 # recomputed without a GPU, on a real run's CSV (tests/data/h200-reduce-mission-3aa2b51.csv: an
-# unedited copy of results/h200/reduce-20261201T232037Z.csv, the mission command on an H200 at
-# 3aa2b51):
-# the recomputed predictions match what the run wrote (the model's code has not changed since
-# that run; a change that moves predictions shows here first, and wants a new reference run),
-# the table and its agreement line, the markdown report at --out, and every refusal.
-# Usage: test_cli_knee.sh PATH/TO/occsweep   (OCC_SOURCE_ROOT: the source tree)
+# unedited copy of results/h200/reduce-20261201T232037Z.csv, the mission command on an H200):
+# the recomputed predictions match what the run wrote (a change to the model that moves the
+# predictions shows here, and wants a new reference run), the table and its agreement line, the
+# markdown report at --out, and every refusal.
+# Usage: test_cli_recompute.sh PATH/TO/occsweep   (OCC_SOURCE_ROOT: the source tree)
 # Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.
 set -u
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_fixtures.c: one reading of the CSV format. occ_csv_read (harness/csv.c) must accept
- * every fixture in tests/fixtures except the malformed-* files that break the format, and the
- * plots' reader (plots/occcsv.py, used by plots/csvsel.py) must reach the same verdict on every
- * fixture and on a table of edge cases: both reject, at the same line, or both accept and read the
- * same metadata and values (both tables printed as occcsv.py's dump() prints them).
+/* tests/test_fixtures.c: one reading of the CSV format. occ_csv_read (harness/csv/csv_read.c)
+ * must accept every fixture in tests/fixtures except the malformed-* files that break the format,
+ * and the plots' reader (plots/occcsv.py, used by plots/csvsel.py) must reach the same verdict on
+ * every fixture and on a table of edge cases: both reject, at the same line, or both accept and
+ * read the same metadata and values (both tables printed as occcsv.py's dump() prints them).
  * Usage: test_fixtures [PYTHON3]; the source tree is $OCC_SOURCE_ROOT (default "."). */
 #define _XOPEN_SOURCE 700 /* popen, mkdtemp, open_memstream */
 

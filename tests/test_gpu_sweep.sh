@@ -93,9 +93,9 @@ check '[ "$bad" -eq 0 ] && grep -q "^# axis.waves=3$" "$wav"' "--waves 3: grid o
 
 # Sustained occupancy: with the dynamic schedule (default) and the default buffer, the residency
 # measured in the timed launch shape is within 2 points of the API's occupancy at >= 95% of the
-# points and never more than 4 points below (issue 11's target), up to the high-parallelism
-# variants where a static share used to fall 10-30 points short. (reduce sits 1.5-1.9 points
-# below at 75-100%: its warps drift up to a few chunks apart, so its blocks end less together.)
+# points and never more than 4 points below, the high-parallelism variants included. (reduce sits
+# 1.5-1.9 points below at 75-100%: its warps drift up to a few chunks apart, so its blocks end
+# less together.)
 occ=$tmp/resid.csv
 "$bin" --kernel reduce,copy --unroll 2,4 --vec 8,16 --occ 25,50,75,100 --max-time 0.05 --quiet \
     --no-loaded --out "$occ" >/dev/null 2>"$tmp/resid.err"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_occupancy.c: the architecture table and the occupancy model on the worked examples
- * of DOMAIN.md, the shared-memory edge cases, and the padding inverse over every target. */
+/* tests/test_occupancy.c: the architecture table and the occupancy model on worked examples
+ * (sm_80 at block 256 and others), the shared-memory edge cases, and the padding inverse over
+ * every target. */
 #include "arch.h"
 #include "check.h"
 #include "occupancy.h"
@@ -82,8 +83,8 @@ static void test_arch_table(void)
 
 static void test_worked_examples(void)
 {
-    /* sm_80, 256 threads, 32 regs, 16 KB: min(8, 32, 8, 9) = 8 blocks. DOMAIN.md's smem term
-     * is 10 without the 1 KB reserve; with it a block costs 17 KB and 164 / 17 = 9. */
+    /* sm_80, 256 threads, 32 regs, 16 KB: min(8, 32, 8, 9) = 8 blocks. The hand count's smem
+     * term is 10 without the 1 KB reserve; with it a block costs 17 KB and 164 / 17 = 9. */
     OccResult r = occ("sm_80", 256, 32, 16384, 0);
     CHECK_INT_EQ(r.blocks_per_sm, 8);
     CHECK_INT_EQ(r.warps_per_sm, 64);

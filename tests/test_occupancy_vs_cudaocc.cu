@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* tests/test_occupancy_vs_cudaocc.cu: holds harness/occupancy.c to the toolkit's own occupancy
- * calculator, the header-only cuda_occupancy.h, for every architecture in harness/arch.c.
+/* tests/test_occupancy_vs_cudaocc.cu: holds harness/core/occupancy.c to the toolkit's own occupancy
+ * calculator, the header-only cuda_occupancy.h, for every architecture in harness/core/arch.c.
  *
  * Host code only: built by nvcc, run on a CPU; no GPU and no libcuda needed. Each table entry
  * becomes a cudaOccDeviceProp, a kernel becomes cudaOccFuncAttributes that opted in to the

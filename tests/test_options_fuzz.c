@@ -8,9 +8,9 @@
  * (garbage options and values: huge numbers, separators, 10 KB strings, non-UTF-8 bytes, '%n')
  * are held to the invariants options.h documents. The rules between options (selection by
  * --kernel/--mode, scoped options, --index-bytes only with --chain index, compiled unroll/vec
- * values, --lever bounds) are predicted from the catalog (harness/catalog.h). Each vector is parsed
- * again with err NULL and err_len 0, 1 and 8. Every argv string is its own heap block, so ASan sees
- * a read past one. The seed is printed; OCC_FUZZ_SEED=N replays a run. Fixed vectors first: every
+ * values, --lever bounds) are predicted from the catalog (harness/core/catalog.h). Each vector is
+ * parsed again with err NULL and err_len 0, 1 and 8. Every argv string is its own heap block, so
+ * ASan sees a read past one. The seed is printed; OCC_FUZZ_SEED=N replays a run. Fixed vectors first: every
  * valued option given a value that looks like an option (--out --force), a 10,000-entry list and a
  * 100 KB value (the message quotes a prefix and ends with the reason), and footprint extremes. */
 #include "catalog.h"
@@ -33,7 +33,7 @@ enum {
     MAX_SHOWN = 8,
 };
 
-/* The options of harness/options_table.c; unambiguous prefixes are derived from them. */
+/* The options of harness/cli/options_table.c; unambiguous prefixes are derived from them. */
 enum {
     F_KERNEL,
     F_UNROLL,

@@ -151,7 +151,7 @@ static void test_levers(void)
     occ_plan_free(&plan);
 }
 
-/* The issue's target: reduce_u8_v16 (55 registers on sm_90: 9 blocks of 128 at most) through the
+/* The ladder's target: reduce_u8_v16 (55 registers on sm_90: 9 blocks of 128 at most) through the
  * register ladder from its natural limit to 100%. Registers alone set 9 (the _r56 twin, which
  * keeps 55), 10 (_r48), 12 (_r40) and 16 blocks (_r32); 11 and 13..15 need the next rung down
  * and padding. --lever both gives two rows per level, the natural one a skip above 9 blocks. */

@@ -471,7 +471,7 @@ expect_failure 2 "--x 'foo': accepted values are occ and inflight" "$T/none" -- 
     --x foo --out "$T/none/x" "$FIX/reduce-synthetic.csv" "$FIX/reduce-gpu-b-synthetic.csv"
 expect_failure 2 "no CSV given" "$T/none" --
 
-# No gnuplot: the one line the issue asks for, exit 2.
+# No gnuplot: one line saying how to get it, exit 2.
 GNUPLOT="$T/no-such-gnuplot" "$PLOT" --outdir "$T/nognuplot" "$FIX/reduce-synthetic.csv" \
     >/dev/null 2>"$T/nognuplot.err"
 check "missing gnuplot exits 2" [ $? -eq 2 ]

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_regcap.c: the register ladder per arch (harness/regcap.h; tests/
+/* tests/test_regcap.c: the register ladder per arch (harness/model/regcap.h; tests/
  * test_occupancy_vs_cudaocc.cu holds every rung to cuda_occupancy.h), the bounds lever's choice
  * of twin, and the compiled caps of kernels/variants.h against the ladder of every default arch. */
 #include <stdio.h>

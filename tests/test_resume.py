@@ -19,7 +19,7 @@ import tempfile
 
 BIN = sys.argv[1]
 ROOT = os.environ.get("OCC_SOURCE_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-with open(os.path.join(ROOT, "harness", "csv_columns.h")) as f:
+with open(os.path.join(ROOT, "harness", "csv", "csv_columns.h")) as f:
     COLUMNS = re.findall(r"X\((\w+),\s*(STR|INT|NUM),", f.read())
 TMP = tempfile.mkdtemp()
 failures = 0

@@ -41,7 +41,7 @@ FMA = re.compile(r'^fma_fp\d+_u(\d+)$')
 MIXED = re.compile(r'^mixed_u(\d+)_v(\d+)_a(\d+)$')
 FMA_PER_TRIP = 512  # OCC_FMA_PER_TRIP, kernels/fma_chain.h
 MAX_OVERHEAD = 0.01
-FP64_FULL_PIPE = ('sm_90', 'sm_100')  # 64 fp64 FMA lanes per SM (harness/arch.c)
+FP64_FULL_PIPE = ('sm_90', 'sm_100')  # 64 fp64 FMA lanes per SM (harness/core/arch.c)
 
 
 def promise(variant):

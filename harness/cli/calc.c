@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/calc.c: the occupancy calculator: the model's answer for one kernel, its carveout, the
- * two inverses, and the table that prints them. */
+/* harness/cli/calc.c: the occupancy calculator: the model's answer for one kernel, its
+ * carveout, the two inverses, and the table that prints them. */
 #include "calc.h"
 
 #include <limits.h>
@@ -95,7 +95,8 @@ static void print_limiters(FILE *f, const OccCalc *c)
     snprintf(sm, sizeof sm, "%d (%d warps)", a->max_threads_per_sm, a->max_warps_per_sm);
     row(f, c, "threads", OCC_LIMIT_WARPS, r->by_warps, block, sm);
     snprintf(block, sizeof block, "%d warp%s x %d (%d x %d, unit %d)", r->warps_per_block,
-             r->warps_per_block == 1 ? "" : "s", r->regs_per_warp, c->in.regs_per_thread, a->warp_size, a->reg_alloc_unit);
+             r->warps_per_block == 1 ? "" : "s", r->regs_per_warp, c->in.regs_per_thread,
+             a->warp_size, a->reg_alloc_unit);
     snprintf(sm, sizeof sm, "%d (%d x %d)", a->regs_per_sm, OCC_REG_SUB_PARTITIONS,
              a->regs_per_sm / OCC_REG_SUB_PARTITIONS);
     row(f, c, "registers", OCC_LIMIT_REGS, r->by_regs, block, sm);
@@ -133,7 +134,9 @@ void occ_calc_print(FILE *f, const OccCalc *c, const char *target)
 {
     const OccResult *r = &c->result;
     const int l1_kib = (c->limits.l1_smem_sram_bytes - c->carveout_bytes) / 1024;
-    fprintf(f, "occupancy on %s: block %d threads, %d registers/thread, %lld B shared memory/block\n",
+    fprintf(f,
+            "occupancy on %s: block %d threads, %d registers/thread, %lld B shared memory/"
+            "block\n",
             target, c->in.block_threads, c->in.regs_per_thread, c->in.smem_bytes);
     if (c->in.carveout == OCC_CARVEOUT_MIN)
         fprintf(f, "carveout: %d KiB shared memory/SM (min: the smallest step holding the %d "

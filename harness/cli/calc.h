@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/calc.h: the occupancy calculator of `run_sweep --calc`: for one block size, register
- * count and shared memory size, the blocks per SM each limiter allows, the limiter, the resident
- * warps and the occupancy, in a chosen carveout; and the two inverses, the most registers per
- * thread that reach a target occupancy and the dynamic shared memory that pins exactly K blocks
- * per SM.
+/* harness/cli/calc.h: the occupancy calculator of `occsweep --calc`: for one block size,
+ * register count and shared memory size, the blocks per SM each limiter allows, the limiter, the
+ * resident warps and the occupancy, in a chosen carveout; and the two inverses, the most
+ * registers per thread that reach a target occupancy and the dynamic shared memory that pins
+ * exactly K blocks per SM.
  *
- * Every number comes from the planner's own model (occupancy.h: occ_model_occupancy and
- * occ_model_padding_for_blocks); nothing here computes occupancy a second way. Pure C: no CUDA
- * header. */
+ * Every number comes from the planner's own model (harness/core/occupancy.h:
+ * occ_model_occupancy and occ_model_padding_for_blocks); nothing here computes occupancy a
+ * second way. Pure C: no CUDA header. */
 #ifndef OCC_CALC_H
 #define OCC_CALC_H
 
@@ -15,7 +15,7 @@
 
 #include "arch.h"
 #include "occupancy.h"
-#include "options.h"
+#include "options_types.h"
 
 /* The question. */
 typedef struct OccCalcInput {

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/options_help.c: --help, generated from the option table and the catalog, so that what
- * it states (accepted values, defaults, the kernels that take an option) is what the parser
- * does. */
-#include "options.h"
+/* harness/cli/options_help.c: --help and the man page, from the option table, the texts of each
+ * option (options_text.c) and the catalog. */
+#include "options_help.h"
 
 #include "catalog.h"
+#include "options_catalog.h"
 #include "options_table.h"
+#include "options_text.h"
 
 #include <string.h>
 
+/* --help's layout: the help texts start at column HELP_COL and wrap before HELP_WIDTH. */
 enum { HELP_COL = 22, HELP_WIDTH = 79 };
 
+/* What each --lever value does: --help's "Levers:" and the man page's LEVERS. */
 static const char levers_text[] =
     "auto pads shared memory on the natural variant where its registers\n"
     "allow the level, else uses a register-capped twin; pad: natural variant only\n"
@@ -20,7 +23,6 @@ static const char levers_text[] =
     "row at every level. Rows carry reg_cap_per_thread and local_bytes_per_thread\n"
     "(spills).";
 
-/* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
 /* What --device LIST|all and the fake device list add to the exit codes. */
 static const char fleet_note[] =
     "\nWith --device LIST|all: the worst of the workers' exit statuses (a worker\n"
@@ -29,6 +31,7 @@ static const char fleet_note[] =
     "without GPUs: with --dry-run each fake GPU writes its plan as a CSV of\n"
     "synthetic rows (# fake_device=1).\n";
 
+/* "<status>  <meaning>" lines of --help's exit codes; the man page splits them at column 3. */
 static const char *const exit_codes[] = {
     "0  every point measured (or skipped with a reason) and verified",
     "1  a point failed verification, or a runtime error after the start",
@@ -58,12 +61,8 @@ static void put_wrapped(FILE *f, const char *text, int *col)
 /* 1 when the option s requires is a flag (its "NAME=1" needs no value in the text). */
 static int requires_flag(const OccOptSpec *s)
 {
-    const size_t len = strcspn(s->requires, "=");
-    for (int i = 0; i < occ_option_count(); i++)
-        if (strlen(occ_option_at(i)->name) == len &&
-            strncmp(occ_option_at(i)->name, s->requires, len) == 0)
-            return occ_option_at(i)->kind == OCC_OPT_FLAG;
-    return 0;
+    const OccOptSpec *r = occ_option_named(s->requires, strcspn(s->requires, "="));
+    return r != NULL && r->kind == OCC_OPT_FLAG;
 }
 
 /* An option's texts: its head ("-h, --help" or "--name METAVAR"), its help line (with the value
@@ -133,6 +132,7 @@ static void put_selection(FILE *f, const char *prog, int i)
             fi->default_mode ? "" : fi->mode);
 }
 
+/* The examples of --help and the man page, each from a family that takes the options shown. */
 static void put_examples(FILE *f, const char *prog)
 {
     int vals[16], n, i;

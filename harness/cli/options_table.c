@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/options_table.c: the one table of run_sweep options, and the texts it and the catalog
- * give (accepted values, defaults, the families that take an option). Nothing here names a
- * kernel family: those come from the catalog. */
+/* harness/cli/options_table.c: the one table of occsweep options, its look-ups, and the value
+ * and requires rule of an entry. Nothing here names a kernel family: which families take a
+ * scoped option comes from the catalog (harness/cli/options_catalog.c). */
 #include "options_table.h"
 
-#include "catalog.h"
-#include "options.h"
+#include "options_names.h"
 #include "variants.h"
 
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-const char *const occ_option_lever_names[OCC_OPTION_N_LEVERS] = {"auto", "pad", "bounds", "both"};
-const char *const occ_option_schedule_names[OCC_OPTION_N_SCHEDULES] = {"dynamic", "static"};
-const char *const occ_option_carveout_names[OCC_OPTION_N_CARVEOUTS] = {"min", "max"};
-const char *const occ_option_chain_names[OCC_OPTION_N_CHAINS] = {"address", "index"};
 
 #define AT(member) offsetof(OccOptions, member)
 
@@ -38,7 +30,8 @@ static const OccOptSpec table[] = {
      .field2 = AT(n_unroll), .axis = 'u', .metavar = "LIST",
      .help = "independent loads (or chains) per thread"},
     {.name = "vec", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(vec_bytes), .field2 = AT(n_vec),
-     .axis = 'v', .metavar = "LIST", .help = "bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64)"},
+     .axis = 'v', .metavar = "LIST",
+     .help = "bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64)"},
     {.name = "fmas", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(fma_per_element),
      .field2 = AT(n_fma_per_element), .axis = 'a', .metavar = "LIST",
      .help = "dependent FMAs per loaded float (2A/4 FLOP per byte)"},
@@ -170,8 +163,7 @@ const OccOptSpec *occ_option_at(int i)
     return i >= 0 && i < N_OPTIONS ? &table[i] : NULL;
 }
 
-/* The option named name[0..len), or NULL. */
-static const OccOptSpec *option_named(const char *name, size_t len)
+const OccOptSpec *occ_option_named(const char *name, size_t len)
 {
     for (int i = 0; i < N_OPTIONS; i++)
         if (strlen(table[i].name) == len && strncmp(table[i].name, name, len) == 0)
@@ -199,262 +191,15 @@ char *occ_option_value(const OccOptions *o, const OccOptSpec *s, char *buf, size
     return buf;
 }
 
-int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r,
-                       char *want, size_t len)
+int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r, char *want,
+                       size_t len)
 {
     const size_t name_len = s->requires ? strcspn(s->requires, "=") : 0;
-    const OccOptSpec *req = name_len ? option_named(s->requires, name_len) : NULL;
+    const OccOptSpec *req = name_len ? occ_option_named(s->requires, name_len) : NULL;
     const char *value = req ? s->requires + name_len + 1 : "";
     char got[32];
     if (req == NULL || strcmp(occ_option_value(o, req, got, sizeof got), value) == 0) return 1;
     if (r != NULL) *r = req;
     if (want != NULL) snprintf(want, len, "%s", value);
     return 0;
-}
-
-void occ_option_append(char *buf, size_t len, size_t *at, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (*at >= len) return;
-    va_start(ap, fmt);
-    n = vsnprintf(buf + *at, len - *at, fmt, ap);
-    va_end(ap);
-    *at = n < 0 ? len : *at + (size_t)n < len ? *at + (size_t)n : len;
-}
-
-/* 1 when family f is the first of its kernel in the table: the way to visit each kernel once. */
-static int first_of_kernel(int f)
-{
-    for (int g = 0; g < f; g++)
-        if (strcmp(occ_family_at(g)->kernel, occ_family_at(f)->kernel) == 0) return 0;
-    return 1;
-}
-
-/* Bit set of the families of f's kernel. */
-static unsigned kernel_families(int f)
-{
-    unsigned set = 0;
-    for (int g = 0; g < occ_family_count(); g++)
-        if (strcmp(occ_family_at(g)->kernel, occ_family_at(f)->kernel) == 0) set |= 1u << g;
-    return set;
-}
-
-unsigned occ_option_takers(const char *name)
-{
-    unsigned set = 0;
-    for (int f = 0; f < occ_family_count(); f++)
-        if (occ_family_takes(occ_family_at(f), name)) set |= 1u << f;
-    return set;
-}
-
-int occ_option_compiled(const OccOptSpec *s, unsigned families, int *out, int max)
-{
-    int n = 0, vals[64];
-    families &= occ_option_takers(s->name);
-    for (int f = 0; f < occ_family_count(); f++) {
-        int nv = (families >> f & 1u) ? occ_family_axis_values(f, s->axis, vals, 64) : 0;
-        for (int i = 0; i < nv && i < 64; i++) {
-            int at = 0;
-            while (at < n && out[at] < vals[i])
-                at++;
-            if ((at < n && out[at] == vals[i]) || n == max) continue;
-            memmove(&out[at + 1], &out[at], (size_t)(n - at) * sizeof out[0]);
-            out[at] = vals[i];
-            n++;
-        }
-    }
-    return n;
-}
-
-char *occ_option_family_names(unsigned set, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int f = 0; f < occ_family_count(); f++) {
-        unsigned of_kernel = kernel_families(f);
-        if (!(set >> f & 1u)) continue;
-        if ((set & of_kernel) == of_kernel && !first_of_kernel(f)) continue;
-        if ((set & of_kernel) == of_kernel)
-            occ_option_append(buf, len, &at, "%s%s", at ? ", " : "", occ_family_at(f)->kernel);
-        else
-            occ_option_append(buf, len, &at, "%s%s %s", at ? ", " : "", occ_family_at(f)->kernel,
-                              occ_family_at(f)->mode);
-    }
-    return buf;
-}
-
-char *occ_option_kernel_modes(const char *kernel, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int f = 0; f < occ_family_count(); f++)
-        if (strcmp(occ_family_at(f)->kernel, kernel) == 0)
-            occ_option_append(buf, len, &at, "%s%s", at ? ", " : "", occ_family_at(f)->mode);
-    return buf;
-}
-
-/* The powers of two in lo..hi, when there are at most three ("4 or 8"), else a range. */
-static void pow2_accepted(const OccOptSpec *s, char *buf, size_t len, size_t *at)
-{
-    int n = 0;
-    for (long long p = 1; p <= (long long)s->hi; p *= 2)
-        n += p >= (long long)s->lo;
-    if (n > 3) {
-        occ_option_append(buf, len, at, "a power of two in %.0f..%.0f", s->lo, s->hi);
-        return;
-    }
-    for (long long p = 1, i = 0; p <= (long long)s->hi; p *= 2)
-        if (p >= (long long)s->lo)
-            occ_option_append(buf, len, at, "%s%lld", i++ == 0 ? "" : i == n ? " or " : ", ", p);
-}
-
-static void modes_accepted(char *buf, size_t len, size_t *at, int defaults_only)
-{
-    for (int f = 0; f < occ_family_count(); f++) {
-        if (!first_of_kernel(f)) continue;
-        occ_option_append(buf, len, at, "%s%s ", *at ? ", " : "", occ_family_at(f)->kernel);
-        for (int g = f, n = 0; g < occ_family_count(); g++)
-            if ((kernel_families(f) >> g & 1u) &&
-                (!defaults_only || occ_family_at(g)->default_mode))
-                occ_option_append(buf, len, at, "%s%s", n++ ? "|" : "", occ_family_at(g)->mode);
-    }
-}
-
-char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
-{
-    size_t at = 0;
-    int vals[OCC_MAX_LIST], n;
-    buf[0] = '\0';
-    switch (s->kind) {
-    case OCC_OPT_FLAG:
-        break;
-    case OCC_OPT_INT:
-        if (s->pow2)
-            pow2_accepted(s, buf, len, &at);
-        else if (s->hi == INT_MAX)
-            occ_option_append(buf, len, &at, "an integer >= %.0f", s->lo);
-        else
-            occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
-        if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
-        break;
-    case OCC_OPT_INT_LIST:
-        occ_option_append(buf, len, &at, "%.0f..%.0f", s->lo, s->hi);
-        if (s->multiple > 1) occ_option_append(buf, len, &at, ", a multiple of %d", s->multiple);
-        occ_option_append(buf, len, &at, "; a list like %.0f,%.0f or a range of powers of two "
-                          "like %.0f..%.0f", s->lo * 4, s->lo * 8, s->lo * 4, s->hi);
-        break;
-    case OCC_OPT_DOUBLE:
-        occ_option_append(buf, len, &at, "a number in (%g, %g]", s->lo, s->hi);
-        break;
-    case OCC_OPT_SIZE:
-        occ_option_append(buf, len, &at,
-                          "a positive byte count with optional suffix K, M, G, "
-                          "KiB, MiB or GiB, like 512M");
-        break;
-    case OCC_OPT_LIST:
-        n = occ_option_compiled(s, ~0u, vals, OCC_MAX_LIST);
-        for (int i = 0; i < n; i++)
-            occ_option_append(buf, len, &at, "%s%d", i ? ", " : "", vals[i]);
-        if (n > 0)
-            occ_option_append(buf, len, &at, " or a range like %d..%d", vals[0], vals[n - 1]);
-        break;
-    case OCC_OPT_ENUM:
-        for (int i = 0; i < s->n_names; i++)
-            occ_option_append(buf, len, &at, "%s%s", i ? ", " : "", s->names[i]);
-        break;
-    case OCC_OPT_OCC:
-        occ_option_append(buf, len, &at,
-                          "LO..HI, LO..HI:STEP or a list like 25,50,100, percent "
-                          "in (0, 100]");
-        break;
-    case OCC_OPT_FOOTPRINT:
-        occ_option_append(buf, len, &at, "LO..HI of byte sizes like 4K..1G");
-        break;
-    case OCC_OPT_PATH:
-    case OCC_OPT_ARCH:
-        occ_option_append(buf, len, &at, "%s", s->accepted);
-        break;
-    case OCC_OPT_KERNELS:
-        n = 0;
-        for (int f = 0; f < occ_family_count(); f++)
-            if (first_of_kernel(f) && n < OCC_MAX_LIST) vals[n++] = f;
-        for (int i = 0; i < n; i++)
-            occ_option_append(buf, len, &at, "%s, ", occ_family_at(vals[i])->kernel);
-        occ_option_append(buf, len, &at, "all");
-        if (n > 1)
-            occ_option_append(buf, len, &at, " or a comma list like %s,%s",
-                              occ_family_at(vals[0])->kernel, occ_family_at(vals[1])->kernel);
-        break;
-    case OCC_OPT_MODE:
-        modes_accepted(buf, len, &at, 0);
-        break;
-    case OCC_OPT_DEVICES:
-        occ_option_append(buf, len, &at, "an index >= 0, a list like 0,2 or 0..3, or all");
-        break;
-    }
-    return buf;
-}
-
-/* "auto: 8 x the L2 size, at least 4 GiB where memory allows (families), 16 x (others)", from
- * each family's size_l2_multiple and size_floor_gib. */
-static void size_default(char *buf, size_t len, size_t *at)
-{
-    char names[256];
-    unsigned done = 0;
-    occ_option_append(buf, len, at, "auto:");
-    for (int f = 0, n = 0; f < occ_family_count(); f++) {
-        const OccFamilyInfo *fi = occ_family_at(f);
-        unsigned same = 0;
-        if ((done >> f & 1u) || fi->size_l2_multiple <= 0) continue;
-        for (int g = f; g < occ_family_count(); g++)
-            if (occ_family_at(g)->size_l2_multiple == fi->size_l2_multiple &&
-                occ_family_at(g)->size_floor_gib == fi->size_floor_gib)
-                same |= 1u << g;
-        done |= same;
-        occ_option_append(buf, len, at, "%s %d x%s", n ? "," : "", fi->size_l2_multiple,
-                          n ? "" : " the L2 size");
-        if (fi->size_floor_gib > 0)
-            occ_option_append(buf, len, at, ", at least %d GiB where a quarter of the free "
-                              "memory allows", fi->size_floor_gib);
-        occ_option_append(buf, len, at, " (%s)", occ_option_family_names(same, names, sizeof names));
-        n++;
-    }
-}
-
-char *occ_option_default(const OccOptSpec *s, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    if (s->default_text != NULL)
-        occ_option_append(buf, len, &at, "%s", s->default_text);
-    else if (s->kind == OCC_OPT_LIST)
-        occ_option_append(buf, len, &at, "every compiled value of the selected kernels");
-    else if (s->kind == OCC_OPT_SIZE && s->unset_text == NULL)
-        size_default(buf, len, &at);
-    else if (s->kind == OCC_OPT_MODE)
-        modes_accepted(buf, len, &at, 1);
-    else if (s->unset_text != NULL)
-        occ_option_append(buf, len, &at, "%s", s->unset_text);
-    return buf;
-}
-
-const char *occ_schedule_name(OccSchedulePolicy s)
-{
-    return (unsigned)s < OCC_OPTION_N_SCHEDULES ? occ_option_schedule_names[s] : "unknown";
-}
-
-const char *occ_carveout_name(OccCarveout c)
-{
-    return (unsigned)c < OCC_OPTION_N_CARVEOUTS ? occ_option_carveout_names[c] : "unknown";
-}
-
-const char *occ_lever_name(OccLever l)
-{
-    return (unsigned)l < OCC_OPTION_N_LEVERS ? occ_option_lever_names[l] : "unknown";
-}
-
-const char *occ_chain_name(OccChain c)
-{
-    return (unsigned)c < OCC_OPTION_N_CHAINS ? occ_option_chain_names[c] : "unknown";
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/options_table.h: the one table of run_sweep options, and the texts derived from it and
- * the catalog (accepted values, defaults, which families take an option). Private to the options
- * module: options.c parses with it, options_help.c prints it. */
+/* harness/cli/options_table.h: the one table of occsweep options: for each its kind, range,
+ * default, help line, and whether it is global or scoped (taken only by the families whose
+ * options list names it), plus the two rules read straight from an entry: the canonical text of
+ * its value and its requires rule. Private to harness/cli: the parser, the scope checks and the
+ * --help texts all read it, so that they cannot disagree. */
 #ifndef OCC_OPTIONS_TABLE_H
 #define OCC_OPTIONS_TABLE_H
 
 #include <stddef.h>
 
-#include "options.h"
+#include "options_types.h"
 
 /* What an option's value is, and so how it is parsed, checked and described. */
 typedef enum OccOptKind {
@@ -33,13 +35,15 @@ typedef enum OccOptKind {
  * value; without it the field starts at 0/NULL, which unset_text describes in --help, or, for
  * the catalog-derived defaults (LIST, SIZE, KERNELS, MODE), the catalog does. */
 typedef struct OccOptSpec {
-    const char *name; /* long name without dashes; a scoped one as family_table.h
-                         spells it in a family's options list */
-    char short_name;  /* one-letter alias ('h'), or 0 */
-    OccOptKind kind;
+    const char *name;         /* long name without dashes; a scoped one as
+                                 harness/core/family_table.h spells it in a family's options
+                                 list */
+    char short_name;          /* one-letter alias ('h'), or 0 */
+    OccOptKind kind;          /* what the value is: how it is parsed, checked and described */
     int scoped;               /* 1: only for the families whose options list names it */
     int run_axis;             /* 1: changes what a point measures but is no CSV column (the
-                                 --resume run axes, occ_options_run_axes) */
+                                 --resume run axes, occ_options_run_axes in
+                                 harness/cli/options.h) */
     int stops;                /* 1: parsing stops after it (--help, --version) */
     size_t field, field2;     /* offsetof the OccOptions field(s) it sets (see kind) */
     double lo, hi;            /* INT, INT_LIST: inclusive range; DOUBLE: (lo, hi] */
@@ -64,21 +68,17 @@ typedef struct OccOptSpec {
 /* Most options the table may hold (a parse keeps one bit per option). */
 enum { OCC_OPTION_MAX = 64 };
 
-/* Number of options, and option i (NULL when out of range), in table (= --help) order. */
+/* The field of OccOptions *o at offset off (an OccOptSpec's field or field2), as a type *. */
+#define OCC_OPTION_FIELD(o, off, type) ((type *)(void *)((char *)(o) + (off)))
+
+/* Number of options in the table. */
 int occ_option_count(void);
+
+/* Option i in table (= --help) order, or NULL when i is out of range. */
 const OccOptSpec *occ_option_at(int i);
 
-/* The names of the enum --lever: occ_lever_name spells them. */
-extern const char *const occ_option_lever_names[];
-enum { OCC_OPTION_N_LEVERS = 4 };
-/* The names of the enum --schedule: occ_schedule_name spells them. */
-extern const char *const occ_option_schedule_names[];
-enum { OCC_OPTION_N_SCHEDULES = 2 };
-extern const char *const occ_option_carveout_names[];
-enum { OCC_OPTION_N_CARVEOUTS = 2 };
-/* The names of the enum --chain: occ_chain_name spells them. */
-extern const char *const occ_option_chain_names[];
-enum { OCC_OPTION_N_CHAINS = 2 };
+/* The option whose name is name[0..len), or NULL. */
+const OccOptSpec *occ_option_named(const char *name, size_t len);
 
 /* The canonical text of s's value in o, as the run axes and the requires rules spell it: "auto"
  * or the byte count (SIZE), the name (ENUM), decimal (INT, FLAG). Returns buf. */
@@ -86,33 +86,7 @@ char *occ_option_value(const OccOptions *o, const OccOptSpec *s, char *buf, size
 
 /* 1 when s applies to o: it requires nothing, or the option it requires has the value named.
  * Else 0, with that option in *r and the value it needs in want[0..len) (each when not NULL). */
-int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r,
-                       char *want, size_t len);
-
-/* Bit set of the catalog families that take the scoped option `name`. */
-unsigned occ_option_takers(const char *name);
-
-/* The distinct compiled values of LIST option s over the families in `families` that take it,
- * ascending, into out[0..max); returns how many were written. */
-int occ_option_compiled(const OccOptSpec *s, unsigned families, int *out, int max);
-
-/* The families in `set` for a message or --help: "copy, reduce, chase warp" (a kernel alone
- * when all its families are in the set, "kernel mode" otherwise). Returns buf. */
-char *occ_option_family_names(unsigned set, char *buf, size_t len);
-
-/* The modes of kernel `kernel`, in table order: "warp, thread, latency". Returns buf. */
-char *occ_option_kernel_modes(const char *kernel, char *buf, size_t len);
-
-/* What s accepts, e.g. "32..256, a multiple of 32" or "1, 2, 4, 8 or a range like 1..8", as
- * quoted after "accepted:" in messages and --help. Returns buf. */
-char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len);
-
-/* s's default as --help states it, e.g. "128" or "auto: 8 x the L2 size (copy, reduce)"; empty
- * for a flag. Returns buf. */
-char *occ_option_default(const OccOptSpec *s, char *buf, size_t len);
-
-/* Appends printf-formatted text to buf[0..len) at *at, truncating; for building the texts. */
-void occ_option_append(char *buf, size_t len, size_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+int occ_option_applies(const OccOptions *o, const OccOptSpec *s, const OccOptSpec **r, char *want,
+                       size_t len);
 
 #endif

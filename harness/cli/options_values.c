@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/options_values.c: the value syntaxes of the command line, checked without strtod's or
- * strtoll's leniency (spaces, '+', "nan", hex). */
+/* harness/cli/options_values.c: the value syntaxes of the command line, checked without
+ * strtod's or strtoll's leniency (spaces, '+', "nan", hex). */
 #include "options_values.h"
 
 #include "catalog.h"
@@ -245,15 +245,6 @@ int occ_value_looks_like_option(const char *s, const char *shorts)
     if (s[0] != '-') return 0;
     if (s[1] == '-') return 1;
     return s[1] != '\0' && s[2] == '\0' && strchr(shorts, s[1]) != NULL;
-}
-
-OccQuote occ_value_quote(const char *s, size_t len)
-{
-    OccQuote q;
-    const int cut = len > OCC_VALUE_QUOTE_MAX;
-    snprintf(q.s, sizeof q.s, "%.*s%s", (int)(cut ? OCC_VALUE_QUOTE_MAX : len), s,
-             cut ? "..." : "");
-    return q;
 }
 
 int occ_value_kernel_word(const char *b, size_t len)

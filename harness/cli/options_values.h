@@ -1,21 +1,36 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/options_values.h: the value syntaxes of the command line (numbers, byte sizes, int
- * lists, occupancy specs, footprint ranges, kernel and arch names), shared by options.c and its
- * table. Private to the options module: only harness/options*.c include it. Pure lexical checks:
- * ranges and compiled values are the table's business. */
+/* harness/cli/options_values.h: the value syntaxes of the command line (numbers, byte sizes,
+ * int lists, occupancy specs, footprint ranges, kernel and arch names). Pure lexical checks: the
+ * ranges of the option table are checked by harness/cli/options_apply.c, the compiled values by
+ * harness/cli/options_scope.c. occ_parse_size_bytes and occ_parse_int_list are public (through
+ * harness/cli/options.h); the occ_value_* functions serve the parser. */
 #ifndef OCC_OPTIONS_VALUES_H
 #define OCC_OPTIONS_VALUES_H
 
 #include <stddef.h>
 
-#include "options.h"
+#include "options_types.h"
 
-/* Why a value was refused. at/len: the offending element of the value (at NULL: the whole
- * value); reason: worded to follow the quoted value, e.g. "has a reversed range". */
+/* Parses a byte size: a positive decimal integer with an optional suffix K, M, G (or KiB, MiB,
+ * GiB), each 2^10, 2^20, 2^30: "4096", "512M", "1G", "4KiB". Returns 0 and sets *out, or -1 (and
+ * leaves *out alone) on anything else: empty, sign, fraction, other suffix, zero, or a value
+ * above LLONG_MAX bytes. */
+int occ_parse_size_bytes(const char *s, long long *out);
+
+/* Parses a comma list of decimal ints whose elements are values ("4", "-2") or ranges "LO..HI"
+ * (LO <= HI): "1,2,4", "1..8", "1..4,16". A range expands to the powers of two within it when
+ * powers_of_two_range is nonzero ("3..16" -> 4, 8, 16), else to every integer in it. Duplicates
+ * are dropped, keeping the first; values are not otherwise checked. Returns 0 with out[0..*n-1]
+ * set, or -1 on an empty list or element, a non-integer, an int overflow, an incomplete or
+ * reversed range, a range holding no value, or more than max distinct values (out[] may then
+ * have been written; *n is left alone). */
+int occ_parse_int_list(const char *s, int *out, int max, int *n, int powers_of_two_range);
+
+/* Why a value was refused. */
 typedef struct OccValueError {
-    const char *at;
-    size_t len;
-    char reason[64];
+    const char *at;  /* the offending element of the value; NULL: the whole value */
+    size_t len;      /* bytes of the element at `at` */
+    char reason[64]; /* worded to follow the quoted value, e.g. "has a reversed range" */
 } OccValueError;
 
 /* A plain decimal integer in b[0..len) (optional '-', digits; no spaces or '+'). Returns 0, -1
@@ -47,23 +62,12 @@ int occ_value_kernel_word(const char *b, size_t len);
  * char c of shorts (the short options). "-5" and "-" are values. */
 int occ_value_looks_like_option(const char *s, const char *shorts);
 
-/* Maximum bytes of a value a message quotes (occ_value_quote). */
-enum { OCC_VALUE_QUOTE_MAX = 60 };
-
-/* A quote of a value for a message: at most its first OCC_VALUE_QUOTE_MAX bytes, then "..."
- * when it is longer, so that a message about a 100 KB value still ends with its reason. */
-typedef struct OccQuote {
-    char s[OCC_VALUE_QUOTE_MAX + 4]; /* NUL-terminated */
-} OccQuote;
-
-/* The quote of s[0..len). */
-OccQuote occ_value_quote(const char *s, size_t len);
-
 /* A footprint range LO..HI of byte sizes, LO <= HI <= OCC_FOOTPRINT_MAX_BYTES (the lower bound,
  * lines of --stride, is checked once every option is known). Returns 0, or -1 with *e. */
 int occ_value_footprint(const char *s, long long *lo, long long *hi, OccValueError *e);
 
-/* 1 when s has the shape of an arch name, sm_<2-3 digits>[a|f]; the arch table lives elsewhere. */
+/* 1 when s has the shape of an arch name, sm_<2-3 digits>[a|f]; whether it names a
+ * known arch is the arch table's business (harness/core/arch.h). */
 int occ_value_is_arch(const char *s);
 
 #endif

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/catalog.c: the family table and the variant list, expanded into read-only arrays. */
+/* harness/core/catalog.c: the family table and the variant list, expanded into arrays: the
+ * table's families are read-only; the variants are resolved on first use, and the families and
+ * variants a plugin registers are appended at run time. */
 #include "catalog.h"
 
 #include <math.h>
@@ -11,14 +13,15 @@
 #include "loaded_model.h"
 #include "variants.h"
 
-#define FAMILY(id_, kernel_, mode_, def_, shape_, opts_, traffic_, requests_, curve_, size_,       \
-               floor_, note_)                                                                      \
-    {.id = #id_, .kernel = kernel_, .mode = mode_, .default_mode = def_, .shape = shape_,          \
-     .options = opts_, .dram_bytes_per_load_byte = traffic_, .requests = requests_,            \
-     .curve_traffic = curve_, .size_l2_multiple = size_, .size_floor_gib = floor_,                 \
-     .bound_note = note_},
+/* An entry is the values of the fields it may leave out (family_table.h), then its own
+ * initializers, which override them (C11 6.7.9: the last initializer of a member wins); that
+ * override is what -Woverride-init (in -Wextra) warns about, so it is off for the table alone. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#define FAMILY(id_, ...) {.id = #id_, .options = "", .dram_bytes_per_load_byte = NAN, __VA_ARGS__},
 static const OccFamilyInfo families[] = {OCC_FAMILY_TABLE(FAMILY)};
 #undef FAMILY
+#pragma GCC diagnostic pop
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 _Static_assert(N_FAMILIES <= OCC_MAX_FAMILIES, "OccOptions.families holds at most 32 families");
 
@@ -34,6 +37,11 @@ static const RawVariant raw[] = {OCC_CATALOG};
 #undef OCC_CATALOG_ENTRY
 #define N_VARIANTS ((int)(sizeof raw / sizeof raw[0]))
 
+/* The mutable part of the catalog, file statics on purpose: there is one catalog per process,
+ * read by every module through the functions below. It changes only while the process is still
+ * single-threaded (occsweep starts no thread; its workers are processes): the variants are
+ * resolved on first use, and a plugin's family is added (occ_catalog_add_family) before the
+ * options are parsed; every later use only reads. */
 static OccVariantInfo variants[N_VARIANTS];
 static int resolved;
 
@@ -49,7 +57,7 @@ static int raw_index(const char *name)
     return -1;
 }
 
-/* Not thread-safe on the first call; every caller is single-threaded. */
+/* Fills variants[] from raw[] on the first call (see the statics above). */
 static void resolve(void)
 {
     if (resolved) return;
@@ -102,6 +110,7 @@ int occ_family_takes(const OccFamilyInfo *f, const char *name)
 
 const char *occ_family_variant_name(int f)
 {
+    /* Built on first use per family and kept: callers hold the pointer (one catalog, above). */
     static char names[OCC_MAX_FAMILIES][48];
     const OccFamilyInfo *fi = occ_family_at(f);
     if (!fi) return NULL;
@@ -109,7 +118,8 @@ const char *occ_family_variant_name(int f)
     return names[f];
 }
 
-long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes, long long free_bytes)
+long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes,
+                                   long long free_bytes)
 {
     const long long base = f->size_l2_multiple * l2_bytes;
     const long long floor = (long long)f->size_floor_gib << 30;
@@ -140,8 +150,8 @@ int occ_variant_find(const char *name)
 /* 1 when s is a non-empty word of [A-Za-z0-9_] (safe in CSV cells, file names and NVTX). */
 static int is_word(const char *s)
 {
-    return s && *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-                          strlen(s);
+    static const char word[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    return s && *s && strspn(s, word) == strlen(s);
 }
 
 int occ_catalog_add_family(const OccFamilyInfo *f, const OccVariantInfo *v, int n, char *err,

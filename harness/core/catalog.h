@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/catalog.h: what the pure side knows of every kernel family and compiled variant: the
- * family table (family_table.h) and the variant list (kernels/variants.h), expanded into two
- * read-only arrays. No CUDA header: options, planner, resume, model and plots-side tools read it
- * on machines without a GPU. */
+/* harness/core/catalog.h: what the pure side knows of every kernel family and compiled variant:
+ * the family table (family_table.h) and the variant list (kernels/variants.h), plus the family a
+ * plugin registers at run time. No CUDA header: options, planner, resume, model and plots-side
+ * tools read it on machines without a GPU. */
 #ifndef OCC_CATALOG_H
 #define OCC_CATALOG_H
 
@@ -30,7 +30,8 @@ typedef enum OccRequestShape {
     OCC_REQUESTS_LANES = 2  /* one request per lane at a random address: 32 */
 } OccRequestShape;
 
-/* One family of the table; the fields are documented on the X() entry in family_table.h. */
+/* One family of the table; the fields, and what one left out of an entry holds, are documented
+ * in family_table.h. */
 typedef struct OccFamilyInfo {
     const char *id;                  /* C identifier, e.g. "chase_warp" */
     const char *kernel;              /* --kernel name, CSV kernel */
@@ -60,7 +61,8 @@ int occ_family_takes(const OccFamilyInfo *f, const char *name);
 
 /* The default buffer/footprint of family f, bytes: size_l2_multiple x l2_bytes, raised to
  * size_floor_gib GiB where a quarter of free_bytes allows it (0 when f takes no --size). */
-long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes, long long free_bytes);
+long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes,
+                                   long long free_bytes);
 
 /* Number of compiled variants, and variant i (NULL when out of range), in variants.h order.
  * Every variant's family field indexes the family table. */
@@ -69,16 +71,18 @@ const OccVariantInfo *occ_variant_at(int i);
 /* Index of the variant of that name, or -1. */
 int occ_variant_find(const char *name);
 
-/* The distinct U (axis 'u'), V (axis 'v') or A (axis 'a', FMAs per loaded element) values of family f's variants, ascending, into
- * out[0..max); returns how many there are (which may exceed max: only max are written). */
+/* The distinct U (axis 'u'), V (axis 'v') or A (axis 'a', FMAs per loaded element) values of
+ * family f's variants, ascending, into out[0..max); returns how many there are (which may exceed
+ * max: only max are written). */
 int occ_family_axis_values(int f, char axis, int *out, int max);
 /* Most variants families registered at run time may add, all together. */
 enum { OCC_MAX_ADDED_VARIANTS = 64 };
 
-/* Registers one more family (a plugin's: harness/plugin.c, before the options are parsed) with
- * its variants v[0..n), which get catalog indices occ_variant_count() .. + n - 1 in that order
- * (each variant's family, natural and capped fields are set here: natural, uncapped). *f and
- * the strings it and v point to must outlive the catalog. Returns the new family's index, or
+/* Registers one more family (a plugin's: harness/families/plugin_load.c, before the options are
+ * parsed) with its variants v[0..n), which get catalog indices occ_variant_count() .. + n - 1 in
+ * that order (each variant's family, natural and capped fields are set here: natural,
+ * uncapped). *f and the strings it and v point to must outlive the catalog. Returns the new
+ * family's index, or
  * -1 with a one-line err: a kernel or variant name already in the catalog, a name with other
  * characters than [A-Za-z0-9_], no variants, or more families or variants than the catalog
  * holds. */

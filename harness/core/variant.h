@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/variant.h: what the pure side knows about one compiled kernel variant (one entry of
+/* harness/core/variant.h: what the pure side knows about one compiled kernel variant (one entry of
  * kernels/variants.h, via the catalog) and its resources. */
 #ifndef OCC_VARIANT_H
 #define OCC_VARIANT_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family.h: the GPU side of the kernel-family interface. Each family of the table in
- * family_table.h implements one OccFamilyOps in harness/family_<id>.c; the point loop
- * (points.c) drives every family through it and names none:
+/* harness/families/family.h: the GPU side of the kernel-family interface. Each family of the
+ * table in harness/core/family_table.h implements one OccFamilyOps in
+ * harness/families/family_<file>.c; the point loop (harness/gpu/points.c) drives every family
+ * through it and names none:
  *
  *   setup (once per run) -> per point: configure (attributes, padding, occupancy API: generic)
  *   -> bind -> time launch() (generic) -> verify -> probe residency with launch(probe)
@@ -46,10 +47,12 @@ typedef struct OccShape {
 } OccShape;
 
 typedef struct OccFamilyOps {
-    /* Allocates the family's buffers for the run into *state (NULL is a valid state). 0, or -1
-     * with a one-line err (out of memory names what was asked and what is free). */
+    /* Allocates the family's state and buffers for the run into *state (NULL is a valid
+     * state): each run's own, so that nothing of a family outlives its teardown. 0, or -1 with
+     * a one-line err (out of memory names what was asked and what is free), having freed what
+     * it allocated (*state NULL): the loop tears down only a family whose setup returned 0. */
     int (*setup)(void **state, const OccRunEnv *env, char *err, size_t err_len);
-    /* Frees what setup allocated (state may be NULL). */
+    /* Frees what setup allocated, the state included (state may be NULL). */
     void (*teardown)(void *state);
     /* The kernel of catalog variant v, for cudaFuncSetAttribute / cudaFuncGetAttributes / the
      * occupancy API; NULL for a footprint-shaped family. */
@@ -82,5 +85,9 @@ const OccFamilyOps *occ_family_ops(int f);
 /* Gives family f, registered at run time with occ_catalog_add_family (beyond the table), its
  * ops; ignored for a table family. */
 void occ_family_ops_register(int f, const OccFamilyOps *family_ops);
+
+/* For a family's setup: `bytes` of zeroed host memory for its state, which its teardown frees
+ * with free(); NULL with a one-line err naming `family` when there is none. */
+void *occ_family_state_new(size_t bytes, const char *family, char *err, size_t err_len);
 
 #endif

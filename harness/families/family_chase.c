@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_chase.c: the pointer-chase throughput families, warp and thread mode. Each chain
- * follows dependent loads through a random single cycle of lines (chase_footprint.h); chains walk
- * disjoint stretches that together cover the footprint once per launch, so a line comes back
- * only after the whole footprint (>> L2) has been read, and every launch rotates the start
+/* harness/families/family_chase.c: the pointer-chase throughput families, warp and thread mode.
+ * Each chain follows dependent loads through a random single cycle of lines (chase_footprint.h);
+ * chains walk disjoint stretches that together cover the footprint once per launch, so a line comes
+ * back only after the whole footprint (>> L2) has been read, and every launch rotates the start
  * points. Verified by the host's walk of the same cycle. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,8 @@ typedef struct ChaseKernel {
     OccChaseLaunchFn launch;
     OccKernelHandleFn kernel;
 } ChaseKernel;
-#define ENTRY(mode, k) {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k},
+#define ENTRY(mode, k)                                                                             \
+    {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k},
 static const ChaseKernel kernels[] = {OCC_CHASE_VARIANTS(ENTRY)};
 #undef ENTRY
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8 };
@@ -33,8 +34,6 @@ typedef struct ChaseState {
     size_t chains;             /* chains of the bound launch */
 } ChaseState;
 
-static ChaseState warp_state, thread_state;
-
 static const ChaseKernel *find(const char *name)
 {
     for (int i = 0; i < N_KERNELS; i++)
@@ -42,12 +41,21 @@ static const ChaseKernel *find(const char *name)
     return NULL;
 }
 
+static void teardown(void *sp)
+{
+    ChaseState *c = sp;
+    if (c) occ_footprint_free(&c->fp);
+    free(c);
+}
+
 /* Thread mode has 32x the chains of warp mode at the same occupancy: 32-byte lines (one sector
  * each) and a larger default footprint (family_table.h) keep every chain >= MIN_HOPS hops. */
-static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
-                      const OccRunEnv *env, char *err, size_t err_len)
+static int setup_mode(void **out, const char *mode, unsigned int line_words, const OccRunEnv *env,
+                      char *err, size_t err_len)
 {
-    memset(c, 0, sizeof *c);
+    ChaseState *c = occ_family_state_new(sizeof *c, "chase", err, err_len);
+    *out = c;
+    if (!c) return -1;
     c->per_warp = line_words == 32;
     const OccFamilyInfo *f = occ_family_at(occ_family_find("chase", mode));
     long long bytes = env->opt->size_bytes
@@ -61,8 +69,11 @@ static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
     }
     size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
     if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_chains,
-                           0xc4a5eull, err, err_len) != 0)
+                           0xc4a5eull, err, err_len) != 0) {
+        teardown(c);
+        *out = NULL;
         return -1;
+    }
     env->meta(env->meta_user, "chase_footprint_bytes", "%lld", occ_footprint_bytes(&c->fp));
     env->meta(env->meta_user, "chase_line_bytes", "%u", 4 * line_words);
     env->meta(env->meta_user, "chase_perm_build_ms", "%.1f", c->fp.perm_build_ms);
@@ -71,17 +82,13 @@ static int setup_mode(ChaseState *c, const char *mode, unsigned int line_words,
 
 static int setup_warp(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    *out = &warp_state;
-    return setup_mode(&warp_state, "warp", 32, env, err, err_len);
+    return setup_mode(out, "warp", 32, env, err, err_len);
 }
 
 static int setup_thread(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    *out = &thread_state;
-    return setup_mode(&thread_state, "thread", 8, env, err, err_len);
+    return setup_mode(out, "thread", 8, env, err, err_len);
 }
-
-static void teardown(void *sp) { occ_footprint_free(&((ChaseState *)sp)->fp); }
 
 static const void *kernel(const OccVariantInfo *v)
 {
@@ -137,7 +144,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     c->args.shift = 12345 % fp->n_lines;
     const size_t shift = c->args.shift;
     unsigned int *ends = malloc(chains * 4);
-    cudaError_t e = ends ? cudaMemsetAsync(fp->ends, 0xff, chains * 4, st) : cudaErrorMemoryAllocation;
+    cudaError_t e =
+        ends ? cudaMemsetAsync(fp->ends, 0xff, chains * 4, st) : cudaErrorMemoryAllocation;
     if (e == cudaSuccess) e = launch(c, st, NULL);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(ends, fp->ends, chains * 4, cudaMemcpyDeviceToHost, st);
@@ -149,7 +157,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     }
     free(ends);
     r->verify_err = (double)bad;
-    snprintf(status, len, "%s", bad == 0 ? "ok" : "fail:chains ended away from the host-walked line");
+    snprintf(status, len, "%s",
+             bad == 0 ? "ok" : "fail:chains ended away from the host-walked line");
     return e;
 }
 

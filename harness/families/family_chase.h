@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_chase.h: what the chase throughput families export beyond their OccFamilyOps. */
+/* harness/families/family_chase.h: what the chase throughput families export beyond their
+ * OccFamilyOps. */
 #ifndef OCC_FAMILY_CHASE_H
 #define OCC_FAMILY_CHASE_H
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_copy.c: the copy family: out = in over the run's stream buffers; one launch
- * moves 2 x buffer bytes (every loaded byte is stored). Verified in full on the device against
- * the input after the output was poisoned. */
+/* harness/families/family_copy.c: the copy family: out = in over the run's stream buffers; one
+ * launch moves 2 x buffer bytes (every loaded byte is stored). Verified in full on the device
+ * against the input after the output was poisoned. */
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "family.h"
 
@@ -22,18 +22,21 @@ typedef struct CopyState {
     int dynamic;              /* --schedule dynamic */
 } CopyState;
 
-static CopyState state;
+/* The stream buffers are the run's (env->stream): the state only points at them. */
+static void teardown(void *sp) { free(sp); }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    memset(&state, 0, sizeof state);
-    state.buf = env->stream;
-    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
-    *out = &state;
-    return occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len);
+    CopyState *s = occ_family_state_new(sizeof *s, "copy", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->buf = env->stream;
+    s->dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
+    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) == 0) return 0;
+    teardown(s);
+    *out = NULL;
+    return -1;
 }
-
-static void teardown(void *s) { (void)s; }
 
 static const void *kernel(const OccVariantInfo *v)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_fma.c: the fma family: U independent FMA chains per thread, fp32 or fp64
+/* harness/families/family_fma.c: the fma family: U independent FMA chains per thread, fp32 or fp64
  * (Volkov 2010's arithmetic experiment). One launch runs trips x (its warps) warp trips of
  * OCC_FMA_PER_TRIP FMAs per thread (2 FLOP each), shared out to the warps in chunks (OccFmaArgs),
  * and no memory traffic but one store per chain, so the rate is GFLOP/s (no GB/s). Verified
@@ -14,7 +14,8 @@
 #include "family_fma.h"
 #include "flops.h"
 
-#define ENTRY(t, bytes, u) {"fma_" #t "_u" #u, occ_launch_fma_##t##_u##u, occ_kernel_fma_##t##_u##u, bytes},
+#define ENTRY(t, bytes, u)                                                                         \
+    {"fma_" #t "_u" #u, occ_launch_fma_##t##_u##u, occ_kernel_fma_##t##_u##u, bytes},
 static const OccFmaKernel kernels[] = {OCC_FMA_VARIANTS(ENTRY)};
 #undef ENTRY
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
@@ -38,8 +39,6 @@ typedef struct FmaState {
     int unroll;
 } FmaState;
 
-static FmaState state;
-
 const OccFmaKernel *occ_fma_kernel_find(const char *name)
 {
     for (int i = 0; i < N_KERNELS; i++)
@@ -56,43 +55,46 @@ const OccFmaKernel *occ_fma_kernels(int *n)
 static void teardown(void *sp)
 {
     FmaState *s = sp;
+    if (!s) return;
     cudaFree(s->out);
     cudaFree(s->warp_trips);
     cudaFree(s->claim);
     cudaFree(s->warps_done);
     free(s->host);
     free(s->host_trips);
-    memset(s, 0, sizeof *s);
+    free(s);
 }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    memset(&state, 0, sizeof state);
-    state.dev = env->dev;
-    *out = &state;
-    state.out_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads *
-                         MAX_CHAINS * MAX_ELEM_BYTES;
-    state.warp_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads / 32;
-    state.host = malloc(state.out_capacity);
-    state.host_trips = malloc(state.warp_capacity * sizeof *state.host_trips);
-    cudaError_t e = state.host && state.host_trips ? cudaMalloc(&state.out, state.out_capacity)
-                                                   : cudaErrorMemoryAllocation;
+    FmaState *s = occ_family_state_new(sizeof *s, "fma", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->dev = env->dev;
+    s->out_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads *
+                      MAX_CHAINS * MAX_ELEM_BYTES;
+    s->warp_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads / 32;
+    s->host = malloc(s->out_capacity);
+    s->host_trips = malloc(s->warp_capacity * sizeof *s->host_trips);
+    cudaError_t e = s->host && s->host_trips ? cudaMalloc(&s->out, s->out_capacity)
+                                             : cudaErrorMemoryAllocation;
     if (e == cudaSuccess)
-        e = cudaMalloc((void **)&state.warp_trips, state.warp_capacity * sizeof(unsigned int));
-    if (e == cudaSuccess) e = cudaMalloc((void **)&state.claim, sizeof *state.claim);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&state.warps_done, sizeof *state.warps_done);
-    if (e == cudaSuccess) e = cudaMemset(state.claim, 0, sizeof *state.claim);
-    if (e == cudaSuccess) e = cudaMemset(state.warps_done, 0, sizeof *state.warps_done);
+        e = cudaMalloc((void **)&s->warp_trips, s->warp_capacity * sizeof(unsigned int));
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->claim, sizeof *s->claim);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warps_done, sizeof *s->warps_done);
+    if (e == cudaSuccess) e = cudaMemset(s->claim, 0, sizeof *s->claim);
+    if (e == cudaSuccess) e = cudaMemset(s->warps_done, 0, sizeof *s->warps_done);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "allocating the fma output", err, err_len);
-        teardown(&state);
+        teardown(s);
+        *out = NULL;
         return -1;
     }
     const double clock_mhz = env->dev->sm_clock_khz / 1000.0;
-    state.trips[4] = occ_fma_trips(&env->dev->limits, 4, clock_mhz);
-    state.trips[8] = occ_fma_trips(&env->dev->limits, 8, clock_mhz);
-    env->meta(env->meta_user, "fma_trips_fp32", "%d", state.trips[4]);
-    env->meta(env->meta_user, "fma_trips_fp64", "%d", state.trips[8]);
+    s->trips[4] = occ_fma_trips(&env->dev->limits, 4, clock_mhz);
+    s->trips[8] = occ_fma_trips(&env->dev->limits, 8, clock_mhz);
+    env->meta(env->meta_user, "fma_trips_fp32", "%d", s->trips[4]);
+    env->meta(env->meta_user, "fma_trips_fp64", "%d", s->trips[8]);
     env->meta(env->meta_user, "fma_claims_per_warp", "%d", OCC_FMA_CLAIMS_PER_WARP);
     env->meta(env->meta_user, "fma_lanes_per_sm_clk_fp32", "%d",
               env->dev->limits.fma_fp32_per_sm_clk);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_fma.h: what the fma family exports beyond its OccFamilyOps: its kernel table,
- * for the GPU tests that exercise every launcher directly. */
+/* harness/families/family_fma.h: what the fma family exports beyond its OccFamilyOps: its kernel
+ * table, for the GPU tests that exercise every launcher directly. */
 #ifndef OCC_FAMILY_FMA_H
 #define OCC_FAMILY_FMA_H
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_ladder.c: the latency ladder, an experiment of its own (footprint-shaped
+/* harness/families/family_ladder.c: the latency ladder, an experiment of its own (footprint-shaped
  * family): one thread follows dependent loads through a random single cycle of lines, footprint
- * swept from L1 to far beyond L2; cycles (clock64) and ns per load. The lines hold the next
- * line's address (--chain address: one load per hop, the load-to-use latency) or its index
- * (--chain index: address arithmetic on every hop too). Warm: one launch that walks
- * the footprint once (caches warm in the same launch, on the same SM) and then times 11 segments.
- * Cold (--cold): 5 launches, each after the experiment's own flush buffer of 2 x L2 bytes was
- * written, each timing one pass with no warm-up. Also measures the unloaded DRAM latency that the
- * Little's-law model of every sweep uses. */
+ * swept from L1 to far beyond L2; cycles (clock64) and ns per load. The lines hold the next line's
+ * address (--chain address: one load per hop, the load-to-use latency) or its index (--chain index:
+ * address arithmetic on every hop too). Warm: one launch that walks the footprint once (caches warm
+ * in the same launch, on the same SM) and then times 11 segments. Cold (--cold): 5 launches, each
+ * after the experiment's own flush buffer of 2 x L2 bytes was written, each timing one pass with no
+ * warm-up. Also measures the unloaded DRAM latency that the Little's-law model of every sweep
+ * uses. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <nvtx3/nvToolsExt.h>
@@ -59,19 +60,19 @@ typedef struct LadderState {
     int stride_bytes, cold;
 } LadderState;
 
-static LadderState state;
-
 /* One launch: from position `from` of the cycle, `warm` untimed hops, then `segments` timed
  * stretches of `hops`; appends cycles and ns per segment and counts a wrong end in *wrong. */
-static cudaError_t run_chain(const OccFootprint *ch, cudaStream_t st, const LadderDev *d, size_t from, int warm, int hops,
-                             int segments, long long *cycles, unsigned long long *ns, int *wrong)
+static cudaError_t run_chain(const OccFootprint *ch, cudaStream_t st, const LadderDev *d,
+                             size_t from, int warm, int hops, int segments, long long *cycles,
+                             unsigned long long *ns, int *wrong)
 {
     unsigned long long end = 0;
     cudaError_t e = occ_chase_latency(ch->lines, ch->link,
                                       occ_footprint_link(ch, ch->host_order[from]), warm, hops,
                                       segments, d->cycles, d->ns, d->end, st);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(cycles, d->cycles, segments * sizeof *cycles, cudaMemcpyDeviceToHost, st);
+        e = cudaMemcpyAsync(cycles, d->cycles, segments * sizeof *cycles, cudaMemcpyDeviceToHost,
+                            st);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(ns, d->ns, segments * sizeof *ns, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaMemcpyAsync(&end, d->end, sizeof end, cudaMemcpyDeviceToHost, st);
@@ -104,8 +105,8 @@ static cudaError_t ladder_point(LadderState *s, const OccFootprint *ch, int cold
         for (; n < COLD_PASSES && e == cudaSuccess; n++) {
             e = cudaMemsetAsync(s->flush, n, s->flush_bytes, s->stream);
             if (e == cudaSuccess)
-                e = run_chain(ch, s->stream, &s->dev, (size_t)n * ch->n_lines / COLD_PASSES, 0, hops,
-                              1, &cycles[n], &ns[n], &wrong);
+                e = run_chain(ch, s->stream, &s->dev, (size_t)n * ch->n_lines / COLD_PASSES, 0,
+                              hops, 1, &cycles[n], &ns[n], &wrong);
         }
     }
     if (e != cudaSuccess) return e;
@@ -138,7 +139,8 @@ static cudaError_t ladder_point(LadderState *s, const OccFootprint *ch, int cold
     r->hops_per_s_median = 1e9 / r->ns_per_hop_median;
     r->noise_pct = st_cycles.rel_stddev_pct;
     r->verify_err = wrong;
-    snprintf(status, len, "%s", wrong == 0 ? "ok" : "fail:chase ended away from the host-walked line");
+    snprintf(status, len, "%s",
+             wrong == 0 ? "ok" : "fail:chase ended away from the host-walked line");
     return cudaSuccess;
 }
 
@@ -146,16 +148,17 @@ static cudaError_t ladder_point(LadderState *s, const OccFootprint *ch, int cold
 static void teardown(void *sp)
 {
     LadderState *s = sp;
+    if (!s) return;
     ladder_dev_free(&s->dev);
     cudaFree(s->flush);
-    memset(s, 0, sizeof *s);
+    free(s);
 }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    LadderState *s = &state;
-    memset(s, 0, sizeof *s);
+    LadderState *s = occ_family_state_new(sizeof *s, "chase latency", err, err_len);
     *out = s;
+    if (!s) return -1;
     s->stream = env->timer->stream;
     s->stride_bytes = env->opt->stride_bytes;
     s->link = env->opt->chain == OCC_CHAIN_ADDRESS ? OCC_CHASE_ADDRESS
@@ -174,6 +177,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     if (e != cudaSuccess) {
         occ_device_format_error(e, "setting up the latency ladder", err, err_len);
         teardown(s);
+        *out = NULL;
         return -1;
     }
     env->meta(env->meta_user, "l1_bytes", "%d", env->dev->limits.l1_smem_sram_bytes);

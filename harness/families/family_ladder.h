@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_ladder.h: what the latency ladder exports beyond its OccFamilyOps. */
+/* harness/families/family_ladder.h: what the latency ladder exports beyond its OccFamilyOps. */
 #ifndef OCC_FAMILY_LADDER_H
 #define OCC_FAMILY_LADDER_H
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_loaded.c: the loaded-latency experiment (chase/loaded), a family of its own
- * whose points are the load levels (loaded_levels.h): latency of dependent DRAM loads while
+/* harness/families/family_loaded.c: the loaded-latency experiment (chase/loaded), a family of its
+ * own whose points are the load levels (loaded_levels.h): latency of dependent DRAM loads while
  * background warps hold the memory system at stepped throughputs, one launch per level
  * (kernels/loaded.cu), with one block per SM (SMs blocks). The probes chase addresses over their
  * own random cycle of 12 x L2 (128-byte lines), the background streams over its own buffer of the
  * same size in claimed chunks, as copy.cu's dynamic schedule walks (or, for gather traffic, loads
  * lines of it at random). Each level is ok, or fail: a probe off its walk, two probes on one SM, a
- * background sum that is not the sum of the words it loaded, a window outside the events. A sweep whose model uses L(X) plans these
- * points first (plan.h), and the model takes its curve from their rows. */
+ * background sum that is not the sum of the words it loaded, a window outside the events. A sweep
+ * whose model uses L(X) plans these points first (plan.h), and the model takes its curve from their
+ * rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,11 +201,10 @@ typedef struct LoadedState {
     size_t bg_vecs; /* 16-byte vectors of the background buffer */
 } LoadedState;
 
-static LoadedState state;
-
 static void teardown(void *sp)
 {
     LoadedState *s = sp;
+    if (!s) return;
     if (s->ev[0]) cudaEventDestroy(s->ev[0]);
     if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     dev_free(&s->dev);
@@ -215,28 +215,32 @@ static void teardown(void *sp)
     free(s->host.starts);
     free(s->host.from);
     free(s->host.sm_seen);
-    memset(s, 0, sizeof *s);
+    free(s);
 }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    LoadedState *s = &state;
-    memset(s, 0, sizeof *s);
+    LoadedState *s = occ_family_state_new(sizeof *s, "chase loaded", err, err_len);
     *out = s;
+    if (!s) return -1;
     const double t0 = occ_walltime_s();
     const int sm = s->sm = env->dev->sm_count;
     const size_t footprint = (size_t)FOOTPRINT_L2 * (size_t)env->dev->l2_bytes;
     s->stream = env->timer->stream;
     s->bg_vecs = footprint / 16;
     if (occ_footprint_init(&s->fp, footprint, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
-                           err_len) != 0)
+                           err_len) != 0) {
+        teardown(s);
+        *out = NULL;
         return -1;
+    }
     if (s->fp.n_lines / (size_t)sm < (size_t)OCC_LOADED_LEVELS * LEVEL_HOPS) {
         snprintf(err, err_len,
                  "the loaded-latency footprint of %zu lines is too small for %d probes of %d "
                  "levels x %d hops",
                  s->fp.n_lines, sm, OCC_LOADED_LEVELS, LEVEL_HOPS);
         teardown(s);
+        *out = NULL;
         return -1;
     }
     LoadedHost *h = &s->host;
@@ -254,6 +258,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     if (e != cudaSuccess) {
         occ_device_format_error(e, "setting up the loaded-latency experiment", err, err_len);
         teardown(s);
+        *out = NULL;
         return -1;
     }
     env->meta(env->meta_user, "loaded_footprint_bytes", "%zu", footprint);

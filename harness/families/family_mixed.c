@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_mixed.c: the mixed family: the reduce walk over the run's input buffer with A
- * dependent FMAs applied to every loaded float before it is summed (Volkov's arithmetic-intensity
- * sweep). One launch reads the buffer once (GB/s) and performs 2A FLOP per float (GFLOP/s).
- * Verified against the closed form of the steps over the host's double-precision sum
- * (occ_mixed_expected_sum) within the reduce bound plus the steps' rounding. */
+/* harness/families/family_mixed.c: the mixed family: the reduce walk over the run's input buffer
+ * with A dependent FMAs applied to every loaded float before it is summed (Volkov's
+ * arithmetic-intensity sweep). One launch reads the buffer once (GB/s) and performs 2A FLOP per
+ * float (GFLOP/s). Verified against the closed form of the steps over the host's double-precision
+ * sum (occ_mixed_expected_sum) within the reduce bound plus the steps' rounding. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "family.h"
 #include "family_reduce.h"
@@ -31,25 +31,29 @@ typedef struct MixedState {
     int fma_per_element;       /* A of the bound variant */
 } MixedState;
 
-static MixedState state;
-
+/* The stream buffers are the run's (env->stream): the state only points at them. */
 static void teardown(void *sp)
 {
     MixedState *s = sp;
-    occ_sum_scratch_free(&s->scratch);
-    memset(s, 0, sizeof *s);
+    if (s) occ_sum_scratch_free(&s->scratch);
+    free(s);
 }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    memset(&state, 0, sizeof state);
-    state.dev = env->dev;
-    state.buf = env->stream;
-    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
-    *out = &state;
-    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
-    return occ_sum_scratch_alloc(&state.scratch, env->max_grid_blocks,
-                                 "allocating the mixed scratch", err, err_len);
+    MixedState *s = occ_family_state_new(sizeof *s, "mixed", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->dev = env->dev;
+    s->buf = env->stream;
+    s->dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
+    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) == 0 &&
+        occ_sum_scratch_alloc(&s->scratch, env->max_grid_blocks, "allocating the mixed scratch",
+                              err, err_len) == 0)
+        return 0;
+    teardown(s);
+    *out = NULL;
+    return -1;
 }
 
 static const void *kernel(const OccVariantInfo *v)

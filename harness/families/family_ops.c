@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_ops.c: the GPU side of the family table (family_table.h). */
+/* harness/families/family_ops.c: the GPU side of the family table (harness/core/family_table.h):
+ * each family's OccFamilyOps by catalog index, and the families' state allocation. */
 #include "family.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "catalog.h"
 #include "family_table.h"
@@ -14,7 +18,10 @@ static const OccFamilyOps *const ops[] = {OCC_FAMILY_TABLE(ENTRY)};
 
 enum { N_TABLE = sizeof ops / sizeof ops[0] };
 
-/* The ops of families registered at run time (a plugin's), by catalog index. */
+/* The ops of families registered at run time (a plugin's), by catalog index. A file static on
+ * purpose: it extends the process-wide catalog (harness/core/catalog.c), is written only while
+ * the process is single-threaded (a plugin is loaded before the options are parsed), and the
+ * point loop looks ops up by index alone. */
 static const OccFamilyOps *added[OCC_MAX_FAMILIES];
 
 const OccFamilyOps *occ_family_ops(int f)
@@ -26,4 +33,11 @@ const OccFamilyOps *occ_family_ops(int f)
 void occ_family_ops_register(int f, const OccFamilyOps *family_ops)
 {
     if (f >= N_TABLE && f < OCC_MAX_FAMILIES) added[f] = family_ops;
+}
+
+void *occ_family_state_new(size_t bytes, const char *family, char *err, size_t err_len)
+{
+    void *s = calloc(1, bytes);
+    if (!s) snprintf(err, err_len, "%s: out of host memory for %zu bytes of state", family, bytes);
+    return s;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_plugin.c: the family of a loaded plugin (plugin_load.h): OccFamilyOps over the
- * plugin's own set-up, launchers, work and verification (include/occsweep/plugin.h). A
+/* harness/families/family_plugin.c: the family of a loaded plugin (plugin_load.h): OccFamilyOps
+ * over the plugin's own set-up, launchers, work and verification (include/occsweep/plugin.h). A
  * persistent plugin gets the loop's one-wave grid; another launches the grid it asks for, its
  * occupancy set by the padding alone. */
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "family.h"
 #include "plugin_load.h"
@@ -15,34 +15,39 @@ typedef struct PluginState {
     long long size_bytes;   /* the problem size set-up was asked for */
     int v;                  /* bound variant: index into p->api->variants */
     OccPluginLaunch launch; /* bound launch shape (stream and probe set per launch) */
+    int set_up;             /* 1: the plugin's setup succeeded, its teardown is due */
 } PluginState;
 
-static PluginState state;
-
-static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
-{
-    memset(&state, 0, sizeof state);
-    state.p = occ_plugin_loaded();
-    state.size_bytes = env->stream->want_bytes;
-    *out = &state;
-    const OccPlugin *api = state.p->api;
-    cudaError_t e = api->set_device(env->dev->index);
-    if (e == cudaSuccess) e = api->setup(&state.user, state.size_bytes, env->timer->stream);
-    if (e != cudaSuccess) {
-        char what[128];
-        snprintf(what, sizeof what, "plugin %s: setup for %lld bytes", api->name, state.size_bytes);
-        occ_device_format_error(e, what, err, err_len);
-        return -1;
-    }
-    env->meta(env->meta_user, "plugin", "%s", state.p->path);
-    env->meta(env->meta_user, "plugin_grid", "%s", api->persistent ? "persistent" : "own_grid");
-    return 0;
-}
-
+/* The plugin's teardown runs only after its setup succeeded (s->set_up). */
 static void teardown(void *sp)
 {
     PluginState *s = sp;
-    if (s && s->p) s->p->api->teardown(s->user);
+    if (s && s->set_up) s->p->api->teardown(s->user);
+    free(s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    PluginState *s = occ_family_state_new(sizeof *s, "plugin", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->p = occ_plugin_loaded();
+    s->size_bytes = env->stream->want_bytes;
+    const OccPlugin *api = s->p->api;
+    cudaError_t e = api->set_device(env->dev->index);
+    if (e == cudaSuccess) e = api->setup(&s->user, s->size_bytes, env->timer->stream);
+    if (e != cudaSuccess) {
+        char what[128];
+        snprintf(what, sizeof what, "plugin %s: setup for %lld bytes", api->name, s->size_bytes);
+        occ_device_format_error(e, what, err, err_len);
+        teardown(s);
+        *out = NULL;
+        return -1;
+    }
+    s->set_up = 1;
+    env->meta(env->meta_user, "plugin", "%s", s->p->path);
+    env->meta(env->meta_user, "plugin_grid", "%s", api->persistent ? "persistent" : "own_grid");
+    return 0;
 }
 
 static const void *kernel(const OccVariantInfo *v)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_reduce.c: the reduce family: a float sum of the run's input buffer; one launch
- * reads the buffer once. Verified against the host's double-precision sum within a bound on the
- * float32 rounding of the kernel's summation order. */
+/* harness/families/family_reduce.c: the reduce family: a float sum of the run's input buffer; one
+ * launch reads the buffer once. Verified against the host's double-precision sum within a bound on
+ * the float32 rounding of the kernel's summation order. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "family.h"
 #include "family_reduce.h"
@@ -26,8 +26,6 @@ typedef struct ReduceState {
     int unroll;
 } ReduceState;
 
-static ReduceState state;
-
 double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads, int unroll,
                             double share)
 {
@@ -40,22 +38,28 @@ double occ_reduce_tolerance(size_t n_floats, int grid_blocks, int block_threads,
     return (chain + tree + 8.0) * ldexp(1.0, -24);
 }
 
+/* The stream buffers are the run's (env->stream): the state only points at them. */
 static void teardown(void *sp)
 {
     ReduceState *s = sp;
-    occ_sum_scratch_free(&s->scratch);
-    memset(s, 0, sizeof *s);
+    if (s) occ_sum_scratch_free(&s->scratch);
+    free(s);
 }
 
 static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 {
-    memset(&state, 0, sizeof state);
-    state.buf = env->stream;
-    state.dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
-    *out = &state;
-    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) != 0) return -1;
-    return occ_sum_scratch_alloc(&state.scratch, env->max_grid_blocks,
-                                 "allocating the reduce scratch", err, err_len);
+    ReduceState *s = occ_family_state_new(sizeof *s, "reduce", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->buf = env->stream;
+    s->dynamic = env->opt->schedule == OCC_SCHEDULE_DYNAMIC;
+    if (occ_stream_buffers_acquire(env->stream, env->timer->stream, err, err_len) == 0 &&
+        occ_sum_scratch_alloc(&s->scratch, env->max_grid_blocks, "allocating the reduce scratch",
+                              err, err_len) == 0)
+        return 0;
+    teardown(s);
+    *out = NULL;
+    return -1;
 }
 
 static const void *kernel(const OccVariantInfo *v)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/family_reduce.h: what the reduce family exports beyond its OccFamilyOps. */
+/* harness/families/family_reduce.h: what the reduce family exports beyond its OccFamilyOps. */
 #ifndef OCC_FAMILY_REDUCE_H
 #define OCC_FAMILY_REDUCE_H
 

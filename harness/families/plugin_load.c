@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/plugin_load.c: opening a plugin, checking it, registering its family; its kernels'
- * handles and resources. */
+/* harness/families/plugin_load.c: opening a plugin, checking it, registering its family; its
+ * kernels' handles and resources. */
 #define _GNU_SOURCE /* dladdr */
 #include "plugin_load.h"
 
@@ -22,11 +22,18 @@ extern const OccFamilyOps occ_family_plugin;
 /* More shared memory than any GPU gives one block (sm_90: 227 KiB). */
 enum { OCC_PLUGIN_MAX_DYN_SMEM_BYTES = 1 << 20 };
 
-static OccLoadedPlugin loaded;
-static int is_loaded;
-static cudaKernel_t kernels[OCC_MAX_ADDED_VARIANTS];
-static int device_set = -1; /* the device last selected in the plugin's runtime */
-static char *report;        /* cuobjdump's resource report of the shared object (CPU plans) */
+/* The loaded plugin, a file static on purpose: one plugin per process, whose family joins the
+ * process-wide catalog (harness/core/catalog.c) and whose kernels and resources are asked for
+ * by catalog variant alone (occ_plugin_kernel, occ_plugin_resources: the point loop's kernel()
+ * op and harness/gpu/resources.c hold no plugin state). It is set while the process is
+ * single-threaded, before the options are parsed; later calls fill the caches below. */
+static struct {
+    OccLoadedPlugin loaded;
+    int is_loaded;
+    cudaKernel_t kernels[OCC_MAX_ADDED_VARIANTS]; /* from the plugin's runtime, by its index */
+    int device_set; /* the device last selected in the plugin's runtime (-1: none) */
+    char *report;   /* cuobjdump's resource report of the shared object (CPU plans) */
+} plugin = {.device_set = -1};
 
 /* The first required field of p that is missing, or NULL when none is. */
 static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
@@ -34,7 +41,8 @@ static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
     const struct { const void *value; const char *name; } need[] = {
         {p->name, "name"}, {p->variants, "variants"}, {(const void *)p->get_kernel, "get_kernel"},
         {(const void *)p->set_device, "set_device"},
-        {(const void *)p->func_set_attribute, "func_set_attribute"}, {(const void *)p->setup, "setup"},
+        {(const void *)p->func_set_attribute, "func_set_attribute"},
+        {(const void *)p->setup, "setup"},
         {(const void *)p->teardown, "teardown"}, {(const void *)p->work, "work"},
         {(const void *)p->verify, "verify"},
         {p->persistent ? (const void *)p : (const void *)p->grid_blocks, "grid_blocks"},
@@ -48,7 +56,8 @@ static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
         const OccPluginVariant *v = &p->variants[i];
         const char *what = !v->name ? "name" : !v->kernel ? "kernel" : !v->launch ? "launch" : NULL;
         if (what) return snprintf(buf, len, "variants[%d].%s is NULL", i, what), buf;
-        if (v->loads_in_flight < 0 || v->load_bytes < 0 || (v->loads_in_flight > 0) != (v->load_bytes > 0))
+        if (v->loads_in_flight < 0 || v->load_bytes < 0 ||
+            (v->loads_in_flight > 0) != (v->load_bytes > 0))
             return snprintf(buf, len, "variants[%d] (%s): loads_in_flight and load_bytes are "
                             "both 0 or both positive", i, v->name), buf;
         if (v->dyn_smem_bytes > OCC_PLUGIN_MAX_DYN_SMEM_BYTES)
@@ -62,7 +71,7 @@ static const char *missing_field(const OccPlugin *p, char *buf, size_t len)
 int occ_plugin_load(const char *path, char *err, size_t err_len)
 {
     char why[160];
-    if (is_loaded) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
+    if (plugin.is_loaded) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) return snprintf(err, err_len, "--plugin: %s", dlerror()), -1;
     /* POSIX dlsym returns functions as void *; copied, not cast (ISO C has no such cast). */
@@ -90,7 +99,8 @@ int occ_plugin_load(const char *path, char *err, size_t err_len)
         .id = p->name, .kernel = p->name, .mode = p->persistent ? "persistent" : "own_grid",
         .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,
         .options = "unroll,occ,block,carveout,size",
-        .dram_bytes_per_load_byte = p->dram_bytes_per_load_byte > 0 ? p->dram_bytes_per_load_byte : NAN,
+        .dram_bytes_per_load_byte =
+            p->dram_bytes_per_load_byte > 0 ? p->dram_bytes_per_load_byte : NAN,
         /* Its rows are predicted from the read + write curve when they store what they load. */
         .curve_traffic = p->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY : OCC_CURVE_READ,
         /* The streaming families' default size: a launch long against its ramp and tail. */
@@ -99,17 +109,21 @@ int occ_plugin_load(const char *path, char *err, size_t err_len)
     const int fam = occ_catalog_add_family(&f, v, p->n_variants, why, sizeof why);
     if (fam < 0) return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;
     occ_family_ops_register(fam, &occ_family_plugin);
-    loaded = (OccLoadedPlugin){.api = p, .path = path, .family = fam, .first_variant = first};
-    is_loaded = 1;
+    plugin.loaded =
+        (OccLoadedPlugin){.api = p, .path = path, .family = fam, .first_variant = first};
+    plugin.is_loaded = 1;
     return fam;
 }
 
-const OccLoadedPlugin *occ_plugin_loaded(void) { return is_loaded ? &loaded : NULL; }
+const OccLoadedPlugin *occ_plugin_loaded(void)
+{
+    return plugin.is_loaded ? &plugin.loaded : NULL;
+}
 
 int occ_plugin_variant_index(const OccVariantInfo *v)
 {
-    if (!is_loaded || v->family != loaded.family) return -1;
-    return occ_variant_find(v->name) - loaded.first_variant;
+    if (!plugin.is_loaded || v->family != plugin.loaded.family) return -1;
+    return occ_variant_find(v->name) - plugin.loaded.first_variant;
 }
 
 /* The handle from the plugin's runtime, on the device occsweep's runtime has current. */
@@ -117,15 +131,16 @@ static cudaError_t plugin_kernel(int i, cudaKernel_t *k)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess && dev != device_set) {
-        e = loaded.api->set_device(dev);
-        device_set = e == cudaSuccess ? dev : -1;
+    if (e == cudaSuccess && dev != plugin.device_set) {
+        e = plugin.loaded.api->set_device(dev);
+        plugin.device_set = e == cudaSuccess ? dev : -1;
     }
-    if (e == cudaSuccess && !kernels[i]) {
-        e = loaded.api->get_kernel(&kernels[i], loaded.api->variants[i].kernel);
-        if (e != cudaSuccess) kernels[i] = NULL;
+    if (e == cudaSuccess && !plugin.kernels[i]) {
+        e = plugin.loaded.api->get_kernel(&plugin.kernels[i],
+                                          plugin.loaded.api->variants[i].kernel);
+        if (e != cudaSuccess) plugin.kernels[i] = NULL;
     }
-    *k = kernels[i];
+    *k = plugin.kernels[i];
     return e;
 }
 
@@ -138,7 +153,7 @@ const void *occ_plugin_kernel(int i)
 static void no_code(const OccArchLimits *arch, const char *what, char *err, size_t err_len)
 {
     snprintf(err, err_len, "--plugin %s has no code for %s (%s): rebuild it with -arch=%s",
-             loaded.path, arch->name, what, arch->name);
+             plugin.loaded.path, arch->name, what, arch->name);
 }
 
 /* Without a device: the kernel's symbol (its host stub's, from the shared object's symbol table)
@@ -146,11 +161,15 @@ static void no_code(const OccArchLimits *arch, const char *what, char *err, size
 static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, char *err,
                       size_t err_len)
 {
-    const OccPluginVariant *pv = &loaded.api->variants[i];
+    const OccPluginVariant *pv = &plugin.loaded.api->variants[i];
     const char *tool = getenv("OCC_CUOBJDUMP");
-    if (!tool || !*tool) tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
-    if (!report && occ_plugin_res_read(tool, loaded.path, &report, err, err_len) != 0) return -1;
-    if (!occ_plugin_res_has_arch(report, arch->name)) return no_code(arch, "cuobjdump", err, err_len), -1;
+    if (!tool || !*tool)
+        tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
+    if (!plugin.report &&
+        occ_plugin_res_read(tool, plugin.loaded.path, &plugin.report, err, err_len) != 0)
+        return -1;
+    if (!occ_plugin_res_has_arch(plugin.report, arch->name))
+        return no_code(arch, "cuobjdump", err, err_len), -1;
     Dl_info info;
     char symbol[512];
     if (!dladdr(pv->kernel, &info) ||
@@ -159,11 +178,11 @@ static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, 
                                                    (const char *)info.dli_fbase),
                               symbol, sizeof symbol) != 0)
         return snprintf(err, err_len, "--plugin %s: variant %s: no symbol names its kernel (is the "
-                        "shared object stripped?)", loaded.path, pv->name), -1;
+                        "shared object stripped?)", plugin.loaded.path, pv->name), -1;
     OccKernelResources t;
-    if (occ_plugin_res_parse(report, symbol, arch->name, &t) != 0)
+    if (occ_plugin_res_parse(plugin.report, symbol, arch->name, &t) != 0)
         return snprintf(err, err_len, "--plugin %s: variant %s: kernel %s is not in its %s cubin",
-                        loaded.path, pv->name, symbol, arch->name), -1;
+                        plugin.loaded.path, pv->name, symbol, arch->name), -1;
     int smem = t.static_smem_bytes;
     const int reserved = arch->smem_reserved_per_block_bytes;
     if (reserved && smem >= reserved) smem -= reserved; /* as resources.c, see resources.h */

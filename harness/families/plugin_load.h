@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/plugin_load.h: a user's kernel as a family (`--plugin FILE`): the shared object is
- * opened (dlopen), its occ_plugin() descriptor (include/occsweep/plugin.h) checked, and its
- * variants registered in the catalog (catalog.h) and its ops in the family table (family.h)
- * before the options are parsed, so that the planner, options, resume and outputs treat it as
- * any family. One plugin per process; the loaded state is this module's (a registry). */
+/* harness/families/plugin_load.h: a user's kernel as a family (`--plugin FILE`): the shared object
+ * is opened (dlopen), its occ_plugin() descriptor (include/occsweep/plugin.h) checked, and its
+ * variants registered in the catalog (catalog.h) and its ops in the family table (family.h) before
+ * the options are parsed, so that the planner, options, resume and outputs treat it as any family.
+ * One plugin per process, held by this module (plugin_load.c says why). */
 #ifndef OCC_PLUGIN_LOAD_H
 #define OCC_PLUGIN_LOAD_H
 
@@ -21,11 +21,12 @@ typedef struct OccLoadedPlugin {
     int first_variant;    /* catalog index of api->variants[0]; the rest follow in order */
 } OccLoadedPlugin;
 
-/* Opens the shared object at path, checks its descriptor (ABI version, every required field)
- * and registers its family: kernel = the plugin's name, mode "persistent" or "own_grid", options
- * unroll, occ, block, carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). Returns the family index, or -1 with a one-line err naming
- * the file and what is wrong (cannot be opened, no occ_plugin symbol, another ABI version, a
- * missing field, a name the catalog refuses, a second plugin). */
+/* Opens the shared object at path, checks its descriptor (ABI version, every required field) and
+ * registers its family: kernel = the plugin's name, mode "persistent" or "own_grid", options
+ * unroll, occ, block, carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). Returns the
+ * family index, or -1 with a one-line err naming the file and what is wrong (cannot be opened, no
+ * occ_plugin symbol, another ABI version, a missing field, a name the catalog refuses, a second
+ * plugin). */
 int occ_plugin_load(const char *path, char *err, size_t err_len);
 
 /* The loaded plugin, or NULL when none is. */
@@ -34,10 +35,11 @@ const OccLoadedPlugin *occ_plugin_loaded(void);
 /* The index in the loaded plugin's variants of catalog variant v, or -1 when v is not one. */
 int occ_plugin_variant_index(const OccVariantInfo *v);
 
-/* The resources of the plugin's catalog variant v for arch: with have_device from the runtime
- * (the kernel's cudaKernel_t, on the current device), else from cuobjdump's report of the shared
- * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found, else PATH's). Returns 0, or -1 with a one-line err: no code for arch in
- * the shared object (rebuild it with -arch=sm_NN), a kernel it cannot name, cuobjdump failing. */
+/* The resources of the plugin's catalog variant v for arch: with have_device from the runtime (the
+ * kernel's cudaKernel_t, on the current device), else from cuobjdump's report of the shared
+ * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found, else PATH's). Returns
+ * 0, or -1 with a one-line err: no code for arch in the shared object (rebuild it with
+ * -arch=sm_NN), a kernel it cannot name, cuobjdump failing. */
 int occ_plugin_resources(const OccArchLimits *arch, int have_device, const OccVariantInfo *v,
                          OccVariantResources *r, char *err, size_t err_len);
 

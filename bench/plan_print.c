@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench/plan_print.c: the plan as printed before a run (contract in bench/plan_print.h). */
+#include "plan_print.h"
+
+#include <string.h>
+
+void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan)
+{
+    int occupancy = 0;
+    for (int i = 0; i < plan->n; i++) occupancy |= plan->points[i].variant_index >= 0;
+    for (const char *line = notes; occupancy && *line;) {
+        const size_t n = strcspn(line, "\n");
+        fprintf(f, "%s%.*s\n", prefix, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+}
+
+void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char *notes,
+                            int with_l2)
+{
+    char line[256];
+    int footprints = 0;
+    printf("plan for %s: %d points\n", target, plan->n);
+    occ_plan_print_levels(stdout, "levels ", notes, plan);
+    for (int i = 0; i < plan->n; i++)
+        if (plan->points[i].carveout_bytes > 0) {
+            printf("carveout: %d KiB shared memory per SM for every occupancy point\n",
+                   plan->carveout_bytes / 1024);
+            break;
+        }
+    for (int i = 0; i < plan->n; i++) {
+        occ_plan_format_point(&plan->points[i], line, sizeof line);
+        printf("%s\n", line);
+        footprints += plan->points[i].variant_index < 0;
+    }
+    if (footprints && !with_l2)
+        printf("footprints: planned without the L2 size (--arch); a run on the GPU adds 8 per "
+               "octave within a factor 4 of its L2\n");
+    printf("%d points\n", plan->n);
+}

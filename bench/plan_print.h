@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench/plan_print.h: the plan of harness/plan/plan.h as printed before any measurement: the
+ * occupancy levels a run announces on stderr, and the whole plan of --dry-run on stdout. */
+#ifndef OCC_PLAN_PRINT_H
+#define OCC_PLAN_PRINT_H
+
+#include <stdio.h>
+
+#include "plan.h"
+
+/* Prints each '\n'-terminated line of notes (occ_plan_block_levels) to f after prefix, when
+ * plan has occupancy points (the levels mean nothing to a footprint sweep). */
+void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan);
+
+/* Prints the --dry-run plan on stdout: a header naming target, the level notes (when the plan
+ * has occupancy points), the carveout (when a point sets one), one line per point and the count
+ * (with_l2: the device's L2 size was known, so footprints near L2 are planned densely; without
+ * it a line says so). */
+void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char *notes,
+                            int with_l2);
+
+#endif

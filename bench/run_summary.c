@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench/run_summary.c: the end-of-run summary (contract in bench/run_summary.h). */
+#include "run_summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink.h"
+#include "summary.h"
+
+/* The latency table: footprint, cycles and ns per dependent load of every row that has them, and
+ * the skip rows of footprint points (no occupancy target), so a skipped footprint shows. */
+static void print_latency(const OccRunRow *rows, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        const OccRow *r = &rows[i].row;
+        const int footprint_skip = strncmp(r->status, "skip", 4) == 0 && isnan(r->occ_target_pct);
+        if (isnan(r->cycles_per_hop_median) && !footprint_skip) continue;
+        if (!any++) printf("%16s %10s %10s %10s\n", "footprint B", "cycles", "ns", "status");
+        printf("%16lld %10.1f %10.1f %10s\n", r->buffer_bytes, r->cycles_per_hop_median,
+               r->ns_per_hop_median, r->status);
+    }
+}
+
+int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
+                          const char *gpu_name)
+{
+    OccKnee *knees = calloc((size_t)(n ? n : 1), sizeof *knees);
+    char err[1300];
+    int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1, rc = 0;
+    if (nk > 0) {
+        char which[200];
+        occ_model_describe(m, which, sizeof which);
+        printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
+        occ_knee_print(stdout, knees, nk);
+        if (md_path != NULL && occ_knee_write_markdown(md_path, gpu_name, m, knees, nk, err,
+                                                       sizeof err) != 0) {
+            fprintf(stderr, "occsweep: %s\n", err);
+            rc = -1;
+        } else if (md_path != NULL) {
+            printf("wrote %s\n", md_path);
+        }
+    }
+    free(knees);
+    return nk < 0 ? -1 : rc;
+}
+
+/* The residency check: how many rows with a measured residency are more than the tolerance
+ * away from the API's occupancy. */
+static void print_residency(const OccRow *rows, int n)
+{
+    int off = 0, probed = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(rows[i].occ_measured_pct)) continue;
+        probed++;
+        off += fabs(rows[i].occ_measured_pct - rows[i].occ_achieved_pct) >
+               OCC_RESIDENCY_TOLERANCE_PTS;
+    }
+    if (probed)
+        printf("residency: %d of %d points measured more than %g points away from the API's "
+               "occupancy\n", off, probed, OCC_RESIDENCY_TOLERANCE_PTS);
+}
+
+void occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccModel *model,
+                           const char *path, const char *gpu_name)
+{
+    /* The sweep rows: the load levels (finite latency_mean_ns) are the model's input, named by
+     * its description, not variants of the summary or the knee report. */
+    OccRow *plain = calloc((size_t)(sink->n_rows ? sink->n_rows : 1), sizeof *plain);
+    int rates = 0, n = 0;
+    for (int i = 0; plain && i < sink->n_rows; i++) {
+        if (isfinite(sink->rows[i].row.latency_mean_ns)) continue;
+        plain[n] = sink->rows[i].row;
+        rates += (isfinite(plain[n].gbps_median) || isfinite(plain[n].gflops_median)) &&
+                 isnan(plain[n].cycles_per_hop_median);
+        n++;
+    }
+    if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
+    print_latency(sink->rows, sink->n_rows);
+    if (plain && model) {
+        char md[1100];
+        occ_csv_sibling_path(path, "-knee.md", md, sizeof md);
+        occ_run_summary_knees(model, plain, n, md, gpu_name);
+    }
+    if (plain) print_residency(plain, n);
+    free(plain);
+    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
+           roof->memcpy_gbps, roof->cub_reduce_gbps, roof->dram_peak_gbps,
+           sink->write_failed ? "FAILED to write" : "wrote", path, sink->end);
+}

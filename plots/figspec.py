@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""plots/figspec.py: what each figure draws, as plots/figdata.py aggregates it.
+
+A Spec is one kind of figure data: the columns that make a curve, x, y and the values carried
+beside y; FIGURE_SPECS are those of the figures plots/plot draws, SPEC the same by name. TYPES
+gives each column's type (STR, INT or NUM) from the one schema, harness/csv/csv_columns.h (read
+by plots/occcsv.py). value() turns a number field's text into a finite float; absurd() finds a
+drawn column holding a value no measurement comes near (beyond ABSURD), whose row is left out.
+"""
+import occcsv
+
+BLANKS = " \t\n\v\f\r"
+
+# No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
+# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+ABSURD = 1e15
+DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
+         "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
+         "gflops_median", "flop_peak_gflops")
+
+
+def value(text):
+    """The finite float of an INT or NUM field's text (the reader has checked its form), or None."""
+    try:
+        v = float(text)
+    except ValueError:  # hex and nan(chars): forms strtod takes and float() does not
+        v = occcsv.number(text)
+    return v if v - v == 0 else None
+
+
+def absurd(texts):
+    """The first DRAWN column whose text (texts: the row's DRAWN fields, in that order) holds a
+    finite value beyond ABSURD, or None."""
+    for name, text in zip(DRAWN, texts):
+        v = value(text)
+        if v is not None and abs(v) > ABSURD:
+            return name
+    return None
+
+
+# Column name: STR, INT or NUM.
+TYPES = dict(occcsv.schema())
+
+
+class Spec:
+    """One kind of figure data: rows with finite x (and > 0 when positive_x) and finite y, whose
+    fields are where's texts ([(column, text)]), give a point per (kernel, mode, lever, by
+    values, text keep values, x value); each number kept has its own median, NaN where no row
+    there holds a finite one. Text keep values: the STR columns of keep and those named in
+    as_text (numbers a point's rows share, such as a launch's size: kept as their text, which
+    costs a row less than a median)."""
+
+    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=()):
+        self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
+        self.positive_x, self.where = positive_x, list(where)
+        self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR" or k in as_text)
+        self.curve = self.by + self.text_keep
+        self.carry = tuple(k for k in self.keep if k not in self.text_keep)
+
+
+# The data of the figures plots/plot draws, by figure type. Every curve but the ladder's (one
+# thread) is of one block_threads: plots/csvsel.py keeps one block size of a figure, and the
+# block figure draws the occupancy points one curve per block size.
+FIGURE_SPECS = (
+    Spec("occupancy", ["unroll", "vec_bytes", "lever", "block_threads"], "occ_achieved_pct",
+         "gbps_median"),
+    Spec("inflight", ["unroll", "vec_bytes", "lever", "block_threads"], "bytes_in_flight_per_sm",
+         "gbps_median", positive_x=True),
+    Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
+         positive_x=True),
+    Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),
+    Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
+         ["flop_peak_gflops"]),
+    Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",
+         ["flop_peak_gflops"]),
+    # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):
+    # the launch sizes kept as text and the medians skipping NaN keep that cheap.
+    Spec("intensity", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gbps_median",
+         ["gflops_median", "flops_per_launch", "bytes_per_launch", "flop_peak_gflops"],
+         as_text=("flops_per_launch", "bytes_per_launch")),
+)
+SPEC = {s.name: s for s in FIGURE_SPECS}
+# The block figure's data: the occupancy points of one (unroll, vec_bytes), a curve per block
+# size (plots/csvsel.py picks them from SPEC["occupancy"]'s points).
+BLOCK_SPEC = Spec("block", ["block_threads"], "occ_achieved_pct", "gbps_median")
