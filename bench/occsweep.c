@@ -172,6 +172,7 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
     const char *pci = dev->pci_bus_id;
     occ_meta_add_run(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
+    occ_meta_add_family_carveouts(&meta, plan);
     if (measure_model(&run, plan, &model, curves, &have_model, &meta, err, sizeof err) != 0 ||
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
         return fail(err);

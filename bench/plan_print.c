@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "catalog.h"
+
 void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan)
 {
     int occupancy = 0;
@@ -15,6 +17,30 @@ void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const
     }
 }
 
+void occ_plan_print_carveouts(FILE *f, const OccPlan *plan)
+{
+    int common = 0, own = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const int bytes = plan->points[i].carveout_bytes;
+        common |= bytes > 0 && bytes == plan->carveout_bytes;
+        own |= bytes > 0 && bytes != plan->carveout_bytes;
+    }
+    if (common)
+        fprintf(f, "carveout: %d KiB shared memory per SM for every occupancy point%s\n",
+                plan->carveout_bytes / 1024, own ? " of a family without a tile" : "");
+    for (int i = 0; i < plan->n; i++) {
+        const OccPoint *p = &plan->points[i];
+        if (p->carveout_bytes <= 0 || p->carveout_bytes == plan->carveout_bytes) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = plan->points[j].family == p->family &&
+                   plan->points[j].carveout_bytes == p->carveout_bytes;
+        if (!seen)
+            fprintf(f, "carveout: %d KiB shared memory per SM for the %s points (their tile)\n",
+                    p->carveout_bytes / 1024, occ_family_at(p->family)->kernel);
+    }
+}
+
 void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char *notes,
                             int with_l2)
 {
@@ -22,12 +48,7 @@ void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char 
     int footprints = 0;
     printf("plan for %s: %d points\n", target, plan->n);
     occ_plan_print_levels(stdout, "levels ", notes, plan);
-    for (int i = 0; i < plan->n; i++)
-        if (plan->points[i].carveout_bytes > 0) {
-            printf("carveout: %d KiB shared memory per SM for every occupancy point\n",
-                   plan->carveout_bytes / 1024);
-            break;
-        }
+    occ_plan_print_carveouts(stdout, plan);
     for (int i = 0; i < plan->n; i++) {
         occ_plan_format_point(&plan->points[i], line, sizeof line);
         printf("%s\n", line);

@@ -12,6 +12,11 @@
  * plan has occupancy points (the levels mean nothing to a footprint sweep). */
 void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan);
 
+/* Prints the carveouts of the plan's occupancy points to f: one line for the run's (when a point
+ * has it), and one per family whose points have their own (a family that owns shared memory);
+ * nothing for a plan of footprints only. */
+void occ_plan_print_carveouts(FILE *f, const OccPlan *plan);
+
 /* Prints the --dry-run plan on stdout: a header naming target, the level notes (when the plan
  * has occupancy points), the carveout (when a point sets one), one line per point and the count
  * (with_l2: the device's L2 size was known, so footprints near L2 are planned densely; without

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_model.h"
 #include "csv.h"
 #include "exitcodes.h"
 #include "loaded_levels.h"
@@ -65,7 +66,11 @@ int occ_recompute(const OccOptions *opt)
                   .roof_gbps = meta_number(&t, "roof_memcpy_gbps"),
                   .roof_read_gbps = meta_number(&t, "roof_cub_reduce_gbps"),
                   .sm_count = isfinite(sm_count) ? (int)sm_count : 0};
-    if (!isfinite(m.latency_ns) || !isfinite(m.roof_gbps) || m.sm_count <= 0)
+    const int have_model = isfinite(m.latency_ns) && isfinite(m.roof_gbps) && m.sm_count > 0;
+    int chains = 0; /* rows of the chain model (harness/model/chain_model.h), which needs none */
+    for (int i = 0; i < t.n_rows; i++)
+        chains += occ_row_is_ok(&t.rows[i]) && isfinite(occ_chain_cycles_per_step(&t.rows[i]));
+    if (!have_model && chains == 0)
         return fail(OCC_EXIT_USAGE, path,
                     "no model inputs (metadata dram_latency_ns, roof_memcpy_gbps and sm_count): "
                     "a run of no family the Little's-law model covers");
@@ -86,19 +91,24 @@ int occ_recompute(const OccOptions *opt)
     int measured = 0;
     for (int i = 0; i < n; i++)
         measured += occ_row_is_ok(&plain[i]) && isfinite(plain[i].gbps_median);
-    if (measured == 0) {
+    if (measured == 0 && chains == 0) {
         free(plain);
         return fail(OCC_EXIT_USAGE, path, "no ok row with a measured GB/s: no knee table");
     }
     /* As the run: the curves of a run that planned load levels, even where none was ok. */
     if (levels) occ_model_use_curves(&m, curves);
-    int compared = 0;
-    const double d = largest_difference(&m, plain, n, &compared);
-    printf("recomputed from %s: %d rows with a prediction in the file; largest difference from "
-           "its gbps_predicted %.3g%%\n",
-           path, compared, compared ? 100.0 * d : 0.0);
+    if (have_model) {
+        int compared = 0;
+        const double d = largest_difference(&m, plain, n, &compared);
+        printf("recomputed from %s: %d rows with a prediction in the file; largest difference "
+               "from its gbps_predicted %.3g%%\n",
+               path, compared, compared ? 100.0 * d : 0.0);
+    } else {
+        printf("recomputed from %s: the chain model alone (no Little's-law model inputs)\n", path);
+    }
     const char *gpu = occ_csv_meta_get(&t, "gpu_name");
-    const int rc = occ_run_summary_knees(&m, plain, n, opt->out_path, gpu ? gpu : "unknown GPU");
+    const int rc = occ_run_summary_knees(have_model ? &m : NULL, plain, n, opt->out_path,
+                                         gpu ? gpu : "unknown GPU");
     free(plain);
     return rc == 0 ? OCC_EXIT_OK : OCC_EXIT_FAIL;
 }

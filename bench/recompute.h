@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/recompute.h: --recompute FILE: the Little's-law model and knee table of an earlier
- * run's CSV, recomputed from the file alone (no GPU, no CUDA call). */
+/* bench/recompute.h: --recompute FILE: the Little's-law model, knee table and chain model of an
+ * earlier run's CSV, recomputed from the file alone (no GPU, no CUDA call). */
 #ifndef OCC_RECOMPUTE_H
 #define OCC_RECOMPUTE_H
 
@@ -10,10 +10,12 @@
  * (dram_latency_ns, roof_memcpy_gbps, roof_cub_reduce_gbps, sm_count) and its load-level rows
  * (the loaded-latency curves, as the run built them; none: the unloaded model), prints how far
  * the recomputed predictions are from the file's gbps_predicted column, then the knee table
- * (bench/run_summary.h occ_run_summary_knees), and writes the markdown knee report to
- * opt->out_path when set (refused when it exists, unless opt->force). Exit codes
- * (harness/core/exitcodes.h): OCC_EXIT_OK; OCC_EXIT_USAGE for an unreadable file, one without the
- * model's inputs or without an ok row with a measured GB/s, or a bad --out, with a one-line
+ * (bench/run_summary.h occ_run_summary_knees) with the chain section of the on-chip families,
+ * and writes the markdown knee report to opt->out_path when set (refused when it exists, unless
+ * opt->force). A file of chain rows alone (fma, smem, mma) needs no model inputs: its report is
+ * the chain section. Exit codes (harness/core/exitcodes.h): OCC_EXIT_OK; OCC_EXIT_USAGE for an
+ * unreadable file, one with neither the model's inputs nor a chain row, or with neither an ok
+ * row with a measured GB/s nor a chain row, or a bad --out, with a one-line
  * message on stderr; OCC_EXIT_FAIL when the report cannot be written. */
 int occ_recompute(const OccOptions *opt);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "catalog.h"
 #include "nvml.h"
 
 void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...)
@@ -143,4 +144,19 @@ void occ_meta_add_resumed(OccMeta *m, const OccCsvTable *resumed)
     if (!resumed) return;
     occ_meta_add(m, "resumed_from_command", "%s", occ_csv_meta_get(resumed, "command"));
     occ_meta_add(m, "resumed_rows", "%d", resumed->n_rows);
+}
+
+void occ_meta_add_family_carveouts(OccMeta *m, const OccPlan *plan)
+{
+    for (int i = 0; i < plan->n; i++) {
+        const OccPoint *p = &plan->points[i];
+        if (p->carveout_bytes <= 0 || p->carveout_bytes == plan->carveout_bytes) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = plan->points[j].family == p->family;
+        if (seen) continue;
+        char key[64];
+        snprintf(key, sizeof key, "smem_carveout_kib_%s", occ_family_at(p->family)->kernel);
+        occ_meta_add(m, key, "%d (the %s points: their tile needs more than smem_carveout_kib)",
+                     p->carveout_bytes / 1024, occ_family_at(p->family)->kernel);
+    }
 }

@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "options.h"
+#include "plan.h"
 #include "run.h"
 
 /* Most keys one run's metadata holds. */
@@ -50,6 +51,10 @@ void occ_meta_host(char *buf, size_t len);
  * s: initialised and its roof measured (harness/gpu/run.h). */
 void occ_meta_add_run(OccMeta *m, int argc, char **argv, const OccRun *s, const OccOptions *opt,
                       const char *pci_bus_id, int carveout_bytes);
+
+/* Adds smem_carveout_kib_<kernel> for every family whose occupancy points have a carveout of
+ * their own (a family that owns shared memory, plan.h), after occ_meta_add_run. */
+void occ_meta_add_family_carveouts(OccMeta *m, const OccPlan *plan);
 
 /* Adds resumed_from_command and resumed_rows of an earlier run's table (nothing when resumed is
  * NULL). */

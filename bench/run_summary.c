@@ -2,11 +2,13 @@
 /* bench/run_summary.c: the end-of-run summary (contract in bench/run_summary.h). */
 #include "run_summary.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_model.h"
 #include "sink.h"
 #include "summary.h"
 
@@ -25,12 +27,40 @@ static void print_latency(const OccRunRow *rows, int n)
     }
 }
 
+/* The chain section (harness/model/chain_model.h) on stdout and, when md_path is not NULL, in
+ * the markdown report: appended to the knee report when `append`, else a report of its own. */
+static int summary_chains(const OccRow *rows, int n, const char *md_path, const char *gpu_name,
+                          int append)
+{
+    OccChainKnee *k = calloc((size_t)(n ? n : 1), sizeof *k);
+    if (k == NULL) return -1;
+    const int nk = occ_chain_knees(rows, n, k, n);
+    int rc = 0;
+    occ_chain_print(stdout, k, nk);
+    FILE *f = nk > 0 && md_path != NULL ? fopen(md_path, append ? "a" : "w") : NULL;
+    if (nk > 0 && md_path != NULL && f == NULL) {
+        fprintf(stderr, "occsweep: %s: cannot write: %s\n", md_path, strerror(errno));
+        rc = -1;
+    } else if (f != NULL) {
+        if (!append) fprintf(f, "# Knee report: %s\n", gpu_name ? gpu_name : "unknown GPU");
+        occ_chain_write_markdown(f, k, nk);
+        if (ferror(f) | (fclose(f) != 0)) {
+            fprintf(stderr, "occsweep: %s: write failed\n", md_path);
+            rc = -1;
+        } else if (!append) {
+            printf("wrote %s\n", md_path);
+        }
+    }
+    free(k);
+    return rc;
+}
+
 int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
                           const char *gpu_name)
 {
     OccKnee *knees = calloc((size_t)(n ? n : 1), sizeof *knees);
     char err[1300];
-    int nk = knees ? occ_knee_compute(m, rows, n, knees, n) : -1, rc = 0;
+    int nk = knees ? (m ? occ_knee_compute(m, rows, n, knees, n) : 0) : -1, rc = 0;
     if (nk > 0) {
         char which[200];
         occ_model_describe(m, which, sizeof which);
@@ -45,6 +75,9 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
         }
     }
     free(knees);
+    if (nk >= 0 && summary_chains(rows, n, rc == 0 ? md_path : NULL, gpu_name,
+                                  nk > 0 && md_path != NULL) != 0)
+        rc = -1;
     return nk < 0 ? -1 : rc;
 }
 
@@ -80,7 +113,7 @@ void occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccMo
     }
     if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
     print_latency(sink->rows, sink->n_rows);
-    if (plain && model) {
+    if (plain) {
         char md[1100];
         occ_csv_sibling_path(path, "-knee.md", md, sizeof md);
         occ_run_summary_knees(model, plain, n, md, gpu_name);

@@ -1,24 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""kernels/audit_sass.py: how many global loads each kernel really keeps in flight, per arch.
+"""kernels/audit_sass.py: how many loads each kernel really keeps in flight, per arch.
 
 Reads `cuobjdump -sass` of the kernel library (or a saved listing, --sass) and prints one CSV
-line per (variant, arch): the global loads (LDG, generic LD) that the steady-state loop issues
-before the first instruction that reads a register one of them writes. That is the ILP/MLP the
-machine code delivers; a variant's name promises U (copy, reduce) or K (chase) of them.
+line per (variant, arch): the loads that the steady-state loop issues before the first
+instruction that reads a register one of them writes: its global loads (LDG, generic LD), or in a
+loop that holds none, its shared-memory loads (LDS; the smem family walks shared memory only).
+That is the ILP/MLP the machine code delivers; a variant's name promises U (copy, reduce, smem
+stream) or K (chase, smem chase) of them.
 
 The steady-state loop, per function:
   1. A loop is a backward branch (target <= branch) whose target reaches the branch again
      within [target, branch] (fall-through, and branches that stay in the range). This drops
      the jumps that out-of-line code (warp-divergent shuffle fallbacks) makes back into the
      body, which are backward but close no cycle.
-  2. Candidates are the innermost loops that hold a global load: no other such loop lies inside
-     their range (an outer segment loop around the timed hop loop is not one).
+  2. Candidates are the innermost loops that hold a load: no other such loop lies inside
+     their range (an outer segment loop around the timed hop loop is not one). A loop that
+     stores to shared memory (STS) and loads none from it (LDS) fills a tile (the smem
+     family's set-up) and is no candidate.
   3. Loops that start after the first block barrier (BAR) behind the first loop holding a
-     global load are the epilogue, not the steady state: the reduce family's last block sums
+     load are the epilogue, not the steady state: the reduce family's last block sums
      the per-block partials after one. A barrier ahead of every such loop is set-up (the
      dynamic walk's chunk ring) and ends nothing.
-  4. The hot loop is the candidate with the most global loads per trip: a loop the compiler
+  4. The hot loop is the candidate with the most loads per trip: a loop the compiler
      unrolls leaves the unrolled body and a remainder loop, and the unrolled one runs nearly
      every trip. Ties go to the loop that keeps the fewest loads in flight (then the first in
      address order): the streaming walk has a full-chunk loop and a bounds-checked one with the
@@ -33,10 +37,11 @@ Wide loads write register tuples (LDG.E.64 R16: R16-R17; LDG.E.128 R8: R8-R11); 
 operands, wide stores and .64/.WIDE arithmetic read pairs or quads. A register rewritten without
 being read leaves the tracked set. Branches inside the body are walked
 through in address order (both sides of a forward branch count), which is exact for the
-straight-line bodies of these kernels. 0 means no loop holding a global load was found.
+straight-line bodies of these kernels. 0 means no loop holding a load was found.
 
 Arithmetic chains, for every audited kernel: the hot arithmetic loop is the innermost loop with
-the most FMAs (FFMA, DFMA) per trip (ties: the first); fma_chains_sass counts the FMAs its body
+the most FMAs per trip (ties: the first): scalar FFMA, DFMA, and the tensor cores' matrix
+multiply-accumulates HMMA, DMMA (one per warp-level mma.sync); fma_chains_sass counts the FMAs its body
 issues, walked in address order from the head, before the first FMA that reads a register an
 earlier FMA of the walk wrote: the independent FMA chains in flight (an in-order issue cannot
 start a dependent FMA before its input is done). fma_per_trip and issued_per_trip are that loop's
@@ -83,7 +88,11 @@ class Insn:
         return self.op in ('LDG', 'LD')
 
     def is_fma(self):
-        return self.op in ('FFMA', 'DFMA')
+        """A scalar FMA (FFMA, DFMA) or a warp's matrix multiply-accumulate (HMMA, DMMA)."""
+        return self.op in ('FFMA', 'DFMA', 'HMMA', 'DMMA')
+
+    def is_mma(self):
+        return self.op in ('HMMA', 'DMMA')
 
     def width(self):
         """Registers per data operand: 4 for .128, 2 for .64 / .WIDE, else 1."""
@@ -110,11 +119,14 @@ class Insn:
                 and re.fullmatch(r'R\d+', self.operands[0]) is not None)
 
     def writes(self):
-        """Registers this instruction writes (its first operand, when that is a register)."""
+        """Registers this instruction writes (its first operand, when that is a register). An
+        MMA's operands are aligned register tuples (an accumulator: 4 registers of fp32 or 2 fp64
+        values); tuples never overlap in part, so its operands are tracked by their first
+        register, which tells its chains apart."""
         if not self._writes_register():
             return set()
         first = int(self.operands[0][1:])
-        return set(range(first, first + self.width()))
+        return set(range(first, first + (1 if self.is_mma() else self.width())))
 
     def reads(self):
         """Registers this instruction reads: `R2.64` in an address is a pair; a plain register
@@ -124,7 +136,9 @@ class Insn:
         regs = set()
         for k, operand in enumerate(sources):
             for m in REG.finditer(operand):
-                if m.group(2) or '[' in operand:
+                if self.is_mma():
+                    n = 1
+                elif m.group(2) or '[' in operand:
                     n = {None: 1, '.64': 2, '.128': 4}[m.group(2)]
                 elif 'WIDE' in self.mods:
                     n = 2 if k == len(sources) - 1 else 1
@@ -196,14 +210,34 @@ def find_loops(body):
     return loops
 
 
+def load_ops(body, loop):
+    """The loads a loop is audited for: its global ones (LDG, generic LD) where it holds one,
+    else its shared-memory ones (LDS)."""
+    trip = body[loop[0]:loop[1] + 1]
+    return ('LDG', 'LD') if any(i.is_global_load() for i in trip) else ('LDS',)
+
+
 def loads_per_trip(body, loop):
-    """Global loads in the loop's body."""
-    return sum(insn.is_global_load() for insn in body[loop[0]:loop[1] + 1])
+    """Loads in the loop's body (load_ops)."""
+    ops = load_ops(body, loop)
+    return sum(insn.op in ops for insn in body[loop[0]:loop[1] + 1])
+
+
+def fills_shared(body, loop, loops):
+    """True for a loop that stores to shared memory (STS) and loads none from it (LDS) while
+    another loop of the function does load from it: the set-up that fills the tile that loop
+    walks (from global memory or from an index it computes)."""
+    def has(lp, op):
+        return any(i.op == op for i in body[lp[0]:lp[1] + 1])
+    return (has(loop, 'STS') and not has(loop, 'LDS')
+            and any(has(lp, 'LDS') for lp in loops if lp != loop))
 
 
 def hot_loop(body):
     """The steady-state loop (rules 2-4), or None."""
-    with_loads = [lp for lp in find_loops(body) if loads_per_trip(body, lp)]
+    loops = find_loops(body)
+    with_loads = [lp for lp in loops
+                  if loads_per_trip(body, lp) and not fills_shared(body, lp, loops)]
     innermost = [lp for lp in with_loads
                  if not any(o != lp and lp[0] <= o[0] and o[1] <= lp[1] for o in with_loads)]
     first = min((lp[0] for lp in with_loads), default=len(body))
@@ -218,12 +252,12 @@ def hot_loop(body):
 
 def loads_before_first_use(body, loop):
     """Global loads the loop issues before one of their results is read."""
-    pending, issued = set(), 0
+    pending, issued, ops = set(), 0, load_ops(body, loop)
     for insn in body[loop[0]:loop[1] + 1]:
         if insn.reads() & pending:
             break
         pending -= insn.writes()
-        if insn.is_global_load():
+        if insn.op in ops:
             pending |= insn.writes()
             issued += 1
     return issued

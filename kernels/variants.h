@@ -74,27 +74,69 @@
 #define OCC_COPY_VARIANTS(X) OCC_STREAM_VARIANTS(X, copy)
 #define OCC_REDUCE_VARIANTS(X) OCC_STREAM_VARIANTS(X, reduce)
 
+/* The smem and mma families (kernels/smem.cu, kernels/mma.cu; their C API in kernels/smem_mma.h). */
+/* Shared-memory pointer chase: X(K), K independent chains per warp, each hop one conflict-free
+ * 128-byte row (lane i reads word i). Name smem_chase_k<K>. */
+#define OCC_SMEM_CHASE_VARIANTS(X) X(1) X(2) X(4) X(8)
+/* Shared-memory stream: X(mode, RW, U, V), U independent loads of V bytes per thread in flight
+ * (conflict-free: a warp request is 32 x V contiguous bytes); RW 0: loads only (mode read),
+ * 1: every loaded vector is also stored (mode rw). Name smem_<mode>_u<U>_v<V>. */
+#define OCC_SMEM_STREAM_MODE_VARIANTS(X, mode, rw)                                                 \
+    X(mode, rw, 1, 4) X(mode, rw, 1, 8) X(mode, rw, 1, 16)                                         \
+    X(mode, rw, 2, 4) X(mode, rw, 2, 8) X(mode, rw, 2, 16)                                         \
+    X(mode, rw, 4, 4) X(mode, rw, 4, 8) X(mode, rw, 4, 16)                                         \
+    X(mode, rw, 8, 4) X(mode, rw, 8, 8) X(mode, rw, 8, 16)
+#define OCC_SMEM_STREAM_VARIANTS(X)                                                                \
+    OCC_SMEM_STREAM_MODE_VARIANTS(X, read, 0) OCC_SMEM_STREAM_MODE_VARIANTS(X, rw, 1)
+/* Warp-level tensor-core chains (mma.sync): X(T, K, FLOP, U), U independent accumulators per
+ * warp of input type T (f16, bf16: m16n8k16 with fp32 accumulators; tf32: m16n8k8, fp32; f64:
+ * m8n8k4 DMMA), K the instruction's depth, FLOP = 2 x M x N x K per warp instruction. Name
+ * mma_<T>_u<U>. */
+#define OCC_MMA_TYPE_VARIANTS(X, t, k, flop)                                                       \
+    X(t, k, flop, 1) X(t, k, flop, 2) X(t, k, flop, 4) X(t, k, flop, 8)
+#define OCC_MMA_VARIANTS(X)                                                                        \
+    OCC_MMA_TYPE_VARIANTS(X, f16, 16, 4096) OCC_MMA_TYPE_VARIANTS(X, bf16, 16, 4096)              \
+    OCC_MMA_TYPE_VARIANTS(X, tf32, 8, 2048) OCC_MMA_TYPE_VARIANTS(X, f64, 4, 512)
+
+
 /* Every compiled variant in one uniform shape, for the pure catalog (harness/core/catalog.c), which
- * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, cap, natural) before expanding
+ * defines OCC_CATALOG_ENTRY(kernel, mode, name, U, V, A, cap, natural, own) before expanding
  * OCC_CATALOG: kernel and mode are the CSV's strings, name the variant, A the FMAs per loaded
  * element (0 for the families without that axis), natural the name of the uncapped twin of a capped
- * variant (its own name when natural). A new family adds its list above and one adapter term
+ * variant (its own name when natural), own the dynamic shared memory the kernel itself uses per
+ * block (the smem family's tile; the occupancy padding comes on top). A new family adds its list above and one adapter term
  * here. */
 #define OCC_CATALOG_STREAM(fam, u, v, lb, sfx)                                                     \
     OCC_CATALOG_ENTRY(#fam, "stream", #fam "_u" #u "_v" #v #sfx, u, v, 0, lb,                     \
-                      #fam "_u" #u "_v" #v)
+                      #fam "_u" #u "_v" #v, 0)
 #define OCC_CATALOG_CHASE(mode, k)                                                                 \
-    OCC_CATALOG_ENTRY("chase", #mode, "chase_" #mode "_k" #k, k, 4, 0, 0, "chase_" #mode "_k" #k)
+    OCC_CATALOG_ENTRY("chase", #mode, "chase_" #mode "_k" #k, k, 4, 0, 0, "chase_" #mode "_k" #k, \
+                      0)
 #define OCC_CATALOG_FMA(t, bytes, u)                                                               \
-    OCC_CATALOG_ENTRY("fma", "chain", "fma_" #t "_u" #u, u, bytes, 0, 0, "fma_" #t "_u" #u)
+    OCC_CATALOG_ENTRY("fma", "chain", "fma_" #t "_u" #u, u, bytes, 0, 0, "fma_" #t "_u" #u, 0)
 #define OCC_MIXED_NAME_(u, v, a) "mixed_u" #u "_v" #v "_a" #a
 #define OCC_MIXED_NAME(u, v, a) OCC_MIXED_NAME_(u, v, a)
 #define OCC_CATALOG_MIXED(a)                                                                       \
     OCC_CATALOG_ENTRY("mixed", "stream", OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a), OCC_MIXED_U, \
-                      OCC_MIXED_V, a, 0, OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a))
+                      OCC_MIXED_V, a, 0, OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a), 0)
+/* smem: U is the chase's chains K or the stream's loads in flight; own is the tile
+ * (OCC_SMEM_CHASE_ROWS x 128 bytes; the stream's 8 slots of 32 x V bytes, twice for rw). */
+#define OCC_CATALOG_SMEM_CHASE(k)                                                                  \
+    OCC_CATALOG_ENTRY("smem", "chase", "smem_chase_k" #k, k, 4, 0, 0, "smem_chase_k" #k, 4096)
+#define OCC_SMEM_MODE_read "stream" /* the CSV mode of the read-only stream variants */
+#define OCC_SMEM_MODE_rw "rw"
+#define OCC_CATALOG_SMEM_STREAM(mode, rw, u, v)                                                    \
+    OCC_CATALOG_ENTRY("smem", OCC_SMEM_MODE_##mode, "smem_" #mode "_u" #u "_v" #v, u, v, 0, 0,                   \
+                      "smem_" #mode "_u" #u "_v" #v, (1 + rw) * 8 * 32 * v)
+/* mma: U accumulators per warp; V the bytes of an accumulator element (4 fp32, 8 fp64). */
+#define OCC_CATALOG_MMA(t, k, flop, u)                                                             \
+    OCC_CATALOG_ENTRY("mma", #t, "mma_" #t "_u" #u, u, flop == 512 ? 8 : 4, 0, 0,                 \
+                      "mma_" #t "_u" #u, 0)
 #define OCC_CATALOG                                                                                \
     OCC_COPY_VARIANTS(OCC_CATALOG_STREAM)                                                          \
     OCC_REDUCE_VARIANTS(OCC_CATALOG_STREAM) OCC_CHASE_VARIANTS(OCC_CATALOG_CHASE)                 \
-    OCC_FMA_VARIANTS(OCC_CATALOG_FMA) OCC_MIXED_VARIANTS(OCC_CATALOG_MIXED)
+    OCC_FMA_VARIANTS(OCC_CATALOG_FMA) OCC_MIXED_VARIANTS(OCC_CATALOG_MIXED)                       \
+    OCC_SMEM_CHASE_VARIANTS(OCC_CATALOG_SMEM_CHASE) OCC_SMEM_STREAM_VARIANTS(OCC_CATALOG_SMEM_STREAM) \
+    OCC_MMA_VARIANTS(OCC_CATALOG_MMA)
 
 #endif

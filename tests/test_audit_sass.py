@@ -336,6 +336,74 @@ class FmaChains(unittest.TestCase):
         self.assertEqual(row[6:], (0, 0, 0, 0))
 
 
+class OnChip(unittest.TestCase):
+    def test_shared_loads_count_like_global_ones(self):
+        # smem chase, two chains: two LDS whose addresses are the previous hop's values.
+        row = audit_one([
+            'LDS R4, [R4]',
+            'LDS R5, [R5]',
+            'LDS R4, [R4]',
+            'LDS R5, [R5]',
+            'IADD3 R6, R6, -0x1, RZ',
+            'ISETP.NE.AND P0, PT, R6, RZ, PT',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_smem_chase_k2')
+        self.assertEqual(row[2:4], (2, 4))
+
+    def test_tile_fill_before_the_barrier_is_set_up(self):
+        # The chase builds its tile from global memory (LDG, STS), then a barrier, then the walk:
+        # the fill is no candidate, and the barrier behind it ends nothing.
+        row = audit_one([
+            'LDG.E R4, desc[UR8][R4.64]',
+            'STS [R10], R4',
+            '@!P1 BRA 0x0',
+            'BAR.SYNC.DEFER_BLOCKING 0x0',
+            'LDS R6, [R6]',
+            'LDS R7, [R7]',
+            'LDS R6, [R6]',
+            'LDS R7, [R7]',
+            '@P0 BRA 0x40',
+            'EXIT',
+        ], 'occsweep_smem_chase_k2')
+        self.assertEqual(row[2:5], (2, 4, '0x0040-0x0080'))
+
+    def test_wide_shared_loads_and_their_store(self):
+        # smem rw, U = 2, V = 16: two LDS.128, then the store of the first reads R8..R11.
+        row = audit_one([
+            'LDS.128 R8, [R2]',
+            'LDS.128 R12, [R2+0x200]',
+            'STS.128 [R3], R8',
+            'STS.128 [R3+0x200], R12',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_smem_rw_u2_v16')
+        self.assertEqual(row[2:4], (2, 2))
+
+    def test_mma_chains_by_accumulator(self):
+        # Two accumulators (R4.., R8..) of HMMA.16816 with A in R12.., B in R16..: two chains;
+        # the third HMMA reads R4, written by the first.
+        row = audit_one([
+            'HMMA.16816.F32 R4, R12, R16, R4',
+            'HMMA.16816.F32 R8, R12, R16, R8',
+            'HMMA.16816.F32 R4, R12, R16, R4',
+            'HMMA.16816.F32 R8, R12, R16, R8',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_mma_f16_u2')
+        self.assertEqual(row[2], 0)
+        self.assertEqual(row[6:9], (2, 4, 5))
+
+    def test_dmma_serial_chain_counts_one(self):
+        row = audit_one([
+            'DMMA.884 R4, R12, R14, R4',
+            'DMMA.884 R4, R12, R14, R4',
+            '@P0 BRA 0x0',
+            'EXIT',
+        ], 'occsweep_mma_f64_u1')
+        self.assertEqual(row[6:9], (1, 2, 3))
+
+
 class Listing(unittest.TestCase):
     def test_names_archs_and_skipped_kernels(self):
         loop = ['LDG.E R8, desc[UR6][R2.64]', 'STG.E desc[UR6][R4.64], R8', '@P0 BRA 0x0']

@@ -341,8 +341,12 @@ expected=$( (for k in copy reduce; do for u in 1 2 4 8; do for w in 4 8 16; do
     for c in $(caps_of $u $w); do printf '%s_u%s_v%s_r%s\n' $k $u $w $c; done; done; done; done
     for m in warp thread; do for k in 1 2 4 8; do echo "chase_${m}_k$k"; done; done
     for t in fp32 fp64; do for u in 1 2 4 8; do echo "fma_${t}_u$u"; done; done
-    for a in 0 1 2 4 8 12 16 24 32 48 64 96 128 256; do echo "mixed_u2_v16_a$a"; done) | sort)
-check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 90 ] &&
+    for a in 0 1 2 4 8 12 16 24 32 48 64 96 128 256; do echo "mixed_u2_v16_a$a"; done
+    for k in 1 2 4 8; do echo "smem_chase_k$k"; done
+    for m in read rw; do for u in 1 2 4 8; do for w in 4 8 16; do
+        echo "smem_${m}_u${u}_v$w"; done; done; done
+    for t in f16 bf16 tf32 f64; do for u in 1 2 4 8; do echo "mma_${t}_u$u"; done; done) | sort)
+check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 134 ] &&
     [ "$(sort "$out")" = "$expected" ] ||
     echo "exit $rc, $(lines "$out") lines; diff: $(diff <(sort "$out") <(echo "$expected") | head -n 3 | tr '\n' ' ')")"
 

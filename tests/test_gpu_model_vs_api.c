@@ -55,13 +55,15 @@ static void test_padding_matches_runtime(const OccDevice *d)
                                         &res[i], &e) != 0)
             GPU_OK(e);
     for (int block = 128; block <= OCC_LB_MAX_THREADS; block *= 2) {
-        const int c_min = occ_plan_carveout_bytes(&d->limits, OCC_CARVEOUT_MIN, block, res);
-        CHECK(c_min < d->limits.smem_per_sm_bytes);
+        CHECK(occ_plan_carveout_bytes(&d->limits, OCC_CARVEOUT_MIN, block, res, -1) <
+              d->limits.smem_per_sm_bytes);
         for (int s = 0; s < d->limits.n_smem_carveouts; s++) {
             const int c = d->limits.smem_carveouts_kib[s] * 1024;
-            if (c < c_min) continue;
             for (int i = 0; i < occ_variant_count(); i++) {
                 const OccVariantInfo *v = occ_variant_at(i);
+                if (c < occ_plan_carveout_bytes(&d->limits, OCC_CARVEOUT_MIN, block, res,
+                                                v->family))
+                    continue;
                 compare_in_carveout(d, v, occ_family_ops(v->family)->kernel(v), &res[i], block, c,
                                     &points, &mismatches);
             }

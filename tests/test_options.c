@@ -65,10 +65,12 @@ static void test_defaults(void)
     memset(&opt, 0x5a, sizeof opt);
     occ_options_defaults(&opt);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
-                                   fam("fma", NULL) | fam("mixed", NULL));
+                                   fam("fma", NULL) | fam("mixed", NULL) |
+                                   fam("smem", NULL) | fam("mma", NULL));
     CHECK_INT_EQ(opt.families, fam("copy", "stream") | fam("reduce", "stream") |
                                    fam("chase", "warp") | fam("fma", "chain") |
-                                   fam("mixed", "stream"));
+                                   fam("mixed", "stream") | fam("smem", "chase") |
+                                   fam("mma", "f16"));
     CHECK(opt.kernel_arg == NULL && opt.mode_arg == NULL);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16);
@@ -131,7 +133,8 @@ static void test_lists_and_kernels(void)
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
     CHECK_INT_EQ(PARSE("--kernel=all"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
-                                   fam("fma", NULL) | fam("mixed", NULL));
+                                   fam("fma", NULL) | fam("mixed", NULL) |
+                                   fam("smem", NULL) | fam("mma", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--kernel", "chase,copy"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("chase", NULL) | fam("copy", NULL));
     CHECK_STR_EQ(opt.kernel_arg, "chase,copy"); /* last one wins */
@@ -145,7 +148,8 @@ static void test_lists_and_kernels(void)
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy,all"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
-                                   fam("fma", NULL) | fam("mixed", NULL));
+                                   fam("fma", NULL) | fam("mixed", NULL) |
+                                   fam("smem", NULL) | fam("mma", NULL));
 
     CHECK_INT_EQ(PARSE("--unroll", "1..8"), OCC_EXIT_OK);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
@@ -324,7 +328,7 @@ static void test_bad_flags_and_lists(void)
     BAD("unexpected argument 'foo'", "", "foo");
     BAD("unexpected argument 'foo'", "", "--plot", "foo", "--quiet");
     BAD("unexpected argument 'bar'", "", "--", "bar");
-    BAD("--kernel: 'triad' is not a kernel", "accepted: copy, reduce, chase, fma, mixed, all",
+    BAD("--kernel: 'triad' is not a kernel", "accepted: copy, reduce, chase, fma, mixed, smem, mma, all",
         "--kernel", "triad");
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
     BAD("--fmas: '3' is not compiled", "accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256",
@@ -768,7 +772,8 @@ static void test_help_text(void)
         CHECK(strcspn(p, "\n") <= 79);
     /* The scopes come from the catalog. */
     help_entry("vec", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "(copy, reduce, fma) accepted: 4, 8, 16 or a range like 4..16;");
+    CHECK_CONTAINS(entry, "(copy, reduce, fma, smem stream, smem rw) accepted: 4, 8, 16 or a range like "
+                          "4..16;");
     help_entry("footprint", entry, sizeof entry);
     CHECK_CONTAINS(entry, "(chase latency) accepted:");
     help_entry("size", entry, sizeof entry);
@@ -965,8 +970,8 @@ static void test_applicability(void)
         BAD(want, takes_ladder, ladder_refuses[i][0], ladder_refuses[i][1], "--mode", "latency",
             "--kernel", "chase");
     }
-    BAD("--footprint does not apply to copy, reduce, chase warp, fma, mixed (they take: unroll, "
-        "vec, fmas, occ, block, lever, carveout, schedule, size, waves)",
+    BAD("--footprint does not apply to copy, reduce, chase warp, fma, mixed, smem chase, mma f16 "
+        "(they take: unroll, vec, fmas, occ, block, lever, carveout, schedule, size, waves)",
         "", "--footprint", "4K..1G");
     BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
     BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",

@@ -349,10 +349,10 @@ static void test_carveout(void)
     }
     /* 32 blocks of one warp: in 64 KiB no multiple of 128 B pins exactly 31 blocks (it would
      * need a per-block size in (2048, 2114]); 132 KiB is the first step that pins every level. */
-    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res), 132 * 1024);
-    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 256, res), 16 * 1024);
-    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, 128, res), 228 * 1024);
-    CHECK_INT_EQ(occ_plan_carveout_bytes(occ_arch_find("sm_75"), OCC_CARVEOUT_MIN, 128, res),
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res, -1), 132 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 256, res, -1), 16 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, 128, res, -1), 228 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(occ_arch_find("sm_75"), OCC_CARVEOUT_MIN, 128, res, -1),
                  32 * 1024);
     occ_plan_free(&plan);
 }

@@ -117,15 +117,24 @@ static void test_points_per_block(void)
 static void test_run_carveout(void)
 {
     for (int i = 0; i < occ_variant_count(); i++) res[i] = (OccVariantResources){32, 0, 176, 4};
-    const int b32 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res);
-    const int b1024 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 1024, res);
-    const int b128 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 128, res);
+    const int b32 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 32, res, -1);
+    const int b1024 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 1024, res, -1);
+    const int b128 = occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 128, res, -1);
     CHECK_INT_EQ(b32, 132 * 1024);
     CHECK(b1024 < b128 && b128 < b32);
     const int both[] = {1024, 128}, all[] = {1024, 32, 128};
-    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, both, 2, res), b128);
-    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, all, 3, res), b32);
-    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, both, 2, res), 228 * 1024);
+    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, both, 2, res, -1), b128);
+    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, all, 3, res, -1), b32);
+    CHECK_INT_EQ(occ_plan_run_carveout_bytes(sm90(), OCC_CARVEOUT_MAX, both, 2, res, -1),
+                 228 * 1024);
+    /* A family whose variants own a tile gets its own carveout, the others keep theirs: the
+     * smem family's largest tile (smem_rw_u*_v16: 2 x 8 x 32 x 16 = 8192 B) + 176 static + the
+     * 1 KiB reserve = 9472 B a block (128 B units); 16 blocks of 128 threads = 148 KiB -> the
+     * 164 KiB step. A family that owns none (reduce) gets the run's. */
+    const int smem = occ_family_find("smem", "rw"), reduce = occ_family_find("reduce", NULL);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 128, res, smem), 164 * 1024);
+    CHECK_INT_EQ(occ_plan_carveout_bytes(sm90(), OCC_CARVEOUT_MIN, 128, res, reduce), b128);
+    CHECK(b128 < 164 * 1024);
 }
 
 int main(void)

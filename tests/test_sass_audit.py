@@ -5,7 +5,8 @@
 For every (variant, arch) row of the build's kernel_resources.csv, loads_in_flight_sass (global
 loads the steady-state loop issues before the first use of one, kernels/audit_sass.py) must equal
 the promise: U for copy_u<U>_v<V>[_r<cap>], reduce_u<U>_v<V>[_r<cap>] and mixed_u<U>_v<V>_a<A>,
-K for chase_warp_k<K> and chase_thread_k<K>. The arithmetic promises use the audit's FMA columns:
+K for chase_warp_k<K> and chase_thread_k<K>; for the shared-memory kernels the loads are LDS:
+K for smem_chase_k<K>, U for smem_read_u<U>_v<V> and smem_rw_u<U>_v<V>. The arithmetic promises use the audit's FMA columns:
 fma_<type>_u<U> issues no load; its hot loop holds U independent FMA chains (fma_chains_sass),
 OCC_FMA_PER_TRIP = 512 FMAs per trip (kernels/fma_chain.h), and at most 1% other instructions
 (the loop's overhead; NOPs, which ptxas pads a slow fp64 pipe's stream with, are not counted).
@@ -13,7 +14,10 @@ The 1% bound is checked for fp32 everywhere and for fp64 where the fp64 pipe is 
 (sm_90, sm_100); elsewhere fp64 has at most 32 lanes per SM, a warp's DFMA holds its
 sub-partition's pipe for 4 cycles or more and the loop's few other instructions issue in the idle
 slots, so there the overhead is printed, not failed (sm_80: 6 per 512 DFMAs); mixed_u<U>_v<V>_a<A>'s load loop holds A FMAs for each of its U x V/4 floats
-(fma_per_trip = A x U x V / 4). A one-chain fp32 variant (fma_fp32_u1) must have no FFMA in its
+(fma_per_trip = A x U x V / 4). mma_<type>_u<U> issues no load; its hot loop holds U
+independent HMMA/DMMA chains and OCC_MMA_PER_TRIP = 64 of them per trip (kernels/smem_mma_forms.h);
+its overhead is printed, not failed (an mma holds the tensor pipe for several cycles, and the
+loop's other instructions issue meanwhile). A one-chain fp32 variant (fma_fp32_u1) must have no FFMA in its
 hot loop whose sources are two registers of one bank (fma_bank_pairs_sass, kernels/fma_chain.h:
 each such FFMA costs an extra cycle there, which halved its throughput on an H200); with more
 chains the reuse cache can serve an operand, and the count is printed, not failed. The latency
@@ -34,12 +38,17 @@ PROMISES = (
     (re.compile(r'^mixed_u(\d+)_v\d+_a\d+$'), 'U'),
     (re.compile(r'^chase_(?:warp|thread)_k(\d+)$'), 'K'),
     (re.compile(r'^fma_fp\d+_u\d+$'), 'loads'),
+    (re.compile(r'^smem_chase_k(\d+)$'), 'K'),
+    (re.compile(r'^smem_(?:read|rw)_u(\d+)_v\d+$'), 'U'),
+    (re.compile(r'^mma_[a-z0-9]+_u\d+$'), 'loads'),
 )
 EXEMPT = re.compile(r'^chase_latency_')
 CAPPED = re.compile(r'^(?:copy|reduce)_u\d+_v\d+_r\d+$')
 FMA = re.compile(r'^fma_fp\d+_u(\d+)$')
 MIXED = re.compile(r'^mixed_u(\d+)_v(\d+)_a(\d+)$')
+MMA = re.compile(r'^mma_[a-z0-9]+_u(\d+)$')
 FMA_PER_TRIP = 512  # OCC_FMA_PER_TRIP, kernels/fma_chain.h
+MMA_PER_TRIP = 64  # OCC_MMA_PER_TRIP, kernels/smem_mma_forms.h
 MAX_OVERHEAD = 0.01
 FP64_FULL_PIPE = ('sm_90', 'sm_100')  # 64 fp64 FMA lanes per SM (harness/core/arch.c)
 
@@ -78,6 +87,16 @@ def arithmetic_failures(variant, arch, chains, per_trip, issued, bank_pairs):
                 print('info: %s (fp64 pipe of at most 32 lanes: issued in idle slots)' % overhead)
             else:
                 out.append('%s (over %g%%)' % (overhead, 100 * MAX_OVERHEAD))
+    m = MMA.match(variant)
+    if m:
+        if chains != int(m.group(1)):
+            out.append('%s %s: promised %s independent mma chains, SASS audit %d'
+                       % (variant, arch, m.group(1), chains))
+        if per_trip != MMA_PER_TRIP:
+            out.append('%s %s: %d mma per loop trip, want %d' % (variant, arch, per_trip,
+                                                                MMA_PER_TRIP))
+        print('info: %s %s: loop overhead %d of %d instructions (issued while the tensor pipe '
+              'is busy)' % (variant, arch, issued - per_trip, issued))
     m = MIXED.match(variant)
     if m:
         want = int(m.group(3)) * int(m.group(1)) * int(m.group(2)) // 4

@@ -29,7 +29,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 64 * 1024, .smem_reserved_per_block_bytes = 0,
      .smem_alloc_unit_bytes = 256, .l1_smem_sram_bytes = 96 * 1024,
      .n_smem_carveouts = 2, .smem_carveouts_kib = {32, 64},
-     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 2},
+     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 2,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_80", .cc_major = 8, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -37,7 +39,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
      .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164},
-     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 32},
+     .fma_fp32_per_sm_clk = 64, .fma_fp64_per_sm_clk = 32,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 2048,
+     .mma_tf32_flop_per_sm_clk = 1024, .mma_f64_flop_per_sm_clk = 128},
     {.name = "sm_86", .cc_major = 8, .cc_minor = 6, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -45,7 +49,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
      .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_87", .cc_major = 8, .cc_minor = 7, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 16,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -53,7 +59,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 163 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 192 * 1024,
      .n_smem_carveouts = 8, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_89", .cc_major = 8, .cc_minor = 9, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -61,7 +69,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
      .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_90", .cc_major = 9, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -69,7 +79,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
      .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 4096,
+     .mma_tf32_flop_per_sm_clk = 2048, .mma_f64_flop_per_sm_clk = 256},
     {.name = "sm_100", .cc_major = 10, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -77,7 +89,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
      .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 64,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_103", .cc_major = 10, .cc_minor = 3, .warp_size = 32,
      .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -85,7 +99,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 227 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 256 * 1024,
      .n_smem_carveouts = 10, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 0},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 0,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
     {.name = "sm_120", .cc_major = 12, .cc_minor = 0, .warp_size = 32,
      .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 24,
      .max_threads_per_block = 1024, .regs_per_sm = 65536, .reg_alloc_unit = 256,
@@ -93,7 +109,9 @@ static const OccArchLimits arch_table[] = {
      .smem_per_block_optin_bytes = 99 * 1024, .smem_reserved_per_block_bytes = 1024,
      .smem_alloc_unit_bytes = 128, .l1_smem_sram_bytes = 128 * 1024,
      .n_smem_carveouts = 6, .smem_carveouts_kib = {0, 8, 16, 32, 64, 100},
-     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2},
+     .fma_fp32_per_sm_clk = 128, .fma_fp64_per_sm_clk = 2,
+     .smem_bytes_per_sm_clk = 128, .mma_f16_flop_per_sm_clk = 0,
+     .mma_tf32_flop_per_sm_clk = 0, .mma_f64_flop_per_sm_clk = 0},
 };
 
 enum { ARCH_COUNT = sizeof arch_table / sizeof arch_table[0] };
@@ -194,4 +212,32 @@ double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_
                                         : 0;
     if (lanes <= 0 || sm_count <= 0 || !(clock_mhz > 0)) return NAN;
     return (double)sm_count * lanes * 2.0 * clock_mhz * 1e-3;
+}
+
+/* sm_count x per_sm_clk x clock_mhz / 1000 (units per ns: GB/s or GFLOP/s); NaN when a rate is
+ * unknown (0) or sm_count or clock_mhz is not positive. */
+static double per_clock_peak(int per_sm_clk, int sm_count, double clock_mhz)
+{
+    if (per_sm_clk <= 0 || sm_count <= 0 || !(clock_mhz > 0)) return NAN;
+    return (double)sm_count * per_sm_clk * clock_mhz * 1e-3;
+}
+
+double occ_arch_smem_peak_gbps(const OccArchLimits *a, int sm_count, double clock_mhz)
+{
+    return per_clock_peak(a ? a->smem_bytes_per_sm_clk : 0, sm_count, clock_mhz);
+}
+
+int occ_arch_mma_flop_per_sm_clk(const OccArchLimits *a, const char *type)
+{
+    if (!a || !type) return 0;
+    if (strcmp(type, "f16") == 0 || strcmp(type, "bf16") == 0) return a->mma_f16_flop_per_sm_clk;
+    if (strcmp(type, "tf32") == 0) return a->mma_tf32_flop_per_sm_clk;
+    if (strcmp(type, "f64") == 0) return a->mma_f64_flop_per_sm_clk;
+    return 0;
+}
+
+double occ_arch_mma_peak_gflops(const OccArchLimits *a, const char *type, int sm_count,
+                                double clock_mhz)
+{
+    return per_clock_peak(occ_arch_mma_flop_per_sm_clk(a, type), sm_count, clock_mhz);
 }

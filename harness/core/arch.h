@@ -47,6 +47,14 @@ typedef struct OccArchLimits {
                                           100, 132, 164, 196, 228) */
     int fma_fp32_per_sm_clk;           /* fp32 FMAs the SM completes per clock (sm_90: 128) */
     int fma_fp64_per_sm_clk;           /* fp64 FMAs per SM per clock (sm_90: 64); 0 unknown */
+    int smem_bytes_per_sm_clk;         /* shared-memory bytes per SM per clock: 32 banks x 4 B =
+                                          128 on every arch of the table */
+    int mma_f16_flop_per_sm_clk;       /* the arch's headline dense tensor rate for fp16/bf16
+                                          inputs with fp32 accumulation, FLOP per SM per clock
+                                          (sm_80: 2048, reached by mma.sync; sm_90: 4096, reached
+                                          by wgmma only); 0 unknown */
+    int mma_tf32_flop_per_sm_clk;      /* the same for tf32 inputs (sm_80: 1024, sm_90: 2048) */
+    int mma_f64_flop_per_sm_clk;       /* the same for fp64 DMMA (sm_80: 128, sm_90: 256) */
 } OccArchLimits;
 
 /* The entry for `name`, given as "sm_90", "90" or "9.0"; NULL if `name` is NULL, malformed or
@@ -88,6 +96,19 @@ void occ_arch_list_names(char *buf, size_t buf_len);
  * not positive. */
 double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
                                  double clock_mhz);
+
+/* The shared-memory peak, GB/s: sm_count x smem_bytes_per_sm_clk x clock_mhz / 1000. NaN when
+ * a is NULL, its rate unknown, or sm_count or clock_mhz is not positive. */
+double occ_arch_smem_peak_gbps(const OccArchLimits *a, int sm_count, double clock_mhz);
+
+/* The headline dense tensor rate of input type `type` ("f16", "bf16", "tf32", "f64": the mma
+ * family's modes), FLOP per SM per clock; 0 unknown (or a or type NULL, or another type). */
+int occ_arch_mma_flop_per_sm_clk(const OccArchLimits *a, const char *type);
+
+/* sm_count x occ_arch_mma_flop_per_sm_clk x clock_mhz / 1000, GFLOP/s; NaN where the rate is
+ * unknown or sm_count or clock_mhz is not positive. */
+double occ_arch_mma_peak_gflops(const OccArchLimits *a, const char *type, int sm_count,
+                                double clock_mhz);
 
 #ifdef __cplusplus
 }

@@ -30,9 +30,10 @@ typedef struct RawVariant {
     const char *kernel, *mode, *name;
     int unroll, vec_bytes, fma_per_element, reg_cap;
     const char *natural;
+    int own_dyn_smem_bytes;
 } RawVariant;
-#define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, a_, lb_, natural_)                        \
-    {kernel_, mode_, name_, u_, v_, a_, lb_, natural_},
+#define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, a_, lb_, natural_, own_)                  \
+    {kernel_, mode_, name_, u_, v_, a_, lb_, natural_, own_},
 static const RawVariant raw[] = {OCC_CATALOG};
 #undef OCC_CATALOG_ENTRY
 #define N_VARIANTS ((int)(sizeof raw / sizeof raw[0]))
@@ -68,7 +69,8 @@ static void resolve(void)
                                        .unroll = r->unroll, .vec_bytes = r->vec_bytes,
                                        .fma_per_element = r->fma_per_element,
                                        .reg_cap = r->reg_cap,
-                                       .natural = raw_index(r->natural)};
+                                       .natural = raw_index(r->natural),
+                                       .own_dyn_smem_bytes = r->own_dyn_smem_bytes};
     }
     for (int i = 0; i < N_VARIANTS; i++) {
         OccVariantInfo *nat = variants[i].natural >= 0 ? &variants[variants[i].natural] : NULL;

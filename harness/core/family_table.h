@@ -72,6 +72,20 @@
     X(mixed, .kernel = "mixed", .mode = "stream", .default_mode = 1,                               \
       .shape = OCC_SHAPE_OCCUPANCY,                                                                \
       .options = "fmas,occ,block,lever,carveout,schedule,size,waves", .size_l2_multiple = 8,       \
-      .size_floor_gib = 4)
+      .size_floor_gib = 4)                                                                         \
+    X(smem_chase, .kernel = "smem", .mode = "chase", .default_mode = 1,                            \
+      .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,block,lever,carveout")                  \
+    X(smem_stream, .kernel = "smem", .mode = "stream", .shape = OCC_SHAPE_OCCUPANCY,               \
+      .options = "unroll,vec,occ,block,lever,carveout")                                            \
+    X(smem_rw, .kernel = "smem", .mode = "rw", .shape = OCC_SHAPE_OCCUPANCY,                       \
+      .options = "unroll,vec,occ,block,lever,carveout")                                            \
+    X(mma_f16, .kernel = "mma", .mode = "f16", .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,    \
+      .options = "unroll,occ,block,lever,carveout")                                                \
+    X(mma_bf16, .kernel = "mma", .mode = "bf16", .shape = OCC_SHAPE_OCCUPANCY,                     \
+      .options = "unroll,occ,block,lever,carveout")                                                \
+    X(mma_tf32, .kernel = "mma", .mode = "tf32", .shape = OCC_SHAPE_OCCUPANCY,                     \
+      .options = "unroll,occ,block,lever,carveout")                                                \
+    X(mma_f64, .kernel = "mma", .mode = "f64", .shape = OCC_SHAPE_OCCUPANCY,                       \
+      .options = "unroll,occ,block,lever,carveout")
 
 #endif

@@ -112,7 +112,8 @@ static void print_flops(FILE *f, const OccVariantSummary *v, int n_var, int name
     }
     if (any)
         fprintf(f, "arithmetic: knee = lowest occupancy reaching %.0f%% of the variant's best "
-                   "GFLOP/s; %% peak = of SMs x FMA lanes/SM/clock x 2 x the point's clock\n",
+                   "GFLOP/s; %% peak = of flop_peak_gflops: SMs x FMA lanes/SM/clock x 2 (mma: "
+                   "the arch's headline tensor FLOP/SM/clock) x the point's clock\n",
                 100.0 * OCC_SUMMARY_KNEE_FRACTION);
 }
 

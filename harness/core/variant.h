@@ -28,7 +28,8 @@ typedef struct OccVariantInfo {
     int n_capped;       /* register-capped twins of a natural variant (0 for a twin) */
     int capped[OCC_MAX_REG_CAPS]; /* their indices, in variants.h order (caps descending) */
     int own_dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block (a
-                           plugin's OccPluginVariant.dyn_smem_bytes; 0 for occsweep's kernels):
+                           plugin's OccPluginVariant.dyn_smem_bytes; the smem family's tile; 0
+                           for the other families):
                            the padding comes on top of it */
 } OccVariantInfo;
 

@@ -13,11 +13,11 @@
     X(gpu_name, STR, "GPU name reported by the driver")                                            \
     X(cc, STR, "compute capability, major.minor")                                                  \
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
-    X(kernel, STR, "kernel family: copy, reduce, chase, fma or mixed")                                         \
-    X(mode, STR, "stream (copy/reduce/mixed); chain (fma); chase: warp, thread, latency, latency-cold or loaded")           \
-    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>, loaded_<traffic>_w<W>_u<U> (a load level)")                               \
-    X(unroll, INT, "U: independent loads (copy/reduce) or chains (chase) in flight per thread")    \
-    X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64)") \
+    X(kernel, STR, "kernel family: copy, reduce, chase, fma, mixed, smem or mma")                                         \
+    X(mode, STR, "stream (copy/reduce/mixed/smem); chain (fma); chase: warp, thread, latency, latency-cold or loaded; smem: chase, stream or rw; mma: the input type, f16, bf16, tf32 or f64")           \
+    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>, smem_chase_k<K>, smem_<read|rw>_u<U>_v<V>, mma_<type>_u<U>, loaded_<traffic>_w<W>_u<U> (a load level)")                               \
+    X(unroll, INT, "U: independent loads (copy/reduce/smem stream) or chains (chase, smem chase: per warp; fma: per thread; mma: accumulators per warp) in flight")    \
+    X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64; mma: bytes per accumulator element)") \
     X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \
     X(reg_cap_per_thread, INT, "register cap of an _r<N> twin (__maxnreg__(N)), registers per thread; 0 = natural") \
     X(lever, STR, "occupancy lever used: pad (smem padding) or bounds (register cap + padding)")  \
@@ -34,7 +34,7 @@
     X(schedule, STR, "work sharing among blocks: dynamic (chunks claimed until none is left), static (one fixed share per block); - n/a") \
     X(chunk_bytes, INT, "bytes a block takes at a time: one claimed chunk (dynamic) or its whole share (static); 0 n/a") \
     X(buffer_bytes, INT, "bytes of each input/output buffer (chase: footprint; fma: the chains' stored results)") \
-    X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer)")                \
+    X(bytes_per_launch, INT, "DRAM bytes one launch must move (copy: 2 x buffer; smem: the shared-memory bytes its loads and stores move; fma, mma: 0)")                \
     X(l2_resident, INT, "1 when the bytes one launch touches (copy: input + output; reduce: "     \
                         "input; chase and ladder: the footprint) are at most 2 x the L2 size, so " \
                         "part of them may be served from L2")                                      \
@@ -55,14 +55,14 @@
     X(pct_of_dram_peak, NUM, "gbps_median / theoretical DRAM peak from device attributes, %")     \
     X(flops_per_launch, INT, "floating-point operations one launch performs, 2 per FMA (fma, mixed); 0 n/a") \
     X(gflops_median, NUM, "flops_per_launch / time_ms_median, GFLOP/s (1e9 FLOP/s)")              \
-    X(flop_peak_gflops, NUM, "arithmetic peak of the row's type: SMs x FMA lanes per SM per clock (arch table) x 2 x sm_clock_mhz_median, GFLOP/s") \
+    X(flop_peak_gflops, NUM, "arithmetic peak of the row's type: SMs x FMA lanes per SM per clock (arch table) x 2 x sm_clock_mhz_median (mma: the arch's headline dense tensor FLOP per SM per clock of the input type instead), GFLOP/s") \
     X(pct_of_flop_peak, NUM, "gflops_median / flop_peak_gflops, %")                               \
-    X(ns_per_hop_median, NUM, "chase: ns per dependent load (warp/thread: launch time / hops)")   \
+    X(ns_per_hop_median, NUM, "chase, smem chase: ns per dependent load of one chain (warp/thread/smem: launch time / hops of a chain)")   \
     X(cycles_per_hop_median, NUM, "chase latency: SM cycles per dependent load, median segment")  \
     X(cycles_per_hop_p5, NUM, "chase latency: cycles per load, p5 over segments")                  \
     X(cycles_per_hop_p95, NUM, "chase latency: cycles per load, p95 over segments")                \
     X(sm_clock_mhz_measured, NUM, "chase latency: SM clock during the run, clock64 / globaltimer") \
-    X(hops_per_s_median, NUM, "chase: dependent loads completed per second, all chains")          \
+    X(hops_per_s_median, NUM, "chase, smem chase: dependent loads completed per second, all chains")          \
     X(traffic, STR, "chase loaded: what the background does, read (adds up what it loads) or copy (also stores it); - n/a") \
     X(stream_warps_per_sm, INT, "chase loaded: background warps per SM (one block per SM beside the probe); 0 n/a") \
     X(latency_mean_ns, NUM, "chase loaded: mean hop latency of the probes' dependent loads, ns")   \

@@ -189,10 +189,10 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
                    const OccVariantResources *res, const OccLevel *levels, int n_levels,
                    OccPlan *plan, char *err, size_t err_len)
 {
-    /* Every occupancy point models, pads and launches within the run's one carveout. */
+    /* Every occupancy point models, pads and launches within its family's carveout: the run's
+     * one carveout, or for a family whose variants own shared memory, its own. */
     plan->carveout_bytes = occ_plan_run_carveout_bytes(arch, opt->carveout, opt->block_threads,
-                                                       opt->n_block_threads, res);
-    const OccArchLimits carved = occ_arch_in_carveout(arch, plan->carveout_bytes);
+                                                       opt->n_block_threads, res, -1);
     const unsigned int families = planned_families(opt);
     /* Level-shaped families first (k = 0): the sweeps' model is built from their rows. */
     for (int k = 0; k < 2 * occ_family_count(); k++) {
@@ -205,7 +205,12 @@ int occ_plan_build(const OccArchLimits *arch, long long l2_bytes, const OccOptio
         snprintf(base.mode, sizeof base.mode, "%s%s", fi->mode,
                  occ_family_takes(fi, "cold") && opt->cold ? "-cold" : "");
         if (occ_family_takes(fi, "waves")) base.waves = opt->waves;
-        if (fi->shape == OCC_SHAPE_OCCUPANCY) base.carveout_bytes = plan->carveout_bytes;
+        if (fi->shape == OCC_SHAPE_OCCUPANCY)
+            base.carveout_bytes = occ_plan_run_carveout_bytes(
+                arch, opt->carveout, opt->block_threads, opt->n_block_threads, res, f);
+        const OccArchLimits carved = occ_arch_in_carveout(arch, base.carveout_bytes > 0
+                                                                    ? base.carveout_bytes
+                                                                    : plan->carveout_bytes);
         int rc = fi->shape == OCC_SHAPE_FOOTPRINT
                      ? build_footprints(arch, l2_bytes, opt, base, plan, err, err_len)
                  : fi->shape == OCC_SHAPE_LEVELS

@@ -38,8 +38,10 @@ typedef struct OccPoint {
                                   SM (always 1 for footprint points) */
     int pad_bytes;             /* dynamic shared memory padding per block (when reachable), on
                                   top of the variant's own_dyn_smem_bytes */
-    int carveout_bytes;        /* shared memory per SM the launch configures (the plan's
-                                  carveout_bytes; 0 for footprint points, which set their own) */
+    int carveout_bytes;        /* shared memory per SM the launch configures (its family's
+                                  carveout, plan_carveout.h: the plan's carveout_bytes unless the
+                                  family owns shared memory; 0 for footprint points, which set
+                                  their own) */
     OccResult model;           /* the model's occupancy with that padding (when reachable) */
     char skip_reason[96];      /* why not reachable, e.g. "registers allow only 8 blocks/SM" */
 } OccPoint;
@@ -49,9 +51,10 @@ typedef struct OccPlan {
     OccPoint *points;   /* n points (heap) */
     int n;              /* points in use */
     int cap;            /* points allocated */
-    int carveout_bytes; /* shared memory per SM of every occupancy point (the run's carveout,
-                           occ_plan_run_carveout_bytes over opt->block_threads); L1 gets the
-                           rest of the SRAM */
+    int carveout_bytes; /* shared memory per SM of the occupancy points of every family that
+                           owns no shared memory (the run's carveout, occ_plan_run_carveout_bytes
+                           over opt->block_threads, family -1); L1 gets the rest of the SRAM.
+                           A family with a tile (smem) has its own: OccPoint.carveout_bytes */
 } OccPlan;
 
 /* Appends the points of every family selected in opt->families, in family-table order:

@@ -22,20 +22,23 @@ static int pins_every_level(const OccArchLimits *arch, const OccKernelUsage *use
 }
 
 int occ_plan_carveout_bytes(const OccArchLimits *arch, OccCarveout policy, int block_threads,
-                            const OccVariantResources *res)
+                            const OccVariantResources *res, int family)
 {
-    return occ_plan_run_carveout_bytes(arch, policy, &block_threads, 1, res);
+    return occ_plan_run_carveout_bytes(arch, policy, &block_threads, 1, res, family);
 }
 
 int occ_plan_run_carveout_bytes(const OccArchLimits *arch, OccCarveout policy,
                                 const int *block_threads, int n_blocks,
-                                const OccVariantResources *res)
+                                const OccVariantResources *res, int family)
 {
     if (policy == OCC_CARVEOUT_MAX) return arch->smem_per_sm_bytes;
     int static_bytes = 0;
-    for (int i = 0; i < occ_variant_count(); i++)
-        if (res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes > static_bytes)
-            static_bytes = res[i].static_smem_bytes + occ_variant_at(i)->own_dyn_smem_bytes;
+    for (int i = 0; i < occ_variant_count(); i++) {
+        const OccVariantInfo *v = occ_variant_at(i);
+        const int bytes = res[i].static_smem_bytes + v->own_dyn_smem_bytes;
+        if ((v->own_dyn_smem_bytes == 0 || v->family == family) && bytes > static_bytes)
+            static_bytes = bytes;
+    }
     for (int s = 0; s < arch->n_smem_carveouts; s++) {
         const OccArchLimits a = occ_arch_in_carveout(arch, arch->smem_carveouts_kib[s] * 1024);
         int all = 1;

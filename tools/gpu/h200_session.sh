@@ -19,7 +19,10 @@
 # (achieved occupancy of a few points from Nsight Compute next to occsweep's own measured
 # residency), perf (reduce/copy variants), plugin (tools/gpu/gpu_check_plugin.sh on this build:
 # the example plugins' tests and sweeps, into the logs), loaded (tools/gpu/gpu_check_loaded.sh on
-# this build: the loaded-latency model's targets, into the logs), agreement (occsweep
+# this build: the loaded-latency model's targets, into the logs), gputests (the GPU suite alone:
+# OCC_REQUIRE_GPU=1 ./run_tests --suite gpu), smem (the smem family's chase, stream and rw sweeps),
+# mma (the mma family, one sweep per input type), smemncu (Nsight Compute's shared-memory bank
+# conflicts of the smem patterns), agreement (occsweep
 # --recompute over this session's CSVs: the model's agreement line of each, into
 # logs/agreement.log).
 # Writes $OUT (default ./out): results.tgz (the CSVs and knee reports this call wrote under
@@ -76,6 +79,23 @@ ncu_fma() {
     local u m=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_fma.sum,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,sm__warps_active.avg.pct_of_peak_sustained_active
     for u in 1 2 4; do
         ncu_at fma "$u" 4 100 "$m" "$LOGS/fma-u$u.csv" "fma_fp32_u$u"
+    done
+}
+# ncu_smem: shared-memory bank conflicts (and the wavefronts that carry the requests) of the
+# smem family's conflict-free patterns: the chase, and the widest read and rw streams.
+ncu_smem() {
+    local spec mode u v name args m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+    for spec in "chase 4 0" "stream 4 4" "stream 4 16" "rw 4 4" "rw 4 16"; do
+        read -r mode u v <<<"$spec"
+        case $mode in
+        chase) name=smem_chase_k$u args=() ;;
+        stream) name=smem_read_u${u}_v$v args=(--vec "$v") ;;
+        rw) name=smem_rw_u${u}_v$v args=(--vec "$v") ;;
+        esac
+        ncu --clock-control none --nvtx --nvtx-include "occsweep sweep/$name occ=50%/" \
+            --launch-count 1 --metrics "$m" build/bench/occsweep --kernel smem --mode "$mode" \
+            --unroll "$u" "${args[@]}" --occ 50 --quiet --max-time 0.05 --min-samples 3 --force \
+            --out "$LOGS/ncu-$name.csv" | grep -E "l1tex__|smsp__" | sed "s/^/$name occ 50%: /"
     done
 }
 # Only what this session measured (the CSVs and knee reports written after it started) and the
@@ -139,6 +159,10 @@ for s in $steps; do
         done 2>&1 | tee "$LOGS/agreement.log" ;;
     plugin) OCC_BUILD=$PWD/build tools/gpu/gpu_check_plugin.sh "$LOGS/plugin" 2>&1 | tee "$LOGS/plugin.log" |
         grep -E "^(PASS|FAIL|SKIP|NOTE) " ;;
+    gputests) OCC_REQUIRE_GPU=1 ./run_tests --suite gpu 2>&1 | tee "$LOGS/gputests.log" | tail -n 25 ;;
+    smem) for m in chase stream rw; do ./run_sweep --kernel smem --mode $m --quiet; done ;;
+    mma) for m in f16 bf16 tf32 f64; do ./run_sweep --kernel mma --mode $m --quiet; done ;;
+    smemncu) ncu_smem 2>&1 | tee "$LOGS/smemncu.log" | grep -E "occ [0-9.]+%:|==ERROR" ;;
     *) echo "unknown step $s" ;;
     esac
     echo "step $s: wall $(( $(ms) - t0 )) ms"

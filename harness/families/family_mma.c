@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/families/family_mma.c: the mma family (kernels/mma.cu, kernels/smem_mma.h): U
+ * independent warp-level mma.sync accumulators per warp (C_u = A x B + C_u), the input type the
+ * mode (f16 and bf16: m16n8k16 with fp32 accumulators; tf32: m16n8k8; f64: m8n8k4 DMMA). The rate
+ * is GFLOP/s (2 x M x N x K per mma) against the arch's headline dense tensor rate of the type
+ * at the point's clock (flop_peak_gflops; harness/core/arch.c). A launch runs trips x (its warps) warp trips, claimed per
+ * warp as in the fma family, sized to last about OCC_ONCHIP_LAUNCH_MS at full occupancy and the
+ * headline rate, and at most a quarter of the trips that keep fp32 accumulators exact. Verified
+ * exactly: A and B all ones, so every accumulator element holds its start plus trips x
+ * (64 / U) x K (onchip.h), and the warps' trips must add up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "flops.h"
+#include "onchip.h"
+#include "smem_mma.h"
+
+typedef struct MmaKernel {
+    const char *name;         /* the variant name (catalog), mma_<type>_u<U> */
+    const char *type;         /* its input type: f16, bf16, tf32, f64 */
+    OccMmaLaunchFn launch;    /* enqueues one launch */
+    OccKernelHandleFn kernel; /* the kernel, for the runtime's attribute and occupancy APIs */
+    int depth;                /* K of the instruction */
+    int flop;                 /* FLOP per warp mma: 2 x M x N x K */
+} MmaKernel;
+
+#define ENTRY(t, k, flop, u)                                                                       \
+    {"mma_" #t "_u" #u, #t, occ_launch_mma_##t##_u##u, occ_kernel_mma_##t##_u##u, k, flop},
+static const MmaKernel kernels[] = {OCC_MMA_VARIANTS(ENTRY)};
+#undef ENTRY
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* Most accumulators per thread (the largest U) and their largest size: 8 x 4 floats (16 B). */
+enum { MAX_ACC = 8, MAX_ACC_BYTES = 16 };
+/* Every element of A and of B. */
+static const double OPERAND = 1.0;
+
+typedef struct MmaState {
+    const OccDevice *dev;
+    void *out, *host;                   /* device results and their host copy */
+    size_t out_bytes;                   /* capacity of each */
+    unsigned int *warp_trips, *host_trips; /* per-warp trips, device and host */
+    size_t warp_capacity;               /* warps of the largest grid */
+    unsigned long long *claim;          /* device: the chunk counter (0 between launches) */
+    unsigned int *warps_done;           /* device: warps finished (0 between launches) */
+    const MmaKernel *k;                 /* the bound point */
+    OccLaunch launch;
+    OccMmaArgs args;
+    int unroll;
+} MmaState;
+
+static const MmaKernel *find(const char *name)
+{
+    for (int i = 0; i < N_KERNELS; i++)
+        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
+    return NULL;
+}
+
+static int is_f64(const MmaKernel *k) { return strcmp(k->type, "f64") == 0; }
+
+static void teardown(void *sp)
+{
+    MmaState *s = sp;
+    if (!s) return;
+    cudaFree(s->out);
+    cudaFree(s->warp_trips);
+    cudaFree(s->claim);
+    cudaFree(s->warps_done);
+    free(s->host);
+    free(s->host_trips);
+    free(s);
+}
+
+static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
+{
+    MmaState *s = occ_family_state_new(sizeof *s, "mma", err, err_len);
+    *out = s;
+    if (!s) return -1;
+    s->dev = env->dev;
+    const size_t threads = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads;
+    s->out_bytes = threads * MAX_ACC * MAX_ACC_BYTES;
+    s->warp_capacity = threads / 32;
+    s->host = malloc(s->out_bytes);
+    s->host_trips = malloc(s->warp_capacity * sizeof *s->host_trips);
+    cudaError_t e = s->host && s->host_trips ? cudaMalloc(&s->out, s->out_bytes)
+                                             : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warp_trips, s->warp_capacity * 4);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->claim, sizeof *s->claim);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warps_done, sizeof *s->warps_done);
+    if (e == cudaSuccess) e = cudaMemset(s->claim, 0, sizeof *s->claim);
+    if (e == cudaSuccess) e = cudaMemset(s->warps_done, 0, sizeof *s->warps_done);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "allocating the mma family's buffers", err, err_len);
+        teardown(s);
+        *out = NULL;
+        return -1;
+    }
+    const OccArchLimits *l = &env->dev->limits;
+    env->meta(env->meta_user, "mma_flop_per_sm_clk_f16", "%d", l->mma_f16_flop_per_sm_clk);
+    env->meta(env->meta_user, "mma_flop_per_sm_clk_tf32", "%d", l->mma_tf32_flop_per_sm_clk);
+    env->meta(env->meta_user, "mma_flop_per_sm_clk_f64", "%d", l->mma_f64_flop_per_sm_clk);
+    return 0;
+}
+
+static const void *kernel(const OccVariantInfo *v)
+{
+    const MmaKernel *k = find(v->name);
+    return k ? k->kernel() : NULL;
+}
+
+static long long warps_of(const MmaState *c)
+{
+    return (long long)c->launch.grid_blocks * c->launch.block_threads / 32;
+}
+
+static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
+                long long *touched_bytes, char *skip, size_t skip_len)
+{
+    MmaState *c = sp;
+    (void)skip, (void)skip_len;
+    c->k = find(v->name);
+    c->launch = s->launch;
+    c->unroll = v->unroll;
+    const OccArchLimits *l = &c->dev->limits;
+    /* A quarter of the exact limit: a warp may run more than its share of the claims. */
+    const unsigned int exact = occ_mma_max_trips(v->unroll, c->k->depth) / 4;
+    const unsigned int trips = occ_onchip_trips(
+        (double)OCC_MMA_PER_TRIP * c->k->flop, occ_arch_mma_flop_per_sm_clk(l, c->k->type),
+        l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0, is_f64(c->k) ? 1u << 16 : exact);
+    const long long warps = warps_of(c);
+    c->args = (OccMmaArgs){.out = c->out, .warp_trips = c->warp_trips, .a = OPERAND,
+                           .b = OPERAND, .total_trips = (unsigned int)(trips * warps),
+                           .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->claim,
+                           .warps_done = c->warps_done};
+    const long long threads = (long long)s->launch.grid_blocks * s->launch.block_threads;
+    r->buffer_bytes = threads * v->unroll * 16; /* 4 floats or 2 doubles an accumulator */
+    r->bytes_per_launch = 0;
+    r->flops_per_launch = (long long)c->args.total_trips * OCC_MMA_PER_TRIP * c->k->flop;
+    r->bytes_in_flight_per_sm = 0;
+    *touched_bytes = r->buffer_bytes;
+    return 0;
+}
+
+static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
+{
+    MmaState *c = sp;
+    c->launch.stream = st;
+    c->args.probe = probe;
+    return c->k->launch(&c->launch, &c->args);
+}
+
+static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
+{
+    MmaState *c = sp;
+    const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
+    const long long warps = warps_of(c);
+    const size_t bytes = (size_t)threads * (size_t)c->unroll * 16u; /* 4 floats or 2 doubles an accumulator */
+    cudaError_t e = cudaMemsetAsync(c->out, 0xff, bytes, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(c->warp_trips, 0xff, (size_t)warps * 4, st);
+    if (e == cudaSuccess) e = launch(c, st, NULL);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, bytes, cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(c->host_trips, c->warp_trips, (size_t)warps * 4,
+                            cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    if (e != cudaSuccess) return e;
+    const unsigned long long bad =
+        occ_mma_mismatches(c->host, is_f64(c->k), c->unroll, c->k->depth, OPERAND, OPERAND,
+                           threads, c->host_trips);
+    const unsigned long long ran = occ_onchip_trips_run(c->host_trips, warps, NULL);
+    r->verify_err = (double)bad;
+    if (bad)
+        snprintf(status, len, "fail:%llu accumulator elements differ from the closed form", bad);
+    else if (ran != c->args.total_trips)
+        snprintf(status, len, "fail:the warps ran %llu trips, the launch had %u", ran,
+                 c->args.total_trips);
+    else
+        snprintf(status, len, "ok");
+    return cudaSuccess;
+}
+
+static void fill(void *sp, const OccTiming *t, OccRow *r)
+{
+    MmaState *c = sp;
+    r->flop_peak_gflops = occ_arch_mma_peak_gflops(&c->dev->limits, c->k->type,
+                                                   c->dev->sm_count, t->clock_mhz_median);
+}
+
+#define MMA_OPS                                                                                    \
+    {.setup = setup, .teardown = teardown, .kernel = kernel, .bind = bind, .launch = launch,      \
+     .verify = verify, .fill = fill}
+const OccFamilyOps occ_family_mma_f16 = MMA_OPS;
+const OccFamilyOps occ_family_mma_bf16 = MMA_OPS;
+const OccFamilyOps occ_family_mma_tf32 = MMA_OPS;
+const OccFamilyOps occ_family_mma_f64 = MMA_OPS;
