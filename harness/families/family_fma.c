@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "family.h"
 #include "family_fma.h"
 #include "flops.h"
@@ -25,14 +26,8 @@ enum { MAX_CHAINS = 8, MAX_ELEM_BYTES = 8 };
 
 typedef struct FmaState {
     const OccDevice *dev;
-    void *out;                /* device: max grid x max block x MAX_CHAINS elements */
-    void *host;               /* host copy of out for the check */
-    size_t out_capacity;      /* bytes of each */
-    unsigned int *warp_trips; /* device: max grid x max block / 32 counts */
-    unsigned int *host_trips; /* host copy of warp_trips for the check */
-    size_t warp_capacity;     /* warps of the largest grid */
-    unsigned long long *claim; /* device: the chunk counter (0 between launches) */
-    unsigned int *warps_done; /* device: warps finished (0 between launches) */
+    OccClaims b;              /* results (max grid x max block x MAX_CHAINS elements), trips
+                                 and counters (claims.h) */
     int trips[MAX_ELEM_BYTES + 1]; /* loop trips per thread per launch, by element bytes */
     const OccFmaKernel *k;    /* the bound point */
     OccLaunch launch;
@@ -56,12 +51,7 @@ static void teardown(void *sp)
 {
     FmaState *s = sp;
     if (!s) return;
-    cudaFree(s->out);
-    cudaFree(s->warp_trips);
-    cudaFree(s->claim);
-    cudaFree(s->warps_done);
-    free(s->host);
-    free(s->host_trips);
+    occ_claims_free(&s->b);
     free(s);
 }
 
@@ -71,19 +61,9 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     *out = s;
     if (!s) return -1;
     s->dev = env->dev;
-    s->out_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads *
-                      MAX_CHAINS * MAX_ELEM_BYTES;
-    s->warp_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads / 32;
-    s->host = malloc(s->out_capacity);
-    s->host_trips = malloc(s->warp_capacity * sizeof *s->host_trips);
-    cudaError_t e = s->host && s->host_trips ? cudaMalloc(&s->out, s->out_capacity)
-                                             : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&s->warp_trips, s->warp_capacity * sizeof(unsigned int));
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->claim, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warps_done, sizeof *s->warps_done);
-    if (e == cudaSuccess) e = cudaMemset(s->claim, 0, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMemset(s->warps_done, 0, sizeof *s->warps_done);
+    const size_t threads = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads;
+    const cudaError_t e =
+        occ_claims_alloc(&s->b, threads * MAX_CHAINS * MAX_ELEM_BYTES, threads / 32);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "allocating the fma output", err, err_len);
         teardown(s);
@@ -137,10 +117,10 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 {
     FmaState *c = sp;
     const int trips = c->trips[c->k->elem_bytes];
-    const OccFmaArgs a = {.out = c->out, .warp_trips = c->warp_trips, .step = OCC_FMA_STEP,
+    const OccFmaArgs a = {.out = c->b.out, .warp_trips = c->b.warp_trips, .step = OCC_FMA_STEP,
                           .total_trips = (unsigned int)(trips * warps_of(c)),
-                          .chunk_trips = occ_fma_chunk_trips(trips), .claim = c->claim,
-                          .warps_done = c->warps_done, .probe = probe};
+                          .chunk_trips = occ_fma_chunk_trips(trips), .claim = c->b.claim,
+                          .warps_done = c->b.warps_done, .probe = probe};
     c->launch.stream = st;
     return c->k->launch(&c->launch, &a);
 }
@@ -151,19 +131,11 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
     const size_t bytes = (size_t)threads * (size_t)c->unroll * (size_t)c->k->elem_bytes;
     const long long warps = warps_of(c);
-    cudaError_t e = cudaMemsetAsync(c->out, 0xff, bytes, st);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(c->warp_trips, 0xff, (size_t)warps * sizeof *c->host_trips, st);
-    if (e == cudaSuccess) e = launch(c, st, NULL);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, bytes, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(c->host_trips, c->warp_trips, (size_t)warps * sizeof *c->host_trips,
-                            cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    const cudaError_t e = occ_claims_run_checked(&c->b, bytes, warps, st, launch, c);
     if (e != cudaSuccess) return e;
     const unsigned long long bad =
-        occ_fma_mismatches(c->host, c->k->elem_bytes, threads, c->unroll, c->host_trips);
-    const unsigned long long ran = occ_fma_trips_run(c->host_trips, warps),
+        occ_fma_mismatches(c->b.host, c->k->elem_bytes, threads, c->unroll, c->b.host_trips);
+    const unsigned long long ran = occ_fma_trips_run(c->b.host_trips, warps),
                              want = (unsigned long long)c->trips[c->k->elem_bytes] * warps;
     r->verify_err = (double)bad;
     if (bad)

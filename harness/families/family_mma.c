@@ -3,15 +3,17 @@
  * independent warp-level mma.sync accumulators per warp (C_u = A x B + C_u), the input type the
  * mode (f16 and bf16: m16n8k16 with fp32 accumulators; tf32: m16n8k8; f64: m8n8k4 DMMA). The rate
  * is GFLOP/s (2 x M x N x K per mma) against the arch's headline dense tensor rate of the type
- * at the point's clock (flop_peak_gflops; harness/core/arch.c). A launch runs trips x (its warps) warp trips, claimed per
- * warp as in the fma family, sized to last about OCC_ONCHIP_LAUNCH_MS at full occupancy and the
- * headline rate, and at most a quarter of the trips that keep fp32 accumulators exact. Verified
+ * at the point's clock (flop_peak_gflops; harness/core/arch.c). A launch runs trips x (its
+ * warps) warp trips, claimed per warp as in the fma family (claims.h), sized to last about
+ * OCC_ONCHIP_LAUNCH_MS at full occupancy and the headline rate, and at most a quarter of the
+ * trips that keep fp32 accumulators exact. Verified
  * exactly: A and B all ones, so every accumulator element holds its start plus trips x
  * (64 / U) x K (onchip.h), and the warps' trips must add up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "family.h"
 #include "flops.h"
 #include "onchip.h"
@@ -39,12 +41,7 @@ static const double OPERAND = 1.0;
 
 typedef struct MmaState {
     const OccDevice *dev;
-    void *out, *host;                   /* device results and their host copy */
-    size_t out_bytes;                   /* capacity of each */
-    unsigned int *warp_trips, *host_trips; /* per-warp trips, device and host */
-    size_t warp_capacity;               /* warps of the largest grid */
-    unsigned long long *claim;          /* device: the chunk counter (0 between launches) */
-    unsigned int *warps_done;           /* device: warps finished (0 between launches) */
+    OccClaims b;                        /* accumulators, trips, counters (claims.h) */
     const MmaKernel *k;                 /* the bound point */
     OccLaunch launch;
     OccMmaArgs args;
@@ -64,12 +61,7 @@ static void teardown(void *sp)
 {
     MmaState *s = sp;
     if (!s) return;
-    cudaFree(s->out);
-    cudaFree(s->warp_trips);
-    cudaFree(s->claim);
-    cudaFree(s->warps_done);
-    free(s->host);
-    free(s->host_trips);
+    occ_claims_free(&s->b);
     free(s);
 }
 
@@ -80,17 +72,8 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     if (!s) return -1;
     s->dev = env->dev;
     const size_t threads = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads;
-    s->out_bytes = threads * MAX_ACC * MAX_ACC_BYTES;
-    s->warp_capacity = threads / 32;
-    s->host = malloc(s->out_bytes);
-    s->host_trips = malloc(s->warp_capacity * sizeof *s->host_trips);
-    cudaError_t e = s->host && s->host_trips ? cudaMalloc(&s->out, s->out_bytes)
-                                             : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warp_trips, s->warp_capacity * 4);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->claim, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warps_done, sizeof *s->warps_done);
-    if (e == cudaSuccess) e = cudaMemset(s->claim, 0, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMemset(s->warps_done, 0, sizeof *s->warps_done);
+    const cudaError_t e =
+        occ_claims_alloc(&s->b, threads * MAX_ACC * MAX_ACC_BYTES, threads / 32);
     if (e != cudaSuccess) {
         occ_device_format_error(e, "allocating the mma family's buffers", err, err_len);
         teardown(s);
@@ -130,10 +113,10 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
         (double)OCC_MMA_PER_TRIP * c->k->flop, occ_arch_mma_flop_per_sm_clk(l, c->k->type),
         l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0, is_f64(c->k) ? 1u << 16 : exact);
     const long long warps = warps_of(c);
-    c->args = (OccMmaArgs){.out = c->out, .warp_trips = c->warp_trips, .a = OPERAND,
+    c->args = (OccMmaArgs){.out = c->b.out, .warp_trips = c->b.warp_trips, .a = OPERAND,
                            .b = OPERAND, .total_trips = (unsigned int)(trips * warps),
-                           .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->claim,
-                           .warps_done = c->warps_done};
+                           .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->b.claim,
+                           .warps_done = c->b.warps_done};
     const long long threads = (long long)s->launch.grid_blocks * s->launch.block_threads;
     r->buffer_bytes = threads * v->unroll * 16; /* 4 floats or 2 doubles an accumulator */
     r->bytes_per_launch = 0;
@@ -156,20 +139,14 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     MmaState *c = sp;
     const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
     const long long warps = warps_of(c);
-    const size_t bytes = (size_t)threads * (size_t)c->unroll * 16u; /* 4 floats or 2 doubles an accumulator */
-    cudaError_t e = cudaMemsetAsync(c->out, 0xff, bytes, st);
-    if (e == cudaSuccess) e = cudaMemsetAsync(c->warp_trips, 0xff, (size_t)warps * 4, st);
-    if (e == cudaSuccess) e = launch(c, st, NULL);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, bytes, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(c->host_trips, c->warp_trips, (size_t)warps * 4,
-                            cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    /* 16 bytes an accumulator: 4 floats or 2 doubles */
+    const size_t bytes = (size_t)threads * (size_t)c->unroll * 16u;
+    const cudaError_t e = occ_claims_run_checked(&c->b, bytes, warps, st, launch, c);
     if (e != cudaSuccess) return e;
     const unsigned long long bad =
-        occ_mma_mismatches(c->host, is_f64(c->k), c->unroll, c->k->depth, OPERAND, OPERAND,
-                           threads, c->host_trips);
-    const unsigned long long ran = occ_onchip_trips_run(c->host_trips, warps, NULL);
+        occ_mma_mismatches(c->b.host, is_f64(c->k), c->unroll, c->k->depth, OPERAND, OPERAND,
+                           threads, c->b.host_trips);
+    const unsigned long long ran = occ_onchip_trips_run(c->b.host_trips, warps, NULL);
     r->verify_err = (double)bad;
     if (bad)
         snprintf(status, len, "fail:%llu accumulator elements differ from the closed form", bad);

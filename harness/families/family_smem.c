@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "family.h"
 #include "flops.h"
 #include "onchip.h"
@@ -47,12 +48,7 @@ static const unsigned long long ORDER_SEED = 0x0cc5e3dull;
 
 typedef struct SmemState {
     const OccDevice *dev;
-    unsigned int *out, *host;           /* device results and their host copy */
-    size_t out_words;                   /* capacity of each, words */
-    unsigned int *warp_trips, *host_trips; /* per-warp trips, device and host */
-    size_t warp_capacity;               /* warps of the largest grid */
-    unsigned long long *claim;          /* device: the chunk counter (0 between launches) */
-    unsigned int *warps_done;           /* device: warps finished (0 between launches) */
+    OccClaims b;                        /* results (words), trips, counters (claims.h) */
     unsigned int *order, host_order[OCC_SMEM_CHASE_ROWS]; /* the chase's cycle, device and host */
     const SmemKernel *k;                /* the bound point */
     OccLaunch launch;
@@ -71,13 +67,8 @@ static void teardown(void *sp)
 {
     SmemState *s = sp;
     if (!s) return;
-    cudaFree(s->out);
-    cudaFree(s->warp_trips);
-    cudaFree(s->claim);
-    cudaFree(s->warps_done);
+    occ_claims_free(&s->b);
     cudaFree(s->order);
-    free(s->host);
-    free(s->host_trips);
     free(s);
 }
 
@@ -87,20 +78,11 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     *out = s;
     if (!s) return -1;
     s->dev = env->dev;
-    s->out_words = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * MAX_OUT_WORDS;
-    s->warp_capacity = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads / 32;
+    const size_t threads = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads;
     uint32_t next[OCC_SMEM_CHASE_ROWS];
     occ_perm_cycle(next, s->host_order, OCC_SMEM_CHASE_ROWS, ORDER_SEED);
-    s->host = malloc(s->out_words * sizeof *s->host);
-    s->host_trips = malloc(s->warp_capacity * sizeof *s->host_trips);
-    cudaError_t e = s->host && s->host_trips ? cudaMalloc((void **)&s->out, s->out_words * 4)
-                                             : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warp_trips, s->warp_capacity * 4);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->claim, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->warps_done, sizeof *s->warps_done);
+    cudaError_t e = occ_claims_alloc(&s->b, threads * MAX_OUT_WORDS * 4, threads / 32);
     if (e == cudaSuccess) e = cudaMalloc((void **)&s->order, sizeof s->host_order);
-    if (e == cudaSuccess) e = cudaMemset(s->claim, 0, sizeof *s->claim);
-    if (e == cudaSuccess) e = cudaMemset(s->warps_done, 0, sizeof *s->warps_done);
     if (e == cudaSuccess)
         e = cudaMemcpy(s->order, s->host_order, sizeof s->host_order, cudaMemcpyHostToDevice);
     if (e != cudaSuccess) {
@@ -155,16 +137,15 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
         occ_onchip_trips(bytes_per_warp_trip(c->k, v->vec_bytes), l->smem_bytes_per_sm_clk,
                          l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0, 1u << 16);
     const long long warps = warps_of(c);
-    const unsigned int block_warps = (unsigned int)s->launch.block_threads / 32u;
-    c->args = (OccSmemArgs){.out = c->out, .warp_trips = c->warp_trips,
+    const unsigned int chains = (unsigned int)s->launch.block_threads / 32u * (unsigned)v->unroll;
+    c->args = (OccSmemArgs){.out = c->b.out, .warp_trips = c->b.warp_trips,
                             .total_trips = (unsigned int)(trips * warps),
-                            .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->claim,
-                            .warps_done = c->warps_done, .order = c->order,
+                            .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->b.claim,
+                            .warps_done = c->b.warps_done, .order = c->order,
                             .rows = OCC_SMEM_CHASE_ROWS, .step = 1,
-                            .chain_spacing = block_warps * (unsigned)v->unroll >= OCC_SMEM_CHASE_ROWS
+                            .chain_spacing = chains >= OCC_SMEM_CHASE_ROWS
                                                  ? 1u
-                                                 : OCC_SMEM_CHASE_ROWS /
-                                                       (block_warps * (unsigned)v->unroll),
+                                                 : OCC_SMEM_CHASE_ROWS / chains,
                             .seed = SEED, .hold_zero = 0};
     const unsigned long long total = c->args.total_trips;
     r->buffer_bytes = (long long)v->own_dyn_smem_bytes;
@@ -172,7 +153,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
         (long long)(c->k->chase ? occ_smem_chase_bytes(total)
                                 : occ_smem_stream_bytes(total, c->k->rw, v->vec_bytes));
     /* Bytes of loads in flight per SM: warps x (K rows of 128 B | 32 lanes x U x V). */
-    const long long warps_per_sm = (long long)s->blocks_per_sm * block_warps;
+    const long long warps_per_sm = (long long)s->blocks_per_sm * (s->launch.block_threads / 32);
     r->bytes_in_flight_per_sm = warps_per_sm * (c->k->chase ? 128LL * v->unroll
                                                             : 32LL * v->unroll * v->vec_bytes);
     *touched_bytes = 0;
@@ -193,23 +174,16 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     const long long threads = (long long)c->launch.grid_blocks * c->launch.block_threads;
     const long long warps = warps_of(c);
     const size_t words = (size_t)threads * (c->k->chase ? (size_t)c->unroll : 1u);
-    cudaError_t e = cudaMemsetAsync(c->out, 0xff, words * 4, st);
-    if (e == cudaSuccess) e = cudaMemsetAsync(c->warp_trips, 0xff, (size_t)warps * 4, st);
-    if (e == cudaSuccess) e = launch(c, st, NULL);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(c->host, c->out, words * 4, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(c->host_trips, c->warp_trips, (size_t)warps * 4,
-                            cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    const cudaError_t e = occ_claims_run_checked(&c->b, words * 4, warps, st, launch, c);
     if (e != cudaSuccess) return e;
     const unsigned long long bad =
         c->k->chase
-            ? occ_smem_chase_mismatches(c->host, c->host_order, c->args.rows, c->args.step,
+            ? occ_smem_chase_mismatches(c->b.host, c->host_order, c->args.rows, c->args.step,
                                         c->args.chain_spacing, c->unroll, threads,
-                                        c->launch.block_threads, c->host_trips)
-            : occ_smem_stream_mismatches(c->host, c->args.seed, c->k->rw, c->vec_bytes, threads,
-                                         c->host_trips);
-    const unsigned long long ran = occ_onchip_trips_run(c->host_trips, warps, NULL);
+                                        c->launch.block_threads, c->b.host_trips)
+            : occ_smem_stream_mismatches(c->b.host, c->args.seed, c->k->rw, c->vec_bytes, threads,
+                                         c->b.host_trips);
+    const unsigned long long ran = occ_onchip_trips_run(c->b.host_trips, warps, NULL);
     r->verify_err = (double)bad;
     if (bad)
         snprintf(status, len, "fail:%llu %s differ from the closed form", bad,

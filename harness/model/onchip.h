@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/model/onchip.h: the pure side of the families that run out of on-chip resources (smem:
- * shared memory; mma: the tensor cores): how long a launch is, and the checks of a launch's results against the closed forms of kernels/smem_mma_forms.h.
+ * shared memory; mma: the tensor cores): how long a launch is, and the checks of a launch's
+ * results against the closed forms of kernels/smem_mma_forms.h.
  * Work is shared per warp (each warp runs the trips it claims; warp_trips[w] says how many), as
  * in the fma family. No CUDA header (tested on CPU). */
 #ifndef OCC_ONCHIP_H
