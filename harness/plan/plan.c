@@ -246,12 +246,17 @@ void occ_plan_format_point(const OccPoint *p, char *buf, size_t len)
                  p->ordinal, p->block_threads / 32 - 1);
     else if (p->variant_index < 0)
         snprintf(buf, len, "%-22s footprint %14lld B", v, p->footprint_bytes);
-    else if (p->reachable)
-        snprintf(buf, len, "%-22s block %4d  target %6.2f%%  achieved %6.2f%%  %2d blocks/SM  "
-                           "pad %6d B  regs %3d  limiter %s",
-                 v, p->block_threads, p->level.asked_pct, p->model.occupancy_pct,
-                 p->model.blocks_per_sm, p->pad_bytes, p->res.regs_per_thread,
-                 occ_limiter_name(p->model.limiter));
+    else if (p->reachable) {
+        const int n = snprintf(buf, len, "%-22s block %4d  target %6.2f%%  achieved %6.2f%%  "
+                                         "%2d blocks/SM  pad %6d B  regs %3d  limiter %s",
+                               v, p->block_threads, p->level.asked_pct, p->model.occupancy_pct,
+                               p->model.blocks_per_sm, p->pad_bytes, p->res.regs_per_thread,
+                               occ_limiter_name(p->model.limiter));
+        /* a kernel's own shared memory (a tile), which the padding comes after */
+        const int tile = occ_variant_at(p->variant_index)->own_dyn_smem_bytes;
+        if (tile > 0 && n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, "  tile %d B", tile);
+    }
     else
         snprintf(buf, len, "%-22s block %4d  target %6.2f%%  skip: %s", v, p->block_threads,
                  p->level.asked_pct, p->skip_reason);

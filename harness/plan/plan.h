@@ -93,7 +93,10 @@ const char *occ_point_variant(const OccPoint *p);
 int occ_plan_footprints(long long lo, long long hi, long long line_bytes, long long l1_bytes,
                         long long l2_bytes, long long *out, int max);
 
-/* One line describing a point for --dry-run (no newline). */
+/* One line describing a point for --dry-run (no newline): an occupancy point's variant, block,
+ * target and achieved occupancy, blocks per SM, padding, registers and limiter, and for a
+ * variant with shared memory of its own ("tile N B", the smem family's tile, a plugin's), that
+ * too: the padding comes after it. */
 void occ_plan_format_point(const OccPoint *p, char *buf, size_t len);
 
 #endif
