@@ -16,17 +16,18 @@ the figures"), select leaves it out silently.
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
         (figures whose curves have those columns). The ok rows are grouped by (kernel, mode);
         what a group holds decides its figures: finite cycles_per_hop_median: a latency ladder
-        (TYPE ladder); else finite hops_per_s_median: a chase throughput figure (chase); else
-        finite gflops_median: the arithmetic figures, GFLOP/s against occupancy per
-        FMAs-per-float A (flops-fmas) and the intensity figure (intensity) when the rows have
-        GB/s too, else GFLOP/s per chain count U (flops), one figure per vec_bytes (the element
-        size; with --vec V only V's); else the Volkov figures (occupancy and inflight). WHERE
-        is the row filter that gives the figure's rows to task select; LEVER the lever it
-        keeps, or * for all; SUFFIX the part of the output name after "<csvbase>-"; FACTOR the
-        figure's dram_bytes_per_load_byte as the CSV writes it, when its ok rows agree on one
-        positive number, else "-". Names:
-          occupancy-K[-M], inflight-K[-M], K[-M]   for kernel K and mode M: the mode part only
-                                                   when K has several groups of that figure type
+        (TYPE ladder); else finite hops_per_s_median: a chase throughput figure (chase), and
+        where a row holds finite ns_per_hop_median and sm_clock_mhz_median also the cycles per
+        hop of one chain (hoptime); else finite gflops_median: the arithmetic figures, GFLOP/s
+        against occupancy per FMAs-per-float A (flops-fmas) and the intensity figure
+        (intensity) when the rows have GB/s too, else GFLOP/s per chain count U (flops), one
+        figure per vec_bytes (the element size; with --vec V only V's); else the Volkov figures
+        (occupancy and inflight). WHERE is the row filter that gives the figure's rows to task
+        select; LEVER the lever it keeps, or * for all; SUFFIX the part of the output name
+        after "<csvbase>-"; FACTOR the figure's dram_bytes_per_load_byte as the CSV writes it,
+        when its ok rows agree on one positive number, else "-". Names:
+          occupancy-K[-M], inflight-K[-M], K[-M],  for kernel K and mode M: the mode part only
+          hoptime-K[-M]                            when K has several groups of that figure type
           ladder[-Q]                               Q: the part of the mode after its first '-'
                                                    (latency-cold gives ladder-cold)
           flops-K[-M]-fpN, flops-K[-M],            the arithmetic figures (fpN: N = 8 x
@@ -41,6 +42,9 @@ the figures"), select leaves it out silently.
           ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
                      PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
           chase      PLOT_BY=unroll,block_threads PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
+          hoptime    PLOT_BY=unroll,block_threads PLOT_X=occ_achieved_pct PLOT_Y=ns_per_hop_median
+                     PLOT_KEEP=sm_clock_mhz_median PLOT_NEED=sm_clock_mhz_median (the figure
+                     draws ns x MHz / 1000: cycles per hop)
           flops      PLOT_BY=unroll,vec_bytes,block_threads PLOT_X=occ_achieved_pct
                      PLOT_Y=gflops_median
                      PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
@@ -56,11 +60,12 @@ the figures"), select leaves it out silently.
                      one, 128 when present, else the smallest (WHERE names it, DESC says so),
                      and the block figure is added after its stream figures (block-K[-M]).
     python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
-        Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X
-        and PLOT_Y, as the blocks plots/figout.py describes, one per file and distinct PLOT_BY
-        tuple. A point is one (kernel, mode, lever, PLOT_BY values, text PLOT_KEEP values, x
-        value) of a file. Columns: set_idx, label, each PLOT_BY column, <col>_rank, PLOT_X,
-        PLOT_Y, PLOT_NORM (the file's metadata value) when set, the PLOT_KEEP columns.
+        Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X,
+        PLOT_Y and each PLOT_NEED column, as the blocks plots/figout.py describes, one per file
+        and distinct PLOT_BY tuple. A point is one (kernel, mode, lever, PLOT_BY values, text
+        PLOT_KEEP values, x value) of a file. Columns: set_idx, label, each PLOT_BY column,
+        <col>_rank, PLOT_X, PLOT_Y, PLOT_NORM (the file's metadata value) when set, the
+        PLOT_KEEP columns.
     python3 plots/csvsel.py compare --data FILE [--table PREFIX] [--x occ|inflight] [--kernel K]
                                     [--lever L] [--unroll U] [--vec V] CSV...
         The data of the comparison figure: the occupancy (or inflight) figure data of one
@@ -72,10 +77,10 @@ the figures"), select leaves it out silently.
         metadata starts with 1 (test data), else 0.
 
 Environment of select: PLOT_WHERE conditions "col=value" (the field's exact text) joined by
-\\037; PLOT_BY and PLOT_KEEP comma-separated column names; PLOT_X, PLOT_Y column names;
-PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM a metadata key that must hold a positive
-number; PLOT_WHAT names the figure in messages. Errors: one line "plots: FILE:LINE: what" (or
-"plots: FILE: what") on stderr, exit 2.
+\\037; PLOT_BY, PLOT_KEEP and PLOT_NEED (columns a row must hold finite) comma-separated
+column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM
+a metadata key that must hold a positive number; PLOT_WHAT names the figure in messages.
+Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
 """
 import collections
 import os
@@ -175,8 +180,8 @@ def check(path, prefix, unroll=None, vec=None):
             only = curve_filter(spec, unroll, vec if elem is None else elem, block)
             ents = entries(run, spec, g.kernel, g.mode, lever, only)
             if not ents:
-                fail("%s: figure %s: no ok rows with finite %s and %s%s"
-                     % (path, suffix, spec.x, spec.y, "" if only is None else
+                fail("%s: figure %s: no ok rows with finite %s%s"
+                     % (path, suffix, spec.finite_words(), "" if only is None else
                         " among the curves kept (--unroll/--vec, block size)"))
         if lever is not None:
             where += "\037lever=" + clean(lever)
@@ -216,20 +221,21 @@ def env_list(name):
 def select(paths):
     env = os.environ
     where = [tuple(c.partition("=")[::2]) for c in env.get("PLOT_WHERE", "").split("\037") if c]
-    by, keep = env_list("PLOT_BY"), env_list("PLOT_KEEP")
+    by, keep, need = env_list("PLOT_BY"), env_list("PLOT_KEEP"), env_list("PLOT_NEED")
     xcol, ycol, norm = env.get("PLOT_X", ""), env.get("PLOT_Y", ""), env.get("PLOT_NORM", "")
     what = env.get("PLOT_WHAT", "selection")
-    for name in [c for c, _ in where] + by + keep + [xcol, ycol]:
+    for name in [c for c, _ in where] + by + keep + need + [xcol, ycol]:
         if name not in figspec.TYPES:
             fail("%s: %s names unknown column '%s'" % (paths[0], what, name))
-    spec = figspec.Spec("select", by, xcol, ycol, keep, env.get("PLOT_POSITIVE_X") == "1", where)
+    spec = figspec.Spec("select", by, xcol, ycol, keep, env.get("PLOT_POSITIVE_X") == "1", where,
+                        need=need)
     runs = [scan(p, [spec], absurd_lines=False) for p in paths]
     sets = []
     for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
         ents = [e for kernel, mode in run.points["select"]
                 for e in entries(run, spec, kernel, mode)]
         if not ents:
-            fail("%s: %s: no ok rows with finite %s and %s" % (run.path, what, xcol, ycol))
+            fail("%s: %s: no ok rows with finite %s" % (run.path, what, spec.finite_words()))
         sets.append((set_idx, label, norm_of(run, norm) if norm else None, ents))
     write_points(sys.stdout, spec, sets, norm or None)
 

@@ -6,14 +6,15 @@ scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothin
   - per (kernel, mode) of the ok rows but the load levels (finite latency_mean_ns: plots/plot
     draws their figure from the rows themselves) a Group: what its rows hold (finite
     cycles_per_hop_median: a latency ladder; else finite hops_per_s_median: a chase throughput
-    figure; else finite gflops_median: the arithmetic figures; else the stream figures) and
+    figure, and where a row holds finite ns_per_hop_median and sm_clock_mhz_median the hop-time
+    figure too; else finite gflops_median: the arithmetic figures; else the stream figures) and
     which levers measured which point;
-  - per Spec (plots/figspec.py: one kind of figure data, its curve columns, x, y and carried
-    values) the ok rows aggregated into Points: one per (kernel, mode, lever, curve values, x
-    value), holding the median of y and of each carried column over the rows there (the lower
-    median of an even count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one
-    point a remedian, see plots/median.py). Rows repeated over runs of one sweep become one
-    point each, as drawn.
+  - per Spec (plots/figspec.py: one kind of figure data, its curve columns, x, y, carried
+    values and needed ones) the ok rows that hold what it needs aggregated into Points: one per
+    (kernel, mode, lever, curve values, x value), holding the median of y and of each carried
+    column over the rows there (the lower median of an even count, so every value is one the
+    CSV holds; past MEDIAN_EXACT rows at one point a remedian, see plots/median.py). Rows
+    repeated over runs of one sweep become one point each, as drawn.
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
@@ -57,16 +58,17 @@ class Group:
     """The ok rows of one (kernel, mode): what they hold (cycles, hops, flops, bandwidth: some row
     holds a finite cycles_per_hop_median, hops_per_s_median, gflops_median with the
     flop_peak_gflops its figures draw (GFLOP/s without a stated peak, e.g. a plugin's, draws no
-    arithmetic figure), gbps_median), the levers in the order they first appear, per_lever
-    (some (unroll, vec_bytes, blocks_per_sm, block_threads) point was measured under two
-    levers), factors, the distinct (lever, dram_bytes_per_load_byte text) in the order they
-    appear, elems, the distinct vec_bytes texts (leading blanks dropped; the element sizes of
-    arithmetic rows) in that order, and blocks, the distinct block_threads texts (leading blanks
-    dropped) in that order."""
+    arithmetic figure), gbps_median; hop_ns: some row holds a finite ns_per_hop_median and a
+    finite sm_clock_mhz_median, the hop-time figure's), the levers in the order they first
+    appear, per_lever (some (unroll, vec_bytes, blocks_per_sm, block_threads) point was
+    measured under two levers), factors, the distinct (lever, dram_bytes_per_load_byte text)
+    in the order they appear, elems, the distinct vec_bytes texts (leading blanks dropped; the
+    element sizes of arithmetic rows) in that order, and blocks, the distinct block_threads
+    texts (leading blanks dropped) in that order."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
-        self.cycles = self.hops = self.flops = self.bandwidth = False
+        self.cycles = self.hops = self.flops = self.bandwidth = self.hop_ns = False
         self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads)
 
     def finish(self):
@@ -120,6 +122,7 @@ def _feeder(run, spec):
     table = run.points.setdefault(spec.name, {})
     curve = _getter([ix[c] for c in spec.curve])
     wheres = [(ix[c], v) for c, v in spec.where]
+    i_need = [ix[c] for c in spec.need]
     i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
     positive = spec.positive_x
 
@@ -132,6 +135,9 @@ def _feeder(run, spec):
             return
         for i, v in wheres:
             if row[i] != v:
+                return
+        for i in i_need:
+            if row[i] == "NaN" or value(row[i]) is None:
                 return
         points = table.get((kernel, mode))
         if points is None:
@@ -171,6 +177,7 @@ def _scan_part(path, specs, part):
     feeders = [_feeder(run, spec) for spec in specs]
     i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
     i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
+    i_ns, i_mhz = ix["ns_per_hop_median"], ix["sm_clock_mhz_median"]
     i_loaded = ix["latency_mean_ns"]
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
@@ -206,6 +213,8 @@ def _scan_part(path, specs, part):
                 g.cycles = value(row[i_cycles]) is not None
             if not g.hops and row[i_hops] != "NaN":
                 g.hops = value(row[i_hops]) is not None
+            if not g.hop_ns and row[i_ns] != "NaN" and row[i_mhz] != "NaN":
+                g.hop_ns = value(row[i_ns]) is not None and value(row[i_mhz]) is not None
             if not g.flops and row[i_flops] != "NaN" and row[i_peak] != "NaN":
                 g.flops = value(row[i_flops]) is not None and value(row[i_peak]) is not None
             if not g.bandwidth and row[i_gbps] != "NaN":
@@ -293,6 +302,7 @@ def _merge(run, other):
         mine.hops |= g.hops
         mine.flops |= g.flops
         mine.bandwidth |= g.bandwidth
+        mine.hop_ns |= g.hop_ns
         for k in g.seen:
             mine.seen[k] = None
     for name, tables in other.points.items():

@@ -3,7 +3,8 @@
 names, titles and traffic factor; the rules are plots/csvsel.py's (its task check prints them).
 Figures are chosen by what the rows hold, never by family name:
   - a group whose rows hold a finite cycles_per_hop_median: a latency ladder (ladder); else
-    hops_per_s_median: a chase throughput figure (chase);
+    hops_per_s_median: a chase throughput figure (chase), and where a row holds a finite
+    ns_per_hop_median and sm_clock_mhz_median the cycles per hop of one chain (hoptime);
   - else gflops_median with a stated flop_peak_gflops: the arithmetic figures, with
     gbps_median too (memory and arithmetic) a GFLOP/s figure per FMAs-per-float A (flops-fmas)
     and the intensity figure (intensity), else a GFLOP/s figure per chain count U (flops), one
@@ -82,6 +83,8 @@ def figures(groups):
             types = [(ty, ty + "-" + base, None) for ty in ("occupancy", "inflight")]
         elif kind == "arith":
             types = arith_figures(g, base)
+        elif kind == "chase" and g.hop_ns:
+            types = [("chase", base, None), ("hoptime", "hoptime-" + base, None)]
         else:
             types = [(kind, base, None)]
         for lever in g.levers if g.per_lever else [None]:
@@ -131,7 +134,8 @@ def describe(ty, g, lever, suffix):
 
 def _describe(ty, g, lever, suffix):
     if ty == "flops":
-        return "%s %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1])
+        return "%s %s, mode %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1],
+                                                             g.mode)
     if ty == "flops-fmas":
         return g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
     if ty == "intensity":
@@ -139,4 +143,5 @@ def _describe(ty, g, lever, suffix):
     what = "%s, mode %s" % (g.kernel, g.mode)
     if ty == "ladder":
         return what + ": latency ladder"
-    return what + lever_words([lever] if lever is not None else g.levers)
+    what += lever_words([lever] if lever is not None else g.levers)
+    return what + (": cycles per hop of one chain" if ty == "hoptime" else "")

@@ -1,22 +1,23 @@
 # SPDX-License-Identifier: Apache-2.0
 """plots/figspec.py: what each figure draws, as plots/figdata.py aggregates it.
 
-A Spec is one kind of figure data: the columns that make a curve, x, y and the values carried
-beside y; FIGURE_SPECS are those of the figures plots/plot draws, SPEC the same by name. TYPES
-gives each column's type (STR, INT or NUM) from the one schema, harness/csv/csv_columns.h (read
-by plots/occcsv.py). value() turns a number field's text into a finite float; absurd() finds a
-drawn column holding a value no measurement comes near (beyond ABSURD), whose row is left out.
+A Spec is one kind of figure data: the columns that make a curve, x, y, the values carried
+beside y and those a row must hold finite to be drawn; FIGURE_SPECS are those of the figures
+plots/plot draws, SPEC the same by name. TYPES gives each column's type (STR, INT or NUM) from
+the one schema, harness/csv/csv_columns.h (read by plots/occcsv.py). value() turns a number
+field's text into a finite float; absurd() finds a drawn column holding a value no measurement
+comes near (beyond ABSURD), whose row is left out.
 """
 import occcsv
 
 BLANKS = " \t\n\v\f\r"
 
 # No measurement comes near 1e15 in a column a figure draws (GB/s, GFLOP/s, %, bytes, cycles, ns,
-# loads/s); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
+# loads/s, MHz); a larger value overflows gnuplot's axis arithmetic and leaves a blank figure.
 ABSURD = 1e15
 DRAWN = ("occ_achieved_pct", "occ_measured_pct", "bytes_in_flight_per_sm", "gbps_median",
          "buffer_bytes", "cycles_per_hop_median", "ns_per_hop_median", "hops_per_s_median",
-         "gflops_median", "flop_peak_gflops")
+         "gflops_median", "flop_peak_gflops", "sm_clock_mhz_median")
 
 
 def value(text):
@@ -43,19 +44,24 @@ TYPES = dict(occcsv.schema())
 
 
 class Spec:
-    """One kind of figure data: rows with finite x (and > 0 when positive_x) and finite y, whose
-    fields are where's texts ([(column, text)]), give a point per (kernel, mode, lever, by
-    values, text keep values, x value); each number kept has its own median, NaN where no row
-    there holds a finite one. Text keep values: the STR columns of keep and those named in
-    as_text (numbers a point's rows share, such as a launch's size: kept as their text, which
-    costs a row less than a median)."""
+    """One kind of figure data: rows with finite x (and > 0 when positive_x), finite y and a
+    finite value in each column of need, whose fields are where's texts ([(column, text)]),
+    give a point per (kernel, mode, lever, by values, text keep values, x value); each number
+    kept has its own median, NaN where no row there holds a finite one. Text keep values: the
+    STR columns of keep and those named in as_text (numbers a point's rows share, such as a
+    launch's size: kept as their text, which costs a row less than a median)."""
 
-    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=()):
+    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=(), need=()):
         self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
-        self.positive_x, self.where = positive_x, list(where)
+        self.positive_x, self.where, self.need = positive_x, list(where), tuple(need)
         self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR" or k in as_text)
         self.curve = self.by + self.text_keep
         self.carry = tuple(k for k in self.keep if k not in self.text_keep)
+
+    def finite_words(self):
+        """The columns a row must hold finite, for messages: "X and Y", or "X, Y and N"."""
+        names = [self.x, self.y] + list(self.need)
+        return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # The data of the figures plots/plot draws, by figure type. Every curve but the ladder's (one
@@ -69,6 +75,10 @@ FIGURE_SPECS = (
     Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
          positive_x=True),
     Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),
+    # Cycles per hop of one chain: plots/hoptime.gp draws ns x MHz / 1000 of each point, the
+    # medians of the rows there that hold both (so a point's ns and clock are of the same rows).
+    Spec("hoptime", ["unroll", "block_threads"], "occ_achieved_pct", "ns_per_hop_median",
+         ["sm_clock_mhz_median"], need=["sm_clock_mhz_median"]),
     Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
          ["flop_peak_gflops"]),
     Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",

@@ -47,7 +47,7 @@ set ylabel "median throughput (TFLOP/s)"
 if (PEAK > 0) {
     set link y2 via 100.0 * y / PEAK inverse y * PEAK / 100.0
     set y2tics 10 out nomirror
-    set y2label "% of the clock-derived FMA peak"
+    set y2label "% of the clock-derived peak (flop_peak_gflops)"
 }
 set title ARG3 noenhanced
 # Key columns as wide as the longest title (the style's narrower ones overlap the peak's).

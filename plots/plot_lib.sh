@@ -161,8 +161,8 @@ plot_csv() {
             run_gnuplot intensity.gp "$csv" "$suffix" "$data" "$out" \
                 "$(title_for "$info" "$desc")" "$(meta_get "$info" roof_memcpy_gbps)"
             ;;
-        chase)
-            run_gnuplot chase.gp "$csv" "$suffix" "$data" "$out" \
+        chase | hoptime)
+            run_gnuplot "$type.gp" "$csv" "$suffix" "$data" "$out" \
                 "$(title_for "$info" "$desc")" "$mode"
             ;;
         esac

@@ -56,6 +56,7 @@ class Figure:
                     pts.append((float(x), float(y)))
                 last = self.paths[-1]["points"]
                 after_tick = last[0] if m.group(1) == "black" and len(last) == 2 else None
+                line = lines[i]  # a long path's last line may hold the next point symbol
             m = _USE.search(line)
             if m and "id='gpPt" not in line:
                 self.marks.append({"title": title, "pt": int(m.group(1)), "x": float(m.group(2)),

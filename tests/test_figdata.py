@@ -7,7 +7,10 @@ with the median y, in every figure's data and in task select, whatever their ord
 a row with another x or another lever is its own point; x keeps the CSV's text; the numeric
 comparison of two fixture GPUs (compare --table) holds each common point's values, % of roof,
 ratio and noise flag, and the plateaus; a file read in parts by several processes gives what one
-pass gives, errors at the same line. Exit 0 passed, 1 failed."""
+pass gives, errors at the same line; a chase group whose rows hold ns_per_hop_median and the SM
+clock gets the hop-time figure, one without it does not, and that figure's points are each one's
+ns and clock (the medians of the rows holding both), ns x MHz / 1000 its rows' cycles per hop.
+Exit 0 passed, 1 failed."""
 import os
 import random
 import subprocess
@@ -218,5 +221,97 @@ kinds = {g.type() for g in figdata.scan(fma, absurd_lines=False).groups.values()
 check("the fma fixture is arithmetic (%s)" % kinds, kinds == {"arith"})
 kinds = {g.type() for g in figdata.scan(nopeak, absurd_lines=False).groups.values()}
 check("... and without flop_peak_gflops it is not (%s)" % kinds, kinds == {"stream"})
+
+# --- the hop-time figure: of a chase group whose rows hold ns per hop and the SM clock ----------
+# The warp-chase fixture, each row's clock made its own (1400 + 10 x blocks_per_sm MHz, so that
+# a point's ns meets its own row's clock); the thread rows without ns_per_hop_median, and one warp
+# row (K = 2, 50%) without a clock: that point is left out of the hop-time data alone.
+chase = os.path.join(ROOT, "tests", "fixtures", "chase-warp-synthetic.csv")
+with open(chase, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+at = next(i for i, line in enumerate(lines) if line and not line.startswith("#"))
+hc = {name: i for i, name in enumerate(lines[at].split(","))}
+hop_rows, expect = [], {}
+for i, line in enumerate(lines):
+    if i <= at or not line or line.startswith("#"):
+        continue
+    fields = line.split(",")
+    fields[hc["sm_clock_mhz_median"]] = str(1400 + 10 * int(fields[hc["blocks_per_sm"]]))
+    key = (fields[hc["mode"]], fields[hc["unroll"]], fields[hc["occ_achieved_pct"]])
+    if fields[hc["mode"]] == "thread":
+        fields[hc["ns_per_hop_median"]] = "NaN"
+    elif key[1:] == ("2", "50"):
+        fields[hc["sm_clock_mhz_median"]] = "NaN"
+    elif fields[hc["status"]] == "ok":
+        expect[key[1:]] = (float(fields[hc["ns_per_hop_median"]]) *
+                           float(fields[hc["sm_clock_mhz_median"]]) / 1000)
+    hop_rows.append(fields)
+    lines[i] = ",".join(fields)
+hop = os.path.join(tmp, "hop.csv")
+with open(hop, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines))
+
+
+def fig_lines(path, prefix=None):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "check"] +
+                       (["--data", prefix] if prefix else []) + [path],
+                       capture_output=True, text=True)
+    check("check %s exits 0 (%s)" % (os.path.basename(path), r.stderr.strip()), r.returncode == 0)
+    return [line.split("\t")[1:] for line in r.stdout.splitlines() if line.startswith("fig\t")]
+
+
+figs = fig_lines(chase)
+check("warp chase fixture: chase and hoptime figures per mode (%s)" % [f[5] for f in figs],
+      [(f[0], f[5]) for f in figs] == [("chase", "chase-thread"),
+                                       ("hoptime", "hoptime-chase-thread"),
+                                       ("chase", "chase-warp"), ("hoptime", "hoptime-chase-warp")])
+figs = fig_lines(hop, os.path.join(tmp, "hop-"))
+check("a group without ns_per_hop_median gets only the chase figure (%s)" % [f[5] for f in figs],
+      [(f[0], f[5]) for f in figs] == [("chase", "chase-thread"), ("chase", "chase-warp"),
+                                       ("hoptime", "hoptime-chase-warp")])
+check("the hop-time figure's title says what it draws",
+      figs[2][7] == "chase, mode warp, lever pad: cycles per hop of one chain")
+with open(os.path.join(tmp, "hop-3.tsv"), encoding="utf-8") as f:
+    text = f.read()
+head = text.split("\n")[0].split("\t")
+hx = {name: i for i, name in enumerate(head)}
+got = {(r[hx["unroll"]], r[hx["occ_achieved_pct"]]):
+       float(r[hx["ns_per_hop_median"]]) * float(r[hx["sm_clock_mhz_median"]]) / 1000
+       for r in data_rows(text)}
+check("hop-time data: y is ns_per_hop_median, the clock carried beside it",
+      head[-2:] == ["ns_per_hop_median", "sm_clock_mhz_median"])
+check("hop-time data: a point per ok warp row with ns and clock (%d of %d)"
+      % (len(got), len(expect)), sorted(got) == sorted(expect) and ("2", "50") not in got)
+check("hop-time data: ns x MHz / 1000 of each point is its row's cycles per hop",
+      all(abs(got[k] - v) <= 1e-9 * v for k, v in expect.items() if k in got))
+env = dict(os.environ, PLOT_WHERE="kernel=chase\037mode=warp", PLOT_BY="unroll,block_threads",
+           PLOT_X="occ_achieved_pct", PLOT_Y="ns_per_hop_median", PLOT_KEEP="sm_clock_mhz_median",
+           PLOT_NEED="sm_clock_mhz_median")
+sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", hop],
+                     env=env, capture_output=True, text=True)
+check("the hop-time figure's data is select's with PLOT_NEED", sel.stdout == text)
+del env["PLOT_NEED"]
+sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", hop],
+                     env=env, capture_output=True, text=True)
+check("... and without PLOT_NEED the clockless row is a point (with a NaN clock)",
+      len(data_rows(sel.stdout)) == len(got) + 1 and "\tNaN\n" in sel.stdout)
+# Repeated rows of one point: the medians of ns and of the clock over the rows that hold both.
+extra = []
+for ns, mhz in (("100", "1000"), ("300", "3000"), ("200", "2000"), ("150", "NaN")):
+    r = list(next(r for r in hop_rows if r[hc["mode"]] == "warp" and r[hc["unroll"]] == "4" and
+                  r[hc["occ_achieved_pct"]] == "25"))
+    r[hc["ns_per_hop_median"]], r[hc["sm_clock_mhz_median"]] = ns, mhz
+    extra.append(",".join(r))
+rep_hop = os.path.join(tmp, "hop-rep.csv")
+with open(rep_hop, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines[:at + 1] + [",".join(r) for r in hop_rows if not (
+        r[hc["mode"]] == "warp" and r[hc["unroll"]] == "4" and
+        r[hc["occ_achieved_pct"]] == "25")] + extra) + "\n")
+fig_lines(rep_hop, os.path.join(tmp, "rep-"))
+with open(os.path.join(tmp, "rep-3.tsv"), encoding="utf-8") as f:
+    at25 = [r for r in data_rows(f.read()) if (r[hx["unroll"]], r[hx["occ_achieved_pct"]]) ==
+            ("4", "25")]
+check("repeated rows: one point, median ns 200 at median clock 2000 (400 cycles), the clockless "
+      "row left out", [r[-2:] for r in at25] == [["200", "2000"]])
 
 finish()

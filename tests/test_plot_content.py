@@ -6,7 +6,8 @@ equal U x V have different line widths, the wider drawn first; a capped twin is 
 curve with larger open points; a known fixture point sits where the axes put it and the axis
 labels are there; the bytes-in-flight axis is labelled past the data and the Little's-law line,
 dashed in the key too, ends where it meets the roof at the latency given; the ladder draws one
-series, its right axis the left one at the run's clock; the comparison has one panel per unroll;
+series, its right axis the left one at the run's clock; the hop-time figure draws each chase row
+at its ns x MHz / 1000 cycles per hop; the comparison has one panel per unroll;
 --unroll and --vec thin any figure; the arithmetic figures have the key below, a curve per chain
 count with a point per occupancy, and --vec picks their element size. Exit 0 passed, 1 failed,
 77 no gnuplot."""
@@ -157,6 +158,27 @@ yc = svgfig.axis_map(lad.tick_labels("end"))
 check("ladder: the right axis reads ns at %g MHz" % mhz, len(lad.tick_labels("start")) >= 3 and
       all(abs(float(label) - yc(py) * 1000 / mhz) < 0.01 * max(1.0, float(label))
           for py, label in lad.tick_labels("start")))
+
+# --- hop time: each chase row's ns x MHz / 1000 where the axes put it ----------------------------
+hop = os.path.join(T, "hop")
+plot("--outdir", hop, os.path.join(FIX, "chase-warp-synthetic.csv"))
+hf = svgfig.Figure(os.path.join(hop, "chase-warp-synthetic-hoptime-chase-warp.svg"))
+th, hrows = ok_rows("chase-warp-synthetic.csv", mode="warp")
+hx = dict((label, px) for px, label in hf.tick_labels("middle"))
+check("hop time: x axis 0 to 100 in steps of 12.5",
+      [label for _, label in hf.tick_labels("middle")][:3] == ["0", "12.5", "25"] and "100" in hx)
+check("hop time: the y label", "cycles per dependent load of one chain" in hf.texts)
+y_hop = svgfig.axis_map(hf.tick_labels("end"))
+placed = 0
+for r in hrows:
+    occ_pct = occcsv.number(th.field(r, "occ_achieved_pct"))
+    cyc = (occcsv.number(th.field(r, "ns_per_hop_median")) *
+           occcsv.number(th.field(r, "sm_clock_mhz_median")) / 1000)
+    px_x = hx["0"] + (hx["100"] - hx["0"]) * occ_pct / 100
+    placed += any(abs(m["x"] - px_x) < 1 and abs(y_hop(m["y"]) - cyc) < 0.01 * cyc
+                  for m in hf.marks)
+check("hop time: every warp row's cycles per hop is drawn there (%d of %d)"
+      % (placed, len(hrows)), placed == len(hrows) > 0)
 
 # --- the comparison: a panel per unroll ----------------------------------------------------------
 cmp = os.path.join(T, "cmp")

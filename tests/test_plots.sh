@@ -3,12 +3,14 @@
 # tests/test_plots.sh: renders every fixture CSV (tests/fixtures, synthetic data) with plots/plot
 # and checks the figures: valid 1200x800 PNGs and well-formed SVGs with their titles and legends,
 # one point drawn per ok row (also where strings hold commas, quotes and line breaks); figure
-# types follow from what the rows hold, not from kernel names; the Little's-law line counts bytes
-# in flight dram_bytes_per_load_byte times; auto-lever runs are one figure per kernel with open
-# points where the register-capped variant ran, --lever both runs one per lever; only ok rows
-# are selected, sorted, as the CSV's own text; the 2-GPU comparison renders in both x modes;
-# every malformed CSV and bad command exits 2 with one line naming the file (and line) and
-# writes nothing, nor does a gnuplot that fails half way. Exit 0 passed, 1 failed, 77 no gnuplot.
+# types follow from what the rows hold, not from kernel names (the hop-time figure where chase
+# rows hold ns per hop and the clock, none where they do not); the Little's-law line counts
+# bytes in flight dram_bytes_per_load_byte times; auto-lever runs are one figure per kernel with
+# open points where the register-capped variant ran, --lever both runs one per lever; only ok
+# rows are selected, sorted, as the CSV's own text; the 2-GPU comparison renders in both x
+# modes; every malformed CSV and bad command exits 2 with one line naming the file (and line)
+# and writes nothing, nor does a gnuplot that fails half way. Exit 0 passed, 1 failed, 77 no
+# gnuplot.
 set -u
 
 TEST_NAME=test_plots
@@ -70,7 +72,8 @@ expected="reduce-synthetic-occupancy-reduce reduce-synthetic-inflight-reduce
 copy-synthetic-occupancy-copy-pad copy-synthetic-inflight-copy-pad
 copy-synthetic-occupancy-copy-bounds copy-synthetic-levers-copy-u8-v16
 copy-synthetic-inflight-copy-bounds
-chase-warp-synthetic-chase-warp chase-warp-synthetic-chase-thread
+chase-warp-synthetic-chase-warp chase-warp-synthetic-hoptime-chase-warp
+chase-warp-synthetic-chase-thread chase-warp-synthetic-hoptime-chase-thread
 chase-latency-synthetic-ladder
 reduce-gpu-b-synthetic-occupancy-reduce reduce-gpu-b-synthetic-inflight-reduce
 reduce-auto-synthetic-occupancy-reduce reduce-auto-synthetic-inflight-reduce
@@ -125,7 +128,7 @@ check "fma fp32 names its clock-derived peak" \
 check "fma fp64 names its peak, half the fp32 one" \
     has_text "$AR/fma-synthetic-flops-fma-fp64.svg" "<title>peak 33.5 TFLOP/s<"
 check "fma has the % of peak axis" \
-    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "% of the clock-derived FMA peak"
+    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "% of the clock-derived peak (flop_peak_gflops)"
 check "mixed legend names A" has_text "$AR/mixed-synthetic-flops-mixed.svg" "A = 256 FMAs per float"
 check "intensity marks the balance (peak / memcpy roof)" \
     has_text "$AR/mixed-synthetic-intensity-mixed.svg" "balance 16.7 FLOP/B"
@@ -164,6 +167,14 @@ check "chase legend names chains per warp" \
     has_text "$OUT/chase-warp-synthetic-chase-warp.svg" "K = 8 chains per warp"
 check "chase thread figure is per thread" \
     has_text "$OUT/chase-warp-synthetic-chase-thread.svg" "K = 2 chains per thread"
+check "hop-time legend names chains per warp" \
+    has_text "$OUT/chase-warp-synthetic-hoptime-chase-warp.svg" "K = 8 chains per warp"
+check "hop-time thread figure is per thread" \
+    has_text "$OUT/chase-warp-synthetic-hoptime-chase-thread.svg" "K = 2 chains per thread"
+check "hop-time figure: cycles per load of one chain, its title says so" has_text \
+    "$OUT/chase-warp-synthetic-hoptime-chase-warp.svg" "cycles per dependent load of one chain" &&
+    has_text "$OUT/chase-warp-synthetic-hoptime-chase-warp.svg" \
+    "chase, mode warp, lever pad: cycles per hop of one chain"
 
 # --- what is drawn: one point per ok row -------------------------------------------------------
 for f in reduce-synthetic copy-synthetic reduce-auto-synthetic; do
@@ -176,10 +187,12 @@ done
 # Chase and ladder curves carry their titles: each key entry adds a point of its curve's colour
 # (one per chain count K, whose blocks_per_sm = 1 row is ok; cycles and ns of the ladder).
 for m in warp thread; do
-    check "chase $m: one point per ok row" \
-        [ "$(drawn_points "$OUT/chase-warp-synthetic-chase-$m.svg")" -eq "$(count_rows \
-        "$FIX/chase-warp-synthetic.csv" \
-        "$ok && v[\"mode\"] == \"$m\" ? 1 + (v[\"blocks_per_sm\"] == 1) : 0")" ]
+    for fig in chase hoptime-chase; do
+        check "$fig $m: one point per ok row" \
+            [ "$(drawn_points "$OUT/chase-warp-synthetic-$fig-$m.svg")" -eq "$(count_rows \
+            "$FIX/chase-warp-synthetic.csv" \
+            "$ok && v[\"mode\"] == \"$m\" ? 1 + (v[\"blocks_per_sm\"] == 1) : 0")" ]
+    done
 done
 check "ladder: one series, a point for every ok row and the key's" [ "$(drawn_points \
     "$OUT/chase-latency-synthetic-ladder.svg")" -eq \
@@ -245,14 +258,19 @@ set_column "$FIX/chase-warp-synthetic.csv" kernel hopper >"$T/names/hopper-tp.cs
 set_column "$FIX/chase-latency-synthetic.csv" kernel hopper >"$T/names/hopper-lat.csv"
 set_column "$FIX/chase-latency-synthetic.csv" mode lat-cold >"$T/names/cold.csv"
 set_column "$FIX/copy-synthetic.csv" kernel dup >"$T/names/dup.csv"
+set_column "$T/names/hopper-tp.csv" ns_per_hop_median NaN >"$T/names/no-ns.csv"
 "$PLOT" --outdir "$T/names/out" "$T/names/hopper-tp.csv" "$T/names/hopper-lat.csv" \
-    "$T/names/cold.csv" "$T/names/dup.csv" >/dev/null 2>&1
+    "$T/names/cold.csv" "$T/names/dup.csv" "$T/names/no-ns.csv" >/dev/null 2>&1
 check "renamed kernels: the figures that the rows call for, under the new names" [ "$(ls \
     "$T/names/out" | grep png$ | tr '\n' ' ')" = "cold-ladder-cold.png dup-inflight-dup-bounds.png \
 dup-inflight-dup-pad.png dup-levers-dup-u8-v16.png dup-occupancy-dup-bounds.png \
-dup-occupancy-dup-pad.png hopper-lat-ladder.png hopper-tp-hopper-thread.png hopper-tp-hopper-warp.png " ]
+dup-occupancy-dup-pad.png hopper-lat-ladder.png hopper-tp-hopper-thread.png hopper-tp-hopper-warp.png \
+hopper-tp-hoptime-hopper-thread.png hopper-tp-hoptime-hopper-warp.png no-ns-hopper-thread.png \
+no-ns-hopper-warp.png " ]
 check "hops without cycles: the throughput figure" \
     has_text "$T/names/out/hopper-tp-hopper-warp.svg" "K = 8 chains per warp"
+check "hops with ns per hop and the clock: the hop-time figure" \
+    has_text "$T/names/out/hopper-tp-hoptime-hopper-warp.svg" "K = 8 chains per warp"
 
 # --- the Little's-law line: bytes in flight counted dram_bytes_per_load_byte times --------------
 little_y() { # GB/s (on the figure's left axis) of the first point of the Little's-law line in an SVG

@@ -39,8 +39,8 @@ check "time is linear in the size (${c_small} s, ${c_big} s)" \
 "$PLOT" --outdir "$T/one" "$T/one.csv" >/dev/null
 check "the big file gives the figures of one round" \
     [ "$(ls "$T/one" | sed 's/^one-//')" = "$(ls "$T/big" | sed 's/^big-//')" ]
-check "there are 10 figures (reduce, copy x 2 levers and its levers figure, 2 chase modes, ladder)" \
-    [ "$(ls "$T/big" | grep -c 'svg$')" -eq 10 ]
+check "there are 12 figures (reduce, copy x 2 levers and its levers figure, 2 chase modes and \
+their hop times, ladder)" [ "$(ls "$T/big" | grep -c 'svg$')" -eq 12 ]
 
 # The figures' data: the same points as one round, y within 1% of it.
 python3 "$ROOT/plots/csvsel.py" check --data "$T/one-" "$T/one.csv" >"$T/one.info"
@@ -59,7 +59,7 @@ def rows(p):
 a, b = rows(sys.argv[1]), rows(sys.argv[2])
 head = a[0]
 iy = next(i for i, name in enumerate(head) if name in ("gbps_median", "cycles_per_hop_median",
-                                                       "hops_per_s_median"))
+                                                       "hops_per_s_median", "ns_per_hop_median"))
 ok = len(a) == len(b) > 1
 for ra, rb in zip(a, b):
     if ra[0] == "set_idx":
