@@ -2,10 +2,12 @@
 /* bench/recompute.c: --recompute FILE (contract in bench/recompute.h). */
 #include "recompute.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chain_model.h"
 #include "csv.h"
@@ -49,12 +51,44 @@ static double largest_difference(const OccModel *m, const OccRow *rows, int n_ro
     return worst;
 }
 
+/* The refusals made before anything is read or written: FILE must be a regular file (a FIFO
+ * would block the read, a device feed it without end); --out must not name FILE itself (with
+ * --force the report would replace the measurement) and its directory must exist (the report is
+ * not written until the table is printed). 0, or -1 with the reason in err. */
+static int check_paths(const char *path, const char *out, char *err, size_t err_len)
+{
+    struct stat in, o;
+    if (stat(path, &in) != 0 || !S_ISREG(in.st_mode)) {
+        snprintf(err, err_len, "%s (accepted: a CSV file of an earlier run)",
+                 errno == ENOENT ? "does not exist" : "is not a regular file");
+        return -1;
+    }
+    if (out == NULL) return 0;
+    if (stat(out, &o) == 0 && o.st_dev == in.st_dev && o.st_ino == in.st_ino) {
+        snprintf(err, err_len, "--out %.200s is the file being read: the report would replace it",
+                 out);
+        return -1;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) return 0;
+    slash[slash == dir] = '\0'; /* "/k.md": the root */
+    if (stat(dir, &o) != 0 || !S_ISDIR(o.st_mode)) {
+        snprintf(err, err_len, "--out %.200s: directory %.200s does not exist", out, dir);
+        return -1;
+    }
+    return 0;
+}
+
 int occ_recompute(const OccOptions *opt)
 {
     OccCsvTable t = {0};
     OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
     char err[1300];
     const char *path = opt->recompute_path;
+    if (check_paths(path, opt->out_path, err, sizeof err) != 0)
+        return fail(OCC_EXIT_USAGE, path, err);
     if (occ_csv_read(path, &t, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: --recompute %s\n", err);
         return OCC_EXIT_USAGE;

@@ -14,7 +14,8 @@
  * and writes the markdown knee report to opt->out_path when set (refused when it exists, unless
  * opt->force). A file of chain rows alone (fma, smem, mma) needs no model inputs: its report is
  * the chain section. Exit codes (harness/core/exitcodes.h): OCC_EXIT_OK; OCC_EXIT_USAGE for an
- * unreadable file, one with neither the model's inputs nor a chain row, or with neither an ok
+ * unreadable file or one that is not a regular file, an --out that names the file read or lies
+ * in a directory that does not exist, one with neither the model's inputs nor a chain row, or with neither an ok
  * row with a measured GB/s nor a chain row, or a bad --out, with a one-line
  * message on stderr; OCC_EXIT_FAIL when the report cannot be written. */
 int occ_recompute(const OccOptions *opt);

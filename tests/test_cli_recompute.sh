@@ -5,7 +5,8 @@
 # unedited copy of results/h200/reduce-20261201T232037Z.csv, the mission command on an H200):
 # the recomputed predictions match what the run wrote (a change to the model that moves the
 # predictions shows here, and wants a new reference run), the table and its agreement line, the
-# markdown report at --out, and every refusal.
+# markdown report at --out, and every refusal; and a run of the chain model alone (the smem
+# chase, tests/data/h200-smem-chase-20105b5.csv).
 # Usage: test_cli_recompute.sh PATH/TO/occsweep   (OCC_SOURCE_ROOT: the source tree)
 # Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.
 set -u
@@ -85,6 +86,34 @@ awk -F, '/^#/ || !h { print; if (!/^#/) { for (i = 1; i <= NF; i++) c[$i] = i; h
 refused "no ok row with a measured GB/s" --recompute "$work/levels-only.csv"
 refused "drop --resume" --recompute "$csv" --resume "$csv"
 refused "drop --resume, --dry-run" --recompute "$csv" --dry-run
+# Not a regular file: a FIFO would block the read, a device feed it without end.
+mkfifo "$work/fifo"
+refused "is not a regular file" --recompute "$work/fifo"
+refused "is not a regular file" --recompute /dev/zero
+# --out naming the file read (even through a link), or in a directory that does not exist.
+cp "$csv" "$work/run.csv"
+ln -s "$work/run.csv" "$work/link.md"
+refused "is the file being read" --recompute "$work/run.csv" --out "$work/run.csv" --force
+refused "is the file being read" --recompute "$work/run.csv" --out "$work/link.md" --force
+check "the file read is kept" "$(cmp -s "$csv" "$work/run.csv" || echo "run.csv changed")"
+refused "directory $work/none does not exist" --recompute "$csv" --out "$work/none/k.md"
+
+# ---- a run of the chain model alone: tests/data/h200-smem-chase-20105b5.csv, an unedited copy
+# of results/h200/smem-chase-20261204T034236Z.csv (the smem chase on an H200): no Little's-law
+# inputs, the chain section from the rows (harness/model/chain_model.h) ----
+chase=$root/tests/data/h200-smem-chase-20105b5.csv
+run --recompute "$chase" --out chain.md
+why=""
+if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
+elif ! grep -q '^recomputed from .*: the chain model alone' "$out"; then why="no chain-model line"
+elif ! grep -Eq '^smem_chase_k1 +1 +4 +128 +[0-9.]+ +98\.9 +23\.63 +11\.93 ' "$out"; then
+    why="k1: no line with 98.9% of peak, 23.63 cycles, 11.93 ns: $(grep '^smem_chase_k1' "$out")"
+elif ! grep -q 'predicted knee within one occupancy level for 4 of 4 variants$' "$out"; then
+    why="no agreement line for 4 of 4 variants"
+elif ! grep -q '^## Latency chains' "$cwd/chain.md"; then why="chain.md lacks its section"
+fi
+check "$(cmdline --recompute "$chase" --out chain.md)" "$why"
+rm -f "$cwd/chain.md"
 
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]
