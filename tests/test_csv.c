@@ -206,9 +206,30 @@ static void test_force_and_partial(void)
     char *kept = read_text(stale);
     CHECK_STR_EQ(kept, "# crashed run\n");
     free(kept);
-    w = occ_csv_open(path_in("stale.csv"), 1, k, v1, 1, err, sizeof err);
-    CHECK(w != NULL && occ_csv_close(w, NULL, NULL) == 0);
-    CHECK(exists(path_in("stale.csv")) && !exists(stale));
+    /* ... nor with force: it may be the only copy of a killed run's rows; the message says how
+     * to keep them */
+    CHECK(occ_csv_open(path_in("stale.csv"), 1, k, v1, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "stale.csv.partial: exists");
+    CHECK_CONTAINS(err, "--resume");
+    kept = read_text(stale);
+    CHECK_STR_EQ(kept, "# crashed run\n");
+    free(kept);
+    CHECK(occ_csv_check_target(path_in("stale.csv"), 1, err, sizeof err) != 0);
+    CHECK(!exists(path_in("stale.csv")));
+    /* two runs on one --out, both with force: the second is refused, the first's rows stay */
+    w = occ_csv_open(path_in("twice.csv"), 1, k, v1, 1, err, sizeof err);
+    CHECK(w != NULL);
+    CHECK(occ_csv_open(path_in("twice.csv"), 1, k, v2, 1, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "twice.csv.partial: exists");
+    if (w) {
+        r.status = "ok";
+        CHECK_INT_EQ(occ_csv_write_row(w, &r), 0);
+        CHECK_INT_EQ(occ_csv_close(w, NULL, NULL), 0);
+        CHECK_INT_EQ(occ_csv_read(path_in("twice.csv"), &t, err, sizeof err), 0);
+        CHECK_STR_EQ(occ_csv_meta_get(&t, "run"), "1");
+        CHECK_INT_EQ(t.n_rows, 1);
+        occ_csv_table_free(&t);
+    }
 
     CHECK(occ_csv_open(path_in("missing/x.csv"), 0, k, v1, 1, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "missing does not exist");
@@ -328,7 +349,7 @@ static void test_target_kinds(void)
     CHECK_INT_EQ(symlink("/dev/null", path_in("link.csv")), 0);
     CHECK_INT_EQ(occ_csv_check_target(path_in("link.csv"), 1, err, sizeof err), -1);
     CHECK_CONTAINS(err, "link.csv: is a character device");
-    /* --force truncates the .partial: one linked to a device is refused */
+    /* a .partial linked to a device is refused as a device (no .partial is ever opened again) */
     CHECK_INT_EQ(symlink("/dev/null", path_in("lp.csv.partial")), 0);
     CHECK_INT_EQ(occ_csv_check_target(path_in("lp.csv"), 1, err, sizeof err), -1);
     CHECK_CONTAINS(err, "lp.csv.partial: is a character device");

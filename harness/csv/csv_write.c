@@ -118,6 +118,17 @@ static void writer_free(OccCsvWriter *w)
     free(w);
 }
 
+/* The message for an existing "<path>.partial": what it holds and the two ways on. */
+static void partial_exists(const char *partial, char *err, size_t err_len)
+{
+    const int n = (int)strlen(partial) - (int)strlen(".partial");
+    occ_csv_set_err(err, err_len,
+                    "%.200s: exists: the rows of a run that did not finish, or of one still "
+                    "writing them (never replaced, even with --force); to keep them: mv %.200s "
+                    "%.*s and run again with --resume %.*s; to start over: remove it",
+                    partial, partial, n > 200 ? 200 : n, partial, n > 200 ? 200 : n, partial);
+}
+
 /* Explains a failed create of the .partial file in terms of what the user can fix. */
 static void explain_create_error(const char *partial, int e, char *err, size_t err_len)
 {
@@ -128,9 +139,7 @@ static void explain_create_error(const char *partial, int e, char *err, size_t e
     else
         snprintf(dir, sizeof dir, "%.*s", slash == partial ? 1 : (int)(slash - partial), partial);
     if (e == EEXIST)
-        occ_csv_set_err(err, err_len,
-                        "%s: exists (a run in progress, or one that did not finish); use --force",
-                        partial);
+        partial_exists(partial, err, err_len);
     else if (e == ENOENT || e == ENOTDIR)
         occ_csv_set_err(err, err_len, "cannot create %s: directory %s does not exist", partial,
                         dir);
@@ -192,8 +201,13 @@ int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
     char partial[4096 + 9], q[SHOWN_LEN];
     if (check_existing(path, force, err, err_len) != 0) return -1;
     snprintf(partial, sizeof partial, "%.4096s.partial", path);
-    /* Without force a leftover .partial is occ_csv_open's to explain (O_EXCL). */
+    /* A .partial is never replaced, --force or not: it holds the rows of a run that did not
+     * finish (or of one still writing them). */
     if (check_existing(partial, 1, err, err_len) != 0) return -1;
+    if (access(partial, F_OK) == 0) {
+        partial_exists(partial, err, err_len);
+        return -1;
+    }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -236,8 +250,9 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
     }
     memcpy(w->partial, path, plen);
     memcpy(w->partial + plen, ".partial", 9);
-    /* O_EXCL without force: a leftover .partial may hold the only copy of a crashed run's rows. */
-    int fd = open(w->partial, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0666);
+    /* O_EXCL: a leftover .partial may hold the only copy of a crashed run's rows, and another
+     * run writing the same --out holds it now; neither is ever truncated or shared. */
+    int fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 || (w->f = fdopen(fd, "w")) == NULL) {
         explain_create_error(w->partial, errno, err, err_len);
         if (fd >= 0) {
