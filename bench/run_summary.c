@@ -2,13 +2,13 @@
 /* bench/run_summary.c: the end-of-run summary (contract in bench/run_summary.h). */
 #include "run_summary.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chain_model.h"
+#include "report_file.h"
 #include "sink.h"
 #include "summary.h"
 
@@ -27,58 +27,48 @@ static void print_latency(const OccRunRow *rows, int n)
     }
 }
 
-/* The chain section (harness/model/chain_model.h) on stdout and, when md_path is not NULL, in
- * the markdown report: appended to the knee report when `append`, else a report of its own. */
-static int summary_chains(const OccRow *rows, int n, const char *md_path, const char *gpu_name,
-                          int append)
-{
-    OccChainKnee *k = calloc((size_t)(n ? n : 1), sizeof *k);
-    if (k == NULL) return -1;
-    const int nk = occ_chain_knees(rows, n, k, n);
-    int rc = 0;
-    occ_chain_print(stdout, k, nk);
-    FILE *f = nk > 0 && md_path != NULL ? fopen(md_path, append ? "a" : "w") : NULL;
-    if (nk > 0 && md_path != NULL && f == NULL) {
-        fprintf(stderr, "occsweep: %s: cannot write: %s\n", md_path, strerror(errno));
-        rc = -1;
-    } else if (f != NULL) {
-        if (!append) fprintf(f, "# Knee report: %s\n", gpu_name ? gpu_name : "unknown GPU");
-        occ_chain_write_markdown(f, k, nk);
-        if (ferror(f) | (fclose(f) != 0)) {
-            fprintf(stderr, "occsweep: %s: write failed\n", md_path);
-            rc = -1;
-        } else if (!append) {
-            printf("wrote %s\n", md_path);
-        }
-    }
-    free(k);
-    return rc;
-}
-
 int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
                           const char *gpu_name)
 {
-    OccKnee *knees = calloc((size_t)(n ? n : 1), sizeof *knees);
-    char err[1300];
-    int nk = knees ? (m ? occ_knee_compute(m, rows, n, knees, n) : 0) : -1, rc = 0;
+    const size_t cap = (size_t)(n ? n : 1);
+    OccKnee *knees = calloc(cap, sizeof *knees);
+    OccChainKnee *chains = calloc(cap, sizeof *chains);
+    if (knees == NULL || chains == NULL) {
+        free(knees);
+        free(chains);
+        return -1;
+    }
+    const int nk = m ? occ_knee_compute(m, rows, n, knees, n) : 0;
+    const int nc = occ_chain_knees(rows, n, chains, n);
     if (nk > 0) {
         char which[200];
         occ_model_describe(m, which, sizeof which);
         printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
         occ_knee_print(stdout, knees, nk);
-        if (md_path != NULL && occ_knee_write_markdown(md_path, gpu_name, m, knees, nk, err,
-                                                       sizeof err) != 0) {
+    }
+    occ_chain_print(stdout, chains, nc);
+    int rc = nk < 0 ? -1 : 0;
+    if (md_path != NULL && nk >= 0 && nk + nc > 0) {
+        /* one report, written whole or not at all (harness/csv/report_file.h) */
+        char tmp[1200], err[1300];
+        FILE *f = occ_report_create(md_path, tmp, sizeof tmp, err, sizeof err);
+        if (f != NULL) {
+            if (nk > 0)
+                occ_knee_markdown(f, gpu_name, m, knees, nk);
+            else
+                fprintf(f, "# Knee report: %s\n", gpu_name ? gpu_name : "unknown GPU");
+            occ_chain_write_markdown(f, chains, nc);
+        }
+        if (f == NULL || occ_report_commit(f, tmp, md_path, err, sizeof err) != 0) {
             fprintf(stderr, "occsweep: %s\n", err);
             rc = -1;
-        } else if (md_path != NULL) {
+        } else {
             printf("wrote %s\n", md_path);
         }
     }
     free(knees);
-    if (nk >= 0 && summary_chains(rows, n, rc == 0 ? md_path : NULL, gpu_name,
-                                  nk > 0 && md_path != NULL) != 0)
-        rc = -1;
-    return nk < 0 ? -1 : rc;
+    free(chains);
+    return rc;
 }
 
 /* The residency check: how many rows with a measured residency are more than the tolerance

@@ -97,6 +97,16 @@ refused "is the file being read" --recompute "$work/run.csv" --out "$work/run.cs
 refused "is the file being read" --recompute "$work/run.csv" --out "$work/link.md" --force
 check "the file read is kept" "$(cmp -s "$csv" "$work/run.csv" || echo "run.csv changed")"
 refused "directory $work/none does not exist" --recompute "$csv" --out "$work/none/k.md"
+# A link at --out is replaced with --force, never written through: its target stays as it was.
+printf 'keep me\n' >"$work/target.txt"
+ln -s "$work/target.txt" "$work/out-link.md"
+run --recompute "$csv" --out "$work/out-link.md" --force
+why=$(rc_is 0)
+[ -z "$why" ] && [ "$(cat "$work/target.txt")" != "keep me" ] && why="wrote through the link"
+[ -z "$why" ] && [ -L "$work/out-link.md" ] && why="the link is still there"
+[ -z "$why" ] && ! grep -q '^# Knee report' "$work/out-link.md" && why="no report at --out"
+[ -z "$why" ] && [ -n "$(ls "$work" | grep 'out-link.md.tmp')" ] && why="a temporary file left"
+check "--out a link --force: replaced, its target kept" "$why"
 
 # ---- a run of the chain model alone: tests/data/h200-smem-chase-20105b5.csv, an unedited copy
 # of results/h200/smem-chase-20261204T034236Z.csv (the smem chase on an H200): no Little's-law

@@ -231,6 +231,11 @@ static void test_force_and_partial(void)
         occ_csv_table_free(&t);
     }
 
+    /* a name ending in '/' (a directory's) is refused before anything is made */
+    CHECK_INT_EQ(occ_csv_check_target(path_in("newdir/"), 1, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "ends in '/'");
+    CHECK(occ_csv_open(path_in("newdir/"), 1, k, v1, 1, err, sizeof err) == NULL);
+    CHECK(!exists(path_in("newdir")));
     CHECK(occ_csv_open(path_in("missing/x.csv"), 0, k, v1, 1, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "missing does not exist");
     const char *bad_key[] = {"bad key"};

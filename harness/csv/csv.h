@@ -57,8 +57,8 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
                            const char *const *values, int n, char *err, size_t err_len);
 
 /* The checks occ_csv_open makes on path before it creates anything, for a caller that wants to
- * refuse a bad path early: path must be a regular file (only with force) or a new path, never a
- * directory, device node, FIFO or socket (the final rename would replace it); "<path>.partial"
+ * refuse a bad path early: path must be a regular file (only with force) or a new path, never
+ * empty or ending in '/', never a directory, device node, FIFO or socket (the final rename would replace it); "<path>.partial"
  * must not be one either; no parent on its way may be a file; and the nearest existing directory
  * on its way must be writable. 0, or -1 with a one-line message naming the path (its first 200
  * bytes) and the reason in err. */

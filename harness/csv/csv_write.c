@@ -199,6 +199,12 @@ static int check_existing(const char *path, int force, char *err, size_t err_len
 int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
 {
     char partial[4096 + 9], q[SHOWN_LEN];
+    const size_t len = strlen(path);
+    if (len == 0 || path[len - 1] == '/') {
+        occ_csv_set_err(err, err_len, "%s: %s (the output must be a regular file or a new path)",
+                        shown(path, q), len ? "ends in '/', a directory's name" : "empty");
+        return -1;
+    }
     if (check_existing(path, force, err, err_len) != 0) return -1;
     snprintf(partial, sizeof partial, "%.4096s.partial", path);
     /* A .partial is never replaced, --force or not: it holds the rows of a run that did not

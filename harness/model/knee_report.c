@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/model/knee_report.c: the knee table printed and written as markdown, and the model's
  * agreement over its natural variants (contract in model.h). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model.h"
+#include "report_file.h"
 #include "rowfmt.h"
 #include "summary.h"
 
@@ -114,8 +114,7 @@ static void write_agreement(FILE *f, const OccKnee *k, int n)
                     k[i].knee_levels_apart);
 }
 
-static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k,
-                           int n)
+void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k, int n)
 {
     fprintf(f, "# Knee report: %s\n\n", gpu_name ? gpu_name : "unknown GPU");
     char which[200];
@@ -166,21 +165,9 @@ static void write_markdown(FILE *f, const char *gpu_name, const OccModel *m, con
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
                             const OccKnee *k, int n, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        if (err_len) snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
-        return -1;
-    }
-    write_markdown(f, gpu_name, m, k, n);
-    int write_failed = ferror(f);
-    int saved_errno = errno;
-    if (fclose(f) != 0 && !write_failed) {
-        write_failed = 1;
-        saved_errno = errno;
-    }
-    if (write_failed) {
-        if (err_len) snprintf(err, err_len, "%s: write failed: %s", path, strerror(saved_errno));
-        return -1;
-    }
-    return 0;
+    char tmp[4200];
+    FILE *f = occ_report_create(path, tmp, sizeof tmp, err, err_len);
+    if (f == NULL) return -1;
+    occ_knee_markdown(f, gpu_name, m, k, n);
+    return occ_report_commit(f, tmp, path, err, err_len);
 }

@@ -162,7 +162,12 @@ void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a);
  * a cause. */
 void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
-/* Writes the knee report as markdown to path: a title naming gpu_name, which model
+/* Writes the knee report's markdown to f: a title naming gpu_name, which model, its inputs, the
+ * table, the sections "Agreement" and "Model misses" (as occ_knee_write_markdown). */
+void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k, int n);
+
+/* Writes the knee report as markdown to path (whole or not at all: harness/csv/report_file.h):
+ * a title naming gpu_name, which model
  * (occ_model_describe), its inputs (and the bytes in flight per SM the roof needs), a table with
  * one row per variant, a section "Agreement" (occ_knee_agreement, and each natural variant whose
  * knees are more than one level apart), then a section "Model misses > 20%" listing each cause
