@@ -395,6 +395,9 @@ static void test_bad_occ(void)
     BAD("'100,0'", "(for 100.0% write 100.0)", "--occ", "100,0");
     CHECK_INT_EQ(PARSE("--occ", "5,12"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.occ.n_pct, 2);
+    /* 100.5 is no occupancy: "100,5" is the levels 100% and 5%, no hint to write 100.5 */
+    CHECK_INT_EQ(PARSE("--occ", "100,5"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.occ.n_pct, 2);
     CHECK_INT_EQ(PARSE("--occ", "12,5.0"), OCC_EXIT_OK);
     CHECK_INT_EQ(PARSE("--occ", "12,5,50"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.occ.n_pct, 3);
@@ -1114,12 +1117,19 @@ static void test_calc_options(void)
     BAD("--target-occ: '101' is out of range", "", "--calc", "--regs", "1", "--target-occ", "101");
     BAD("--target-blocks: '0' is out of range", "", "--calc", "--regs", "1", "--target-blocks",
         "0");
-    BAD("--smem: '0' is not positive", "", "--calc", "--regs", "1", "--smem", "0");
+    /* 0 bytes of shared memory is the common case of --smem; --size stays positive */
+    CHECK_INT_EQ(PARSE("--calc", "--arch", "sm_90", "--regs", "1", "--smem", "0"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.smem_bytes, 0);
+    CHECK_INT_EQ(PARSE("--calc", "--arch", "sm_90", "--regs", "1", "--smem", "0K"), OCC_EXIT_OK);
+    CHECK_INT_EQ(opt.smem_bytes, 0);
+    BAD("--smem: '0X' has an unknown unit", "zero or positive byte count", "--calc", "--regs", "1",
+        "--smem", "0X");
+    BAD("--size: '0' is not positive", "a positive byte count", "--size", "0");
     BAD("'sm_90'", "needs --dry-run or --calc", "--arch", "sm_90");
     help_entry("regs", entry, sizeof entry);
     CHECK_CONTAINS(entry, "only with --calc accepted: 1..255; default: none (--calc needs it)");
     help_entry("smem", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "only with --calc accepted: a positive byte count");
+    CHECK_CONTAINS(entry, "only with --calc accepted: a zero or positive byte count");
     CHECK_CONTAINS(entry, "; default: none");
 }
 

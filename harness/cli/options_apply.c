@@ -126,6 +126,11 @@ static int apply(const OccApplyCtx *c, OccOptions *o)
     }
     case OCC_OPT_SIZE:
         why = occ_value_size(c->arg, strlen(c->arg), OCC_OPTION_FIELD(o, s->field, long long));
+        /* 0, with or without a unit, where 0 bytes is a value */
+        if (why != NULL && s->zero_ok && occ_value_size_is_zero(c->arg)) {
+            *OCC_OPTION_FIELD(o, s->field, long long) = 0;
+            return OCC_EXIT_OK;
+        }
         return why != NULL ? bad_value(c, NULL, 0, why) : OCC_EXIT_OK;
     case OCC_OPT_LIST:
         /* Syntax only here: what is compiled depends on the families, known at the end. */

@@ -130,7 +130,7 @@ static const OccOptSpec table[] = {
     {.name = "regs", .kind = OCC_OPT_INT, .field = AT(regs_per_thread), .lo = 1, .hi = 255,
      .requires = "calc=1", .unset_text = "none (--calc needs it)", .metavar = "N",
      .help = "registers per thread (ptxas -v, cudaFuncAttributes.numRegs)"},
-    {.name = "smem", .kind = OCC_OPT_SIZE, .field = AT(smem_bytes), .requires = "calc=1",
+    {.name = "smem", .kind = OCC_OPT_SIZE, .field = AT(smem_bytes), .requires = "calc=1", .zero_ok = 1,
      .unset_text = "none", .metavar = "BYTES",
      .help = "shared memory per block (static and dynamic; suffixes are powers of 1024)"},
     {.name = "target-occ", .kind = OCC_OPT_DOUBLE, .field = AT(target_occ_pct), .lo = 0,

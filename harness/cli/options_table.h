@@ -47,6 +47,7 @@ typedef struct OccOptSpec {
     int stops;                /* 1: parsing stops after it (--help, --version) */
     size_t field, field2;     /* offsetof the OccOptions field(s) it sets (see kind) */
     double lo, hi;            /* INT, INT_LIST: inclusive range; DOUBLE: (lo, hi] */
+    int zero_ok;              /* SIZE: 0 bytes is a value too (--smem); else only positive */
     int multiple;             /* INT, INT_LIST: values must be multiples of it (0: any) */
     int pow2;                 /* INT, INT_LIST: values must be powers of two */
     char axis;                /* LIST: the catalog axis, 'u' (unroll), 'v' (vector bytes) or 'a'

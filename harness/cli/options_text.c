@@ -70,8 +70,8 @@ char *occ_option_accepted(const OccOptSpec *s, char *buf, size_t len)
         break;
     case OCC_OPT_SIZE:
         occ_msg_append(buf, len, &at,
-                       "a positive byte count with optional suffix K, M, G, "
-                       "KiB, MiB or GiB, like 512M");
+                       "a %s byte count with optional suffix K, M, G, "
+                       "KiB, MiB or GiB, like 512M", s->zero_ok ? "zero or positive" : "positive");
         break;
     case OCC_OPT_LIST:
         n = occ_option_compiled(s, ~0u, vals, OCC_MAX_LIST);

@@ -131,6 +131,17 @@ const char *occ_value_size(const char *b, size_t len, long long *out)
     return NULL;
 }
 
+int occ_value_size_is_zero(const char *s)
+{
+    const size_t zeros = strspn(s, "0");
+    if (zeros == 0) return 0;
+    /* a unit after the zeros is accepted as a 1 there would be: "0K" is 0 bytes */
+    char one[16];
+    snprintf(one, sizeof one, "1%.12s", s + zeros);
+    long long v;
+    return strlen(s + zeros) <= 12 && occ_value_size(one, strlen(one), &v) == NULL;
+}
+
 int occ_parse_size_bytes(const char *s, long long *out)
 {
     long long v;
@@ -182,14 +193,18 @@ static int occ_list(const char *s, OccOccSpec *spec, OccValueError *e)
 }
 
 /* "12,5" is two levels by the syntax but most likely 12.5 written with a decimal comma: a list of
- * exactly two integers, the first of 1-3 digits and the second of one digit, is refused with the
- * hint; "5,12" or "12,5.0" still give the two levels. */
+ * exactly two integers, the first of 1-3 digits and the second of one digit, whose decimal would
+ * be a percent in (0, 100], is refused with the hint; "5,12", "12,5.0" or "100,5" (100.5 is no
+ * occupancy) still give the two levels. */
 static int decimal_comma(const char *s, OccValueError *e)
 {
     size_t n_int = strspn(s, "0123456789");
     if (n_int < 1 || n_int > 3 || s[n_int] != ',' || s[n_int + 1] < '0' || s[n_int + 1] > '9' ||
         s[n_int + 2] != '\0')
         return 0;
+    /* a decimal out of (0, 100] is no occupancy: "100,5" is the two levels 100% and 5% */
+    const double decimal = atoi(s) + (s[n_int + 1] - '0') / 10.0;
+    if (!(decimal > 0 && decimal <= 100)) return 0;
     fail(e, NULL, 0, "");
     snprintf(e->reason, sizeof e->reason,
              "looks like a decimal comma (for %.*s.%c%% write %.*s.%c)", (int)n_int, s,

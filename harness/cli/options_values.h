@@ -46,6 +46,10 @@ int occ_value_double(const char *b, size_t len, double *v);
  * unknown unit"). */
 const char *occ_value_size(const char *b, size_t len, long long *out);
 
+/* 1 when s is a zero byte count, one or more '0' digits with or without an accepted unit ("0",
+ * "00", "0K"), which occ_value_size refuses as not positive; else 0. */
+int occ_value_size_is_zero(const char *s);
+
 /* An int list, as occ_parse_int_list, into out[0..max). Returns NULL with *n set, or why not. */
 const char *occ_value_int_list(const char *s, int *out, int max, int *n, int powers_of_two);
 
