@@ -392,6 +392,8 @@ static void test_bad_occ(void)
     BAD("more than 16", "", "--occ", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
     /* N,D reads as a decimal comma; other lists of two levels stay lists. */
     BAD("'12,5'", "(for 12.5% write 12.5)", "--occ", "12,5");
+    /* a byte order mark (a value pasted from a file saved with one) is named, not shown */
+    BAD("--kernel: '<U+FEFF BOM>reduce' is not a kernel", "", "--kernel", "\xef\xbb\xbfreduce");
     BAD("'100,0'", "(for 100.0% write 100.0)", "--occ", "100,0");
     CHECK_INT_EQ(PARSE("--occ", "5,12"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.occ.n_pct, 2);

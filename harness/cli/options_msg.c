@@ -5,6 +5,7 @@
 #include "exitcodes.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void occ_msg_append(char *buf, size_t len, size_t *at, const char *fmt, ...)
 {
@@ -20,8 +21,17 @@ void occ_msg_append(char *buf, size_t len, size_t *at, const char *fmt, ...)
 OccQuote occ_msg_quote(const char *s, size_t len)
 {
     OccQuote q;
+    /* A UTF-8 byte order mark (a file saved by an editor that adds one) is invisible in a
+     * terminal: it is named instead of shown. */
+    const char *bom = "";
+    if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+        bom = "<U+FEFF BOM>";
+        s += 3;
+        len -= 3;
+    }
     const int cut = len > OCC_MSG_QUOTE_MAX;
-    snprintf(q.s, sizeof q.s, "%.*s%s", (int)(cut ? OCC_MSG_QUOTE_MAX : len), s, cut ? "..." : "");
+    snprintf(q.s, sizeof q.s, "%s%.*s%s", bom, (int)(cut ? OCC_MSG_QUOTE_MAX : len), s,
+             cut ? "..." : "");
     return q;
 }
 

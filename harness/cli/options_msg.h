@@ -18,9 +18,10 @@ void occ_msg_append(char *buf, size_t len, size_t *at, const char *fmt, ...)
 enum { OCC_MSG_QUOTE_MAX = 60 };
 
 /* A quote of a value for a message: at most its first OCC_MSG_QUOTE_MAX bytes, then "..." when
- * it is longer, so that a message about a 100 KB value still ends with its reason. */
+ * it is longer, so that a message about a 100 KB value still ends with its reason; a leading
+ * UTF-8 byte order mark is named ("<U+FEFF BOM>"), not shown. */
 typedef struct OccQuote {
-    char s[OCC_MSG_QUOTE_MAX + 4]; /* NUL-terminated */
+    char s[OCC_MSG_QUOTE_MAX + 16]; /* NUL-terminated */
 } OccQuote;
 
 /* The quote of s[0..len). */
