@@ -36,7 +36,7 @@ check_csv() {
 }
 
 meta_get() {
-    awk -F '\t' -v key="$2" '$1 == "meta" && $2 == key { v = $3 } END { print v }' "$1"
+    awk -F '\t' -v key="$2" '$1 == "meta" && $2 == key { v = $3 } END { print v }' <"$1"
 }
 
 # Title: GPU, what is drawn, date; fixture data says so, so that it is never taken for a run.
@@ -70,11 +70,14 @@ run_gnuplot() {
 # are predicted from it), empty where the run has no such level. Columns by name: gbps_median
 # latency_mean_ns latency_p5_ns latency_p50_ns latency_p95_ns latency_p99_ns latency_max2_ns
 # latency_max4_ns latency_max8_ns (a level lacking one is left out). (The level rows hold no comma
-# inside a quoted field.)
+# inside a quoted field.) A CRLF file reads as its LF twin (as occ_csv_read and plots/occcsv.py
+# read it): each line's trailing \r is dropped before its fields are used. The CSV comes on stdin,
+# never as an operand, which awk would take for an assignment where its name holds '=' (run=3.csv).
 load_levels() {
     local t
     for t in read copy gather; do
         awk -F, -v OFS='\t' -v want="$t" '
+            { sub(/\r$/, "") }
             /^#/ { next }
             !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; next }
             ("latency_mean_ns" in c) && $c["status"] == "ok" && $c["traffic"] == want &&
@@ -83,7 +86,7 @@ load_levels() {
                 print $c["gbps_median"], $c["latency_mean_ns"], $c["latency_p5_ns"],
                     $c["latency_p50_ns"], $c["latency_p95_ns"], $c["latency_p99_ns"],
                     $c["latency_max2_ns"], $c["latency_max4_ns"], $c["latency_max8_ns"] }' \
-            "$1" >"$2-$t.dat"
+            <"$1" >"$2-$t.dat"
     done
 }
 
@@ -170,7 +173,7 @@ plot_csv() {
         targets+=("$dest/$base-$suffix")
         [ "$type" != occupancy ] || [ "$lever" != bounds ] ||
             plot_levers "$csv" "$info" "$data" "$kernel" "$mode" "$suffix" "$dir" "$dest/$base"
-    done < <(awk -F '\t' '$1 == "fig" { print substr($0, 5) }' "$info")
+    done < <(awk -F '\t' '$1 == "fig" { print substr($0, 5) }' <"$info")
     [ -z "$(meta_get "$info" ncu_version)" ] || plot_ncu "$csv" "$info" "$dir" "$dest/$base-ncu"
     if [ -n "$loaded" ]; then
         n_fig=$((n_fig + 1))
@@ -193,7 +196,7 @@ plot_levers() {
     uv=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $1 != "set_idx" && $c["unroll"] * $c["vec_bytes"] > best {
             best = $c["unroll"] * $c["vec_bytes"]; uv = $c["unroll"] " " $c["vec_bytes"] }
-        END { print uv }' "$3")
+        END { print uv }' <"$3")
     [ -n "$uv" ] || return 0
     read -r u v <<<"$uv"
     PLOT_WHERE="kernel=$4"$'\037'"mode=$5"$'\037'"unroll=$u"$'\037'"vec_bytes=$v" PLOT_BY=lever \

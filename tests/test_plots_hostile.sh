@@ -5,8 +5,10 @@
 # under LC_ALL=C, C.UTF-8 and de_DE.UTF-8 (a decimal comma; built here with localedef, skipped
 # with a note where that fails), --latency-ns 350.9 read as 350.9 there; CSV names a shell can
 # pass (occ=50.csv, task=select, -x.csv after --, spaces, quotes, a newline) give figures named
-# after them; --compare --out DIR/ writes into DIR; a row with gbps_median 1e308 is left out with
-# one line naming file:line and the rest drawn (large files: tests/test_plots_big.sh).
+# after them, and a run with load levels named run=3.csv, or with CRLF line ends, gets the figures
+# and the predicted curve of its LF twin; --compare --out DIR/ writes into DIR; a row with
+# gbps_median 1e308 is left out with one line naming file:line and the rest drawn (large files:
+# tests/test_plots_big.sh).
 # Exit 0 passed, 1 failed, 77 no gnuplot.
 set -u
 
@@ -99,6 +101,56 @@ check "-x.csv beside itself: figure in its directory" [ -s "$T/beside/-x-occupan
 "$PLOT" -x.csv >/dev/null 2>"$T/dash.err"
 check "-x.csv without -- is an unknown option (exit 2, one line)" \
     sh -c '[ $0 -eq 2 ] && [ "$(wc -l <"$1")" -eq 1 ]' $? "$T/dash.err"
+
+# A run with load levels (tests/data: a real H200 run) under a name holding '=' (what
+# occsweep --out run=3.csv --plot draws; awk took such an operand for an assignment and read
+# stdin), under '=', a leading '-' and spaces after --, and with CRLF line ends (awk read the last
+# field as "status\r"): each gives the figures of its LF twin, the loaded-latency figure and the
+# predicted curve among them, the same SVG bytes; stdin is never read. The one after -- is drawn
+# with a relative TMPDIR holding '=' too (the staged files' names, read by awk as well).
+mkdir -p "$T/lv/tmp=dir"
+sed 's/$/\r/' "$ROOT/tests/data/h200-reduce-mission-3aa2b51.csv" >"$T/lv/crlf.csv"
+for name in lf.csv run=3.csv "-l=2 b.csv"; do
+    cp "$ROOT/tests/data/h200-reduce-mission-3aa2b51.csv" "$T/lv/$name"
+done
+figs_of() { # figs_of DIR BASE: DIR's files, BASE- taken off each name, one a line
+    for f in "$1"/*; do f=${f##*/}; printf '%s\n' "${f#"$2"-}"; done
+}
+for name in lf.csv run=3.csv "-l=2 b.csv" crlf.csv; do
+    base=${name%.csv}
+    out="$T/lv/out-$base"
+    mkdir -p "$out"
+    case "$name" in
+    run=3.csv) # beside itself, relative, no --, as occsweep --plot runs it
+        cp "$T/lv/$name" "$out/"
+        (cd "$out" && timeout 60 "$PLOT" "$name" </dev/null >/dev/null 2>&1)
+        rc=$?
+        rm -f "$out/$name"
+        ;;
+    -*) # relative after --, and a relative TMPDIR holding '=' (the staged files' names)
+        (cd "$T/lv" && TMPDIR=tmp=dir timeout 60 "$PLOT" --outdir "out-$base" -- "$name" \
+            </dev/null >/dev/null 2>&1)
+        rc=$?
+        ;;
+    *)
+        timeout 60 "$PLOT" --outdir "$out" -- "$T/lv/$name" </dev/null >/dev/null 2>&1
+        rc=$?
+        ;;
+    esac
+    shown=$(printf '%q' "$name")
+    check "$shown (load levels): plot exits 0 without reading stdin (got $rc)" [ $rc -eq 0 ]
+    figs_of "$out" "$base" >"$T/lv/figs-$base"
+    check "$shown: the loaded-latency figure" grep -qxF loaded-latency.svg "$T/lv/figs-$base"
+    check "$shown: the predicted curve" grep -qF "predicted: loaded latency L(X)" \
+        "$out/$base-inflight-reduce.svg"
+    [ "$base" = lf ] && continue
+    check "$shown: the figures of its LF twin" cmp -s "$T/lv/figs-lf" "$T/lv/figs-$base"
+    for f in "$T/lv/out-lf"/*.svg; do
+        f=${f##*/lf-}
+        check "$shown: $f is the bytes of its LF twin's" \
+            cmp -s "$T/lv/out-lf/lf-$f" "$out/$base-$f"
+    done
+done
 
 # --compare --out DIR/ writes DIR/compare.*, and an existing DIR the same; never DIR's parent.
 mkdir -p "$T/cmpdir/sub" "$T/cmpdir/there"
