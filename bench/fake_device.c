@@ -120,8 +120,11 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     r->dyn_smem_pad_bytes = p->pad_bytes;
     r->limiter = occ_limiter_name(p->model.limiter);
     r->occ_achieved_pct = 100.0 * p->level.blocks_per_sm * warps_per_block / arch->max_warps_per_sm;
-    r->bytes_in_flight_per_sm =
-        (long long)p->level.blocks_per_sm * warps_per_block * 32 * v->unroll * v->vec_bytes;
+    /* In double (exact below 2^53), capped at 2^62: a product of int fields can pass a long
+     * long's range (a plugin's are bounded at load, harness/families/plugin_load.c; all are
+     * non-negative). */
+    r->bytes_in_flight_per_sm = (long long)fmin(
+        (double)p->level.blocks_per_sm * warps_per_block * 32 * v->unroll * v->vec_bytes, 0x1p62);
     r->dram_bytes_per_load_byte = f->dram_bytes_per_load_byte;
     const double model = f->dram_bytes_per_load_byte * (double)r->bytes_in_flight_per_sm *
                          FAKE_SM_COUNT / FAKE_LATENCY_NS;

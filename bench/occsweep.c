@@ -177,18 +177,26 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
         return fail(err);
     occ_meta_add_resumed(&meta, resumed);
+    /* the earlier run's rows this one keeps (occ_resume_keep_rows) */
+    unsigned char *keep = resumed ? malloc((size_t)resumed->n_rows + 1) : NULL;
+    if (resumed && (keep == NULL ||
+                    occ_resume_keep_rows(resumed, todo->points, todo->n, keep) != 0)) {
+        free(keep);
+        return fail("--resume: out of memory for the rows it keeps");
+    }
     if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
     else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
     else occ_run_default_path(path, sizeof path, dev->slug, opt->families);
     if (occ_sink_open(&sink, path, opt->force || resumed, &meta, have_model ? &model : NULL,
                       opt->quiet, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
+        free(keep);
         return OCC_EXIT_USAGE;
     }
     if (have_model && model.curve) occ_sink_feed_curves(&sink, curves);
-    for (int i = 0; resumed && i < resumed->n_rows; i++)
-        if (occ_resume_keep_row(resumed, i, todo->points, todo->n))
-            occ_sink_keep(&sink, &resumed->rows[i]);
+    for (int i = 0; keep && i < resumed->n_rows; i++)
+        if (keep[i]) occ_sink_keep(&sink, &resumed->rows[i]);
+    free(keep);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     cudaError_t e = cudaSuccess;

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/test_plugin.sh OCCSWEEP ARCH SAXPY STENCIL FAULTY FAULTY_SM80 STUB1..STUB4: plugins on
+# tests/test_plugin.sh OCCSWEEP ARCH SAXPY STENCIL FAULTY FAULTY_SM80 STUB1..STUB11: plugins on
 # CPU. The example plugins' plans for ARCH (--dry-run --arch: registers and shared memory read
 # from their own cubins) hold every registered variant at every level, the stencil's own shared
 # memory taken off its padding and limiting its largest tile (the skip says so); --list shows
 # their variants; a plugin CSV (fake device rows) gets its figures where gnuplot is; and
-# each bad plugin is refused with exit 2 and one line saying what is wrong: a missing file, no
-# occ_plugin symbol, another ABI, a NULL field, a bad name, no code for ARCH, an abbreviated
-# --plugin.
+# each bad plugin is refused with exit 2 and one line saying what is wrong: a missing file, an
+# empty path, a bare name of a file in the current directory, no occ_plugin symbol, occ_plugin
+# as data, a descriptor or variant table that cannot be read, another ABI, a NULL field, numbers
+# out of bounds, a bad or reserved name, no code for ARCH, an abbreviated --plugin.
 set -u
-bin=$1 arch=$2 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
-stub_noentry=$7 stub_abi=$8 stub_null=$9 stub_name=${10}
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") arch=$2 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
+stub_noentry=$7 stub_abi=$8 stub_null=$9 stub_name=${10} stub_wild=${11} stub_data=${12}
+stub_wild_variants=${13} stub_loads=${14} stub_dram=${15} stub_all=${16} stub_builtin=${17}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -69,10 +71,29 @@ refused() { # ARGS... ; the pattern is in $want
         "$* -> exit $rc, $lines lines: $(head -c 300 "$tmp/err") (want: $want)"
 }
 want='cannot open shared object file' refused --plugin "$tmp/none.so"
+want='--plugin: empty file name' refused --plugin ''
+# A name without '/' is looked up on the library path, not here: the refusal says so.
+start=$PWD
+mkdir "$tmp/here" && cp "$saxpy" "$tmp/here/libocc_here.so" && cd "$tmp/here" || exit 1
+want='libocc_here.so: cannot open .*; did you mean ./libocc_here.so?' \
+    refused --plugin libocc_here.so
+cd "$start" || exit 1
 want="plugin $stub_noentry: no symbol occ_plugin (not an occsweep plugin" refused --plugin "$stub_noentry"
 want='built for plugin ABI 2, this occsweep takes ABI 1' refused --plugin "$stub_abi"
 want='OccPlugin.verify is NULL' refused --plugin "$stub_null"
 want="kernel name 'my kernel'" refused --plugin "$stub_name"
+# A plugin that lies: a wild descriptor pointer, the descriptor exported as occ_plugin itself, a
+# wild variant table (caught, not a crash); numbers that would overflow the rows; reserved names.
+want="plugin $stub_wild: occ_plugin() returned an unreadable descriptor (SIGSEGV at 0x1008)" \
+    refused --plugin "$stub_wild"
+want="plugin $stub_data: occ_plugin is data, not a function" refused --plugin "$stub_data"
+want="plugin $stub_wild_variants: occ_plugin()'s descriptor has an unreadable variants table" \
+    refused --plugin "$stub_wild_variants"
+want='variants\[0\] (stub_v1): loads_in_flight is 2147483647 (want 0..4096)' \
+    refused --plugin "$stub_loads"
+want='OccPlugin.dram_bytes_per_load_byte is 1e+308 (want 0..16' refused --plugin "$stub_dram"
+want="OccPlugin.name 'all' is reserved" refused --plugin "$stub_all"
+want="OccPlugin.name 'copy' is a built-in kernel's" refused --plugin "$stub_builtin"
 want="was not loaded (spell the option --plugin in full)" refused --plug "$saxpy"
 if [ "$arch" != sm_80 ]; then
     want="plugin $faulty_sm80 has no code for $arch (cuobjdump): rebuild it with -arch=$arch"

@@ -17,8 +17,9 @@
 
 /* Reads FILE into t: it must be a regular file, parse with this schema's header (occ_csv_read) and
  * hold each point once (two rows with the same kernel, mode, variant, lever, block_threads,
- * occ_target_pct and buffer_bytes are refused). Needs no GPU: run before the device is opened. 0,
- * or -1 with a one-line err (t is then freed). */
+ * occ_target_pct (NaN equal to NaN) and buffer_bytes are refused; the error names the first such
+ * pair in row order). Needs no GPU: run before the device is opened. O(rows log rows). 0, or -1
+ * with a one-line err (t is then freed). */
 int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len);
 
 /* Checks that t (read from path) was measured on compute capability cc ("9.0", the arch's or the
@@ -41,5 +42,10 @@ int occ_resume_filter_points(const OccCsvTable *t, OccPoint *points, int n);
 /* 1 when row i of t belongs in the rewritten file: every row except a fail row of one of
  * points[0..n) (the points still to measure, which replace it). */
 int occ_resume_keep_row(const OccCsvTable *t, int i, const OccPoint *points, int n);
+
+/* occ_resume_keep_row for every row at once: keep[i] (t->n_rows entries) for row i, in
+ * O((rows + points) log rows) where a loop of occ_resume_keep_row reads every point for each fail
+ * row. 0, or -1 when out of memory (keep then unset). */
+int occ_resume_keep_rows(const OccCsvTable *t, const OccPoint *points, int n, unsigned char *keep);
 
 #endif

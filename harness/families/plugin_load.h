@@ -15,18 +15,23 @@
 
 /* The loaded plugin. */
 typedef struct OccLoadedPlugin {
-    const OccPlugin *api; /* what its occ_plugin() returned */
+    const OccPlugin *api; /* a copy of what its occ_plugin() returned, whose variants and names
+                             point to copies too (its functions and kernels are the plugin's) */
     const char *path;     /* the shared object, as given */
     int family;           /* its catalog family */
     int first_variant;    /* catalog index of api->variants[0]; the rest follow in order */
 } OccLoadedPlugin;
 
-/* Opens the shared object at path, checks its descriptor (ABI version, every required field) and
- * registers its family: kernel = the plugin's name, mode "persistent" or "own_grid", options
- * unroll, occ, block, carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). Returns the
- * family index, or -1 with a one-line err naming the file and what is wrong (cannot be opened, no
- * occ_plugin symbol, another ABI version, a missing field, a name the catalog refuses, a second
- * plugin). */
+/* Opens the shared object at path, copies and checks its descriptor (ABI version, every required
+ * field, the bounds occsweep/plugin.h gives its numbers and names) and registers its family:
+ * kernel = the plugin's name, mode "persistent" or "own_grid", options unroll, occ, block,
+ * carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). The descriptor is read with
+ * SIGSEGV and SIGBUS caught (the previous handlers restored after). Returns the family index, or
+ * -1 with a one-line err naming the file and what is wrong (an empty path, cannot be opened, with
+ * a hint for a bare name of a file in the current directory, no occ_plugin symbol or a data one,
+ * occ_plugin() crashing or returning NULL or memory it cannot read, another ABI version, a missing
+ * field, a number out of bounds, a name that is reserved ("all", a built-in kernel's) or that the
+ * catalog refuses, a second plugin). */
 int occ_plugin_load(const char *path, char *err, size_t err_len);
 
 /* The loaded plugin, or NULL when none is. */

@@ -160,8 +160,11 @@ static cudaError_t prepare_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     row->limiter = occ_limiter_name(p->model.limiter);
     row->dyn_smem_pad_bytes = p->pad_bytes;
     row->grid_blocks = (long long)blocks * r->dev->sm_count * p->waves;
-    row->bytes_in_flight_per_sm =
-        (long long)blocks * warps_per_block * 32 * v->unroll * v->vec_bytes;
+    /* In double (exact below 2^53), capped at 2^62: a product of int fields can pass a long
+     * long's range (a plugin's are bounded at load, harness/families/plugin_load.c; all are
+     * non-negative). */
+    row->bytes_in_flight_per_sm = (long long)fmin(
+        (double)blocks * warps_per_block * 32 * v->unroll * v->vec_bytes, 0x1p62);
     if (blocks != p->level.blocks_per_sm) {
         snprintf(out->status, sizeof out->status,
                  "fail:occupancy API gives %d blocks/SM where the model gives %d", blocks,

@@ -58,30 +58,38 @@ typedef struct OccPluginLaunch {
 /* One compiled variant of the kernel (e.g. one instantiation of an ILP template parameter). */
 typedef struct OccPluginVariant {
     const char *name;      /* CSV `variant` value and what --list prints: letters, digits and
-                              '_', unique among all variants, e.g. "saxpy_ilp4" */
+                              '_', at most 63 of them, unique among all variants, e.g.
+                              "saxpy_ilp4" */
     const void *kernel;    /* the __global__ function, e.g. (const void *)saxpy_kernel<4> */
     /* Launches the kernel once with l (state from OccPlugin.setup). */
     cudaError_t (*launch)(void *state, const OccPluginLaunch *l);
     int loads_in_flight;   /* independent global loads per thread before the first use of one
                               (CSV `unroll`; bytes in flight and the Little's-law model; the
                               figures draw a curve per (loads_in_flight, load_bytes), so give
-                              variants distinct pairs); 0 when it has no such fixed number */
-    int load_bytes;        /* bytes per load instruction per thread (CSV `vec_bytes`), 0 when
-                              loads_in_flight is 0 */
+                              variants distinct pairs); 0 when it has no such fixed number,
+                              else 1..4096 */
+    int load_bytes;        /* bytes per load instruction per thread (CSV `vec_bytes`): 0 when
+                              loads_in_flight is 0, else 1..1048576 (1 MiB) */
     size_t dyn_smem_bytes; /* dynamic shared memory the kernel itself uses per block, bytes
-                              (counted against the padding); 0 for none */
+                              (counted against the padding): 0 for none, at most 1 MiB */
 } OccPluginVariant;
 
-/* The plugin: what occ_plugin() returns (static storage: occsweep keeps the pointer). */
+/* The plugin: what occ_plugin() returns. occsweep reads it once, when it loads the shared object,
+ * and keeps copies of it, its variant table and their names (a pointer among them it cannot read
+ * is refused then); the functions and kernels are called and used as given. A name or number
+ * outside what the fields below allow is refused too, one line naming the field. */
 typedef struct OccPlugin {
-    int abi_version;    /* OCC_PLUGIN_ABI_VERSION of the header it was built against */
-    const char *name;   /* --kernel name and CSV `kernel` column: letters, digits, '_' */
+    int abi_version;    /* OCC_PLUGIN_ABI_VERSION of the header it was built against (read
+                           first: the rest only when it is occsweep's) */
+    const char *name;   /* --kernel name and CSV `kernel` column: letters, digits, '_', at most
+                           63 of them; not "all" (--kernel all) nor a built-in kernel's name */
     int persistent;     /* 1: the kernel covers the whole problem with any grid (a grid-stride
                            or work-claiming loop): occsweep launches one full wave (blocks/SM x
                            SMs, CSV mode "persistent"); 0: it needs its own grid (grid_blocks;
                            CSV mode "own-grid"), the occupancy is set by the padding alone */
     double dram_bytes_per_load_byte; /* DRAM bytes of work_bytes per byte of loads in flight
-                           for the Little's-law model (copy 2, a sum 1, SAXPY 1.5); 0: no model */
+                           for the Little's-law model (copy 2, a sum 1, SAXPY 1.5); 0: no model;
+                           finite, 0..16 */
     const OccPluginVariant *variants; /* n_variants variants */
     int n_variants;     /* 1..64 */
     /* Set to cudaGetKernel: the kernel handle occsweep's own runtime can use. */
@@ -121,7 +129,7 @@ typedef struct OccPlugin {
 #define OCC_PLUGIN_EXPORT
 #endif
 
-/* The one symbol a plugin defines. */
+/* The one symbol a plugin defines, a function (occsweep refuses a data symbol of that name). */
 OCC_PLUGIN_EXPORT const OccPlugin *occ_plugin(void);
 
 #ifdef __cplusplus
