@@ -109,8 +109,8 @@ why=$(rc_is 0)
 check "--out a link --force: replaced, its target kept" "$why"
 
 # ---- a run of the chain model alone: tests/data/h200-smem-chase-20105b5.csv, an unedited copy
-# of results/h200/smem-chase-20261204T034236Z.csv (the smem chase on an H200): no Little's-law
-# inputs, the chain section from the rows (harness/model/chain_model.h) ----
+# of the smem chase on an H200 at revision 20105b5 (results/h200/smem-chase-20261204T034236Z.csv
+# there): no Little's-law inputs, the chain section from the rows (harness/model/chain_model.h) ----
 chase=$root/tests/data/h200-smem-chase-20105b5.csv
 run --recompute "$chase" --out chain.md
 why=""
