@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "chain_model.h"
-#include "report_file.h"
 #include "sink.h"
 #include "summary.h"
 
@@ -49,17 +48,9 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
     occ_chain_print(stdout, chains, nc);
     int rc = nk < 0 ? -1 : 0;
     if (md_path != NULL && nk >= 0 && nk + nc > 0) {
-        /* one report, written whole or not at all (harness/csv/report_file.h) */
-        char tmp[1200], err[1300];
-        FILE *f = occ_report_create(md_path, tmp, sizeof tmp, err, sizeof err);
-        if (f != NULL) {
-            if (nk > 0)
-                occ_knee_markdown(f, gpu_name, m, knees, nk);
-            else
-                fprintf(f, "# Knee report: %s\n", gpu_name ? gpu_name : "unknown GPU");
-            occ_chain_write_markdown(f, chains, nc);
-        }
-        if (f == NULL || occ_report_commit(f, tmp, md_path, err, sizeof err) != 0) {
+        char err[1300];
+        if (occ_knee_write_markdown(md_path, gpu_name, m, knees, nk, chains, nc, err,
+                                    sizeof err) != 0) {
             fprintf(stderr, "occsweep: %s\n", err);
             rc = -1;
         } else {

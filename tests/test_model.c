@@ -541,7 +541,7 @@ static void test_agreement(void)
     if (fd < 0) return;
     close(fd);
     char err[256] = "";
-    CHECK_INT_EQ(occ_knee_write_markdown(path, "GPU", &model, k, 3, err, sizeof err), 0);
+    CHECK_INT_EQ(occ_knee_write_markdown(path, "GPU", &model, k, 3, NULL, 0, err, sizeof err), 0);
     const char *md = slurp(path);
     CHECK_CONTAINS(md, "## Agreement\n\nOver the natural variants (no register cap, no spills):");
     CHECK_CONTAINS(md, "- predicted within 10% of measured: 0 of 5 (0%) points\n");
@@ -585,7 +585,8 @@ static void test_reports(void)
     if (fd < 0) return;
     close(fd);
     char err[256] = "";
-    CHECK_INT_EQ(occ_knee_write_markdown(path, "NVIDIA H200", &model, k, n, err, sizeof err), 0);
+    CHECK_INT_EQ(
+        occ_knee_write_markdown(path, "NVIDIA H200", &model, k, n, NULL, 0, err, sizeof err), 0);
     const char *md = slurp(path);
     CHECK_CONTAINS(md, "# Knee report: NVIDIA H200");
     CHECK_CONTAINS(md, "- unloaded DRAM latency: 400.0 ns");
@@ -604,12 +605,13 @@ static void test_reports(void)
     CHECK_CONTAINS(md, "- `reduce_u1_v4`: 29.7% at 100.00% occupancy: latency rises under load");
     CHECK(md != NULL && strstr(md, "- `reduce_u1_v16`:") == NULL);
 
-    CHECK_INT_EQ(occ_knee_write_markdown(path, "NVIDIA H200", &model, k, 1, err, sizeof err), 0);
+    CHECK_INT_EQ(
+        occ_knee_write_markdown(path, "NVIDIA H200", &model, k, 1, NULL, 0, err, sizeof err), 0);
     CHECK_CONTAINS(slurp(path), "None: the model is within 20% everywhere.");
     unlink(path);
 
-    CHECK_INT_EQ(occ_knee_write_markdown("/nonexistent-dir/knee.md", "x", &model, k, n, err,
-                                         sizeof err),
+    CHECK_INT_EQ(occ_knee_write_markdown("/nonexistent-dir/knee.md", "x", &model, k, n, NULL, 0,
+                                         err, sizeof err),
                  -1);
     CHECK_CONTAINS(err, "/nonexistent-dir/knee.md");
 }

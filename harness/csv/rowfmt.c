@@ -17,6 +17,14 @@ int occ_row_ok_of_variant(const OccRow *r, const char *variant)
     return occ_row_is_ok(r) && occ_row_str_same(r->variant, variant);
 }
 
+void occ_row_print_md_num(FILE *f, int decimals, double v)
+{
+    if (isnan(v))
+        fprintf(f, " - |");
+    else
+        fprintf(f, " %.*f |", decimals, v);
+}
+
 void occ_row_print_num(FILE *f, int width, int decimals, double v)
 {
     if (isnan(v))

@@ -24,4 +24,8 @@ int occ_row_ok_of_variant(const OccRow *r, const char *variant);
  * the point right-aligned in `width` characters, or "-" in that width when v is NaN. */
 void occ_row_print_num(FILE *f, int width, int decimals, double v);
 
+/* Prints one cell of a markdown table row to f: " v |" with `decimals` digits after the point,
+ * or " - |" when v is NaN. */
+void occ_row_print_md_num(FILE *f, int decimals, double v);
+
 #endif

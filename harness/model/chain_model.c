@@ -242,14 +242,6 @@ void occ_chain_print(FILE *f, const OccChainKnee *k, int n)
             OCC_CHAIN_SUBPARTITIONS, agree, both);
 }
 
-static void md_num(FILE *f, int decimals, double v)
-{
-    if (isnan(v))
-        fprintf(f, " - |");
-    else
-        fprintf(f, " %.*f |", decimals, v);
-}
-
 void occ_chain_write_markdown(FILE *f, const OccChainKnee *k, int n)
 {
     if (n <= 0) return;
@@ -270,15 +262,15 @@ void occ_chain_write_markdown(FILE *f, const OccChainKnee *k, int n)
     for (int i = 0; i < n; i++) {
         fprintf(f, "| `%s` | %s | %s | %d | %d | %d |", k[i].variant, k[i].kernel, k[i].mode,
                 k[i].unroll, k[i].vec_bytes, k[i].block_threads);
-        md_num(f, 1, k[i].best_rate);
+        occ_row_print_md_num(f, 1, k[i].best_rate);
         fprintf(f, " %s |", k[i].flop ? "GFLOP/s" : "GB/s");
-        md_num(f, 1, k[i].best_pct_of_peak);
-        md_num(f, 2, k[i].latency_cycles);
-        md_num(f, 2, k[i].latency_ns);
-        md_num(f, 3, k[i].issue_per_sm_clk);
-        md_num(f, 2, k[i].warps_per_subpartition);
-        md_num(f, 2, k[i].knee_measured_pct);
-        md_num(f, 2, k[i].knee_predicted_pct);
+        occ_row_print_md_num(f, 1, k[i].best_pct_of_peak);
+        occ_row_print_md_num(f, 2, k[i].latency_cycles);
+        occ_row_print_md_num(f, 2, k[i].latency_ns);
+        occ_row_print_md_num(f, 3, k[i].issue_per_sm_clk);
+        occ_row_print_md_num(f, 2, k[i].warps_per_subpartition);
+        occ_row_print_md_num(f, 2, k[i].knee_measured_pct);
+        occ_row_print_md_num(f, 2, k[i].knee_predicted_pct);
         if (k[i].knee_levels_apart < 0)
             fprintf(f, " - |\n");
         else

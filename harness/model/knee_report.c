@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chain_model.h"
 #include "model.h"
 #include "report_file.h"
 #include "rowfmt.h"
@@ -87,15 +88,6 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
                     k[i].worst_miss_pct, k[i].worst_miss_occ_pct, k[i].cause);
 }
 
-/* A markdown table cell: the number, or "-" for NaN. */
-static void md_num(FILE *f, int decimals, double v)
-{
-    if (isnan(v))
-        fprintf(f, " - |");
-    else
-        fprintf(f, " %.*f |", decimals, v);
-}
-
 /* The markdown "Agreement" section (model.h, occ_knee_write_markdown). */
 static void write_agreement(FILE *f, const OccKnee *k, int n)
 {
@@ -141,12 +133,12 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
         fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
                 k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
         if (blocks) fprintf(f, " %d |", k[i].block_threads);
-        md_num(f, 1, k[i].best_gbps);
-        md_num(f, 2, k[i].knee_measured_pct);
-        md_num(f, 2, k[i].knee_predicted_pct);
-        md_num(f, 0, k[i].bytes_in_flight_at_knee);
-        md_num(f, 1, k[i].worst_miss_pct);
-        md_num(f, 2, k[i].worst_miss_occ_pct);
+        occ_row_print_md_num(f, 1, k[i].best_gbps);
+        occ_row_print_md_num(f, 2, k[i].knee_measured_pct);
+        occ_row_print_md_num(f, 2, k[i].knee_predicted_pct);
+        occ_row_print_md_num(f, 0, k[i].bytes_in_flight_at_knee);
+        occ_row_print_md_num(f, 1, k[i].worst_miss_pct);
+        occ_row_print_md_num(f, 2, k[i].worst_miss_occ_pct);
         fputc('\n', f);
     }
     write_agreement(f, k, n);
@@ -163,11 +155,16 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
 }
 
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
-                            const OccKnee *k, int n, char *err, size_t err_len)
+                            const OccKnee *k, int n, const OccChainKnee *chains, int n_chains,
+                            char *err, size_t err_len)
 {
     char tmp[4200];
     FILE *f = occ_report_create(path, tmp, sizeof tmp, err, err_len);
     if (f == NULL) return -1;
-    occ_knee_markdown(f, gpu_name, m, k, n);
+    if (m != NULL && n > 0)
+        occ_knee_markdown(f, gpu_name, m, k, n);
+    else
+        fprintf(f, "# Knee report: %s\n", gpu_name ? gpu_name : "unknown GPU");
+    occ_chain_write_markdown(f, chains, n_chains);
     return occ_report_commit(f, tmp, path, err, err_len);
 }

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "chain_model.h"
 #include "csv.h"
 #include "loaded_model.h"
 
@@ -167,13 +168,15 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n);
 void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const OccKnee *k, int n);
 
 /* Writes the knee report as markdown to path (whole or not at all: harness/csv/report_file.h):
- * a title naming gpu_name, which model
- * (occ_model_describe), its inputs (and the bytes in flight per SM the roof needs), a table with
- * one row per variant, a section "Agreement" (occ_knee_agreement, and each natural variant whose
- * knees are more than one level apart), then a section "Model misses > 20%" listing each cause
- * (or saying there is none). m must not be NULL. Returns
- * 0, or -1 with a one-line message naming the path in err (err_len bytes, may be 0). */
+ * when m is not NULL and n > 0, the Little's-law report of occ_knee_markdown (a title naming
+ * gpu_name, which model (occ_model_describe), its inputs and the bytes in flight per SM the roof
+ * needs, a table with one row per variant, a section "Agreement" (occ_knee_agreement, and each
+ * natural variant whose knees are more than one level apart), a section "Model misses > 20%"
+ * listing each cause or saying there is none), else only the title; then the chain section of
+ * chains[0..n_chains) (harness/model/chain_model.h; none when n_chains is 0). Returns 0, or -1
+ * with a one-line message naming the path in err (err_len bytes, may be 0). */
 int occ_knee_write_markdown(const char *path, const char *gpu_name, const OccModel *m,
-                            const OccKnee *k, int n, char *err, size_t err_len);
+                            const OccKnee *k, int n, const OccChainKnee *chains, int n_chains,
+                            char *err, size_t err_len);
 
 #endif
