@@ -146,7 +146,7 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     const unsigned long long bad =
         occ_mma_mismatches(c->b.host, is_f64(c->k), c->unroll, c->k->depth, OPERAND, OPERAND,
                            threads, c->b.host_trips);
-    const unsigned long long ran = occ_onchip_trips_run(c->b.host_trips, warps, NULL);
+    const unsigned long long ran = occ_fma_trips_run(c->b.host_trips, warps);
     r->verify_err = (double)bad;
     if (bad)
         snprintf(status, len, "fail:%llu accumulator elements differ from the closed form", bad);

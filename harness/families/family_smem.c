@@ -183,7 +183,7 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
                                         c->launch.block_threads, c->b.host_trips)
             : occ_smem_stream_mismatches(c->b.host, c->args.seed, c->k->rw, c->vec_bytes, threads,
                                          c->b.host_trips);
-    const unsigned long long ran = occ_onchip_trips_run(c->b.host_trips, warps, NULL);
+    const unsigned long long ran = occ_fma_trips_run(c->b.host_trips, warps);
     r->verify_err = (double)bad;
     if (bad)
         snprintf(status, len, "fail:%llu %s differ from the closed form", bad,

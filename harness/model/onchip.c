@@ -17,19 +17,6 @@ unsigned int occ_onchip_trips(double work_per_warp_trip, double rate_per_sm_clk,
     return trips < 1 ? 1u : trips > max_trips ? max_trips : (unsigned int)trips;
 }
 
-unsigned long long occ_onchip_trips_run(const unsigned int *warp_trips, long long warps,
-                                        unsigned int *most)
-{
-    unsigned long long sum = 0;
-    unsigned int top = 0;
-    for (long long w = 0; w < warps; w++) {
-        sum += warp_trips[w];
-        if (warp_trips[w] > top) top = warp_trips[w];
-    }
-    if (most) *most = top;
-    return sum;
-}
-
 unsigned long long occ_smem_chase_mismatches(const unsigned int *out, const unsigned int *order,
                                              unsigned int rows, unsigned int step,
                                              unsigned int chain_spacing, int K, long long threads,

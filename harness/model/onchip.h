@@ -24,11 +24,6 @@
 unsigned int occ_onchip_trips(double work_per_warp_trip, double rate_per_sm_clk,
                               int max_warps_per_sm, double clock_mhz, unsigned int max_trips);
 
-/* The trips the warps ran in all (warp_trips of `warps` warps), and through *most the largest
- * one warp ran (most may be NULL). */
-unsigned long long occ_onchip_trips_run(const unsigned int *warp_trips, long long warps,
-                                        unsigned int *most);
-
 /* The chain ends of a smem chase launch (out: threads x K words, chain k of thread i at
  * out[i x K + k]) that differ from occ_smem_chase_end for the trips of each thread's warp;
  * order: the host's copy of the cycle (NULL: position x step mod rows); threads a multiple of
