@@ -170,6 +170,35 @@ occ_use_readonly_build() {
     fi
 }
 
+# Ninja's output into the log $1; on stderr, while it runs, "occsweep: building: N/T steps" (its
+# status line, NINJA_STATUS) once every OCC_PROGRESS_S seconds (15), nothing when it ends sooner.
+# The total comes from ninja's dry run first, so that a line before the first step ends says 0/T.
+occ_ninja() {
+    local total; total=$(ninja -C "$OCC_BUILD" -n 2>/dev/null | grep -c '^\[') || total='?'
+    NINJA_STATUS='[occ %f/%t] ' ninja -C "$OCC_BUILD" 2>&1 |
+        occ_progress "${OCC_PROGRESS_S:-15}" "0/$total" >"$1"
+    return "${PIPESTATUS[0]}"
+}
+
+occ_progress() {
+    local every=$1 line steps=$2 next=$((SECONDS + $1)) wait rc
+    while :; do
+        wait=$((next - SECONDS)); [ "$wait" -ge 1 ] || wait=1
+        IFS= read -r -t "$wait" line; rc=$?
+        if [ "$rc" -eq 0 ]; then
+            printf '%s\n' "$line"
+            case $line in "[occ "*/*"] "*) steps=${line#"[occ "}; steps=${steps%%"] "*} ;; esac
+        else
+            printf '%s' "$line" # a partial line (timeout) or the last one, without its newline
+            [ "$rc" -gt 128 ] || break
+        fi
+        if [ "$SECONDS" -ge "$next" ]; then
+            occ_say "occsweep: building: $steps steps"
+            next=$((SECONDS + every))
+        fi
+    done
+}
+
 occ_ensure_build() {
     mkdir -p "$OCC_BUILD" 2>/dev/null || true
     if [ ! -w "$OCC_BUILD" ]; then occ_use_readonly_build; return; fi
@@ -178,19 +207,35 @@ occ_ensure_build() {
     local log; log=$(mktemp "${TMPDIR:-/tmp}/occsweep-build.XXXXXX" 2>/dev/null ||
         mktemp "$OCC_BUILD/.build-log.XXXXXX")
     local src; src=$(occ_build_source) || src=
+    local why= where=${OCC_BUILD#"$OCC_ROOT"/}
     if [ -n "$src" ] && ! occ_same_dir "$src" "$OCC_ROOT"; then
         # A copied checkout: its build/ still compiles the original's sources.
-        occ_say "occsweep: ${OCC_BUILD#$OCC_ROOT/} was configured for $src; setting it up again" \
-            "for $OCC_ROOT (a few minutes)"
+        why="occsweep: $where was configured for $src; setting it up again for $OCC_ROOT:"
         occ_wipe_build
     elif [ ! -f "$OCC_BUILD/build.ninja" ]; then
-        occ_say "occsweep: first use: building in ${OCC_BUILD#$OCC_ROOT/} (a few minutes; log on failure only)"
+        why="occsweep: first use:"
     fi
     if [ ! -f "$OCC_BUILD/build.ninja" ]; then
         meson setup "$OCC_BUILD" "$OCC_ROOT" ${OCC_MESON_ARGS:-} >"$log" 2>&1 ||
             occ_fail_build setup "$log"
+        # The archs meson.build chose ("building for sm_90 (the GPU here)"), from its message.
+        local archs; archs=$(sed -n 's/^Message: occsweep: \(building for .*\)$/\1/p' "$log" | head -n 1)
+        occ_say "$why ${archs:-building} in $where (log on failure only)"
     fi
-    ninja -C "$OCC_BUILD" >"$log" 2>&1 || occ_fail_build build "$log"
+    occ_ninja "$log" || occ_fail_build build "$log"
     rm -f "$log"
     occ_unlock
+}
+
+# The tests plan dry runs for sm_90 (tests/test_cli.sh, test_resume.py, test_install.py, ...): a
+# build for another GPU alone (gpu_archs=auto on that GPU) gets sm_90 added, with a line saying so.
+occ_ensure_test_archs() {
+    local csv=$OCC_BUILD/kernels/kernel_resources.csv have
+    [ -f "$csv" ] && [ -w "$OCC_BUILD" ] || return 0
+    have=$(tail -n +2 "$csv" | cut -d, -f2 | sort -u | sed 's/^sm_//' | paste -sd, -)
+    case ",$have," in *,90,*) return 0 ;; esac
+    occ_say "occsweep: the tests plan for sm_90: adding it to ${OCC_BUILD#"$OCC_ROOT"/} (-Dgpu_archs=$have,90)"
+    meson configure "$OCC_BUILD" "-Dgpu_archs=$have,90" >/dev/null 2>&1 ||
+        occ_die "occsweep: meson configure $OCC_BUILD -Dgpu_archs=$have,90 failed" 1
+    occ_ensure_build
 }

@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "driver_msg.h"
 #include "exitcodes.h"
 
 static inline void gpu_test_require_device(void)
@@ -20,7 +21,17 @@ static inline void gpu_test_require_device(void)
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e == cudaSuccess && n > 0) return;
     const char *req = getenv("OCC_REQUIRE_GPU");
-    fprintf(stderr, "no usable GPU (%s)\n", e == cudaSuccess ? "0 devices" : cudaGetErrorName(e));
+    if (e == cudaSuccess) {
+        fprintf(stderr, "no usable GPU (0 devices)\n");
+    } else {
+        int driver = 0, runtime = 0;
+        if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+        if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+        char why[400];
+        occ_no_device_message("no usable GPU", cudaGetErrorName(e), cudaGetErrorString(e),
+                              occ_driver_present(), driver, runtime, why, sizeof why);
+        fprintf(stderr, "%s\n", why);
+    }
     exit(req && strcmp(req, "1") == 0 ? 1 : OCC_EXIT_SKIP);
 }
 

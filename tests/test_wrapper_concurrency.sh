@@ -4,7 +4,8 @@
 # first use, then 3 rounds of 6 after a touch of a harness source; every run exits 0 and prints its
 # plan. A run with nothing changed leaves the binary as it was (build_info.h is regenerated on every
 # build but rewritten only when it changes, so nothing relinks). Two run_tests at once, on suites of
-# different sizes, each count their own results (the counts meson test itself prints).
+# different sizes, each count their own results (the counts meson test itself prints, timeouts
+# counted as failed), and name each skipped test with its reason.
 set -u
 . "$(dirname "$0")/wrapper_lib.sh"
 tree=$occ_test_tmp/tree
@@ -45,11 +46,14 @@ fi
 # run_tests' closing line against the summary meson test prints from its own results.
 check_counts() {
     local out=$occ_test_tmp/$1.out
-    local want; want=$(awk '/^Ok:/ {p = $2} /^Fail:/ {f = $2} /^Skipped:/ {s = $2}
-        END {printf "tests: %d passed, %d failed, %d skipped", p, f, s}' "$out")
+    local want; want=$(awk '/^Ok:/ {p = $2} /^Fail:/ {f += $2} /^Timeout:/ {f += $2}
+        /^Skipped:/ {s = $2} END {printf "tests: %d passed, %d failed, %d skipped", p, f, s}' "$out")
     local got; got=$(grep '^tests: ' "$out")
     if ! grep -q '^Ok: *[1-9]' "$out" || [ "$got" != "$want" ]; then
         echo "FAIL: run_tests --suite $1 said '$got'; meson test counted '$want'"
+        failures=$((failures + 1))
+    elif [ "$(grep -c '^skip: ' "$out")" != "$(awk '/^Skipped:/ {s = $2} END {print s + 0}' "$out")" ]; then
+        echo "FAIL: run_tests --suite $1: not one 'skip: NAME: REASON' line per skipped test"
         failures=$((failures + 1))
     else
         echo "run_tests --suite $1: $got"

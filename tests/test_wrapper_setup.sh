@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The set-up wrapper (bench/setup.sh through run_sweep) on a scratch copy built for sm_90:
+#  first use: one line naming the archs, then "occsweep: building: N/T steps" lines, nothing else;
+#  gpu_archs=auto: the archs a fake nvidia-smi lists (one GPU, several, none: all archs);
 #  (b) meson installed by pip into a directory not on PATH: found there, not installed again;
 #  (a) a read-only checkout with a complete build: the built binary runs (a line says so when the
 #      sources are newer), no shell error from writing a log into the checkout;
@@ -25,7 +27,41 @@ sweep() {
     fi
 }
 
-sweep first-use || { echo "failures: $failures"; exit 1; }
+# First use: one line naming the archs (OCC_MESON_ARGS: sm_90), then progress lines only.
+sweep first-use OCC_PROGRESS_S=3 || { echo "failures: $failures"; exit 1; }
+err=$occ_test_tmp/first-use.err
+first=$(head -n 1 "$err")
+want="occsweep: first use: building for sm_90 (-Dgpu_archs) in build (log on failure only)"
+others=$(tail -n +2 "$err" | grep -cvE '^occsweep: building: [0-9]+/[0-9]+ steps$')
+steps=$(grep -cE '^occsweep: building: [0-9]+/[0-9]+ steps$' "$err")
+if [ "$first" != "$want" ] || [ "$others" != 0 ] || [ "$steps" -lt 1 ]; then
+    fail "first use: want '$want', then 'occsweep: building: N/T steps' lines (every 3 s here):"
+    cat "$err"
+else
+    echo "first use: '$first', $steps progress lines"
+fi
+
+# The archs meson.build detects (gpu_archs=auto) with a fake nvidia-smi: the GPU's, the set of
+# several GPUs', every arch when nvidia-smi lists none. Configure only (no build).
+mkdir -p "$occ_test_tmp/smi"
+cat >"$occ_test_tmp/smi/nvidia-smi" <<'SMI'
+#!/bin/sh
+[ -n "$FAKE_CAPS" ] || { echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."; exit 9; }
+printf '%s\n' $FAKE_CAPS
+SMI
+chmod +x "$occ_test_tmp/smi/nvidia-smi"
+detect() { # detect CAPS WANT: the configure message with nvidia-smi listing CAPS
+    local b=$occ_test_tmp/detect-build said
+    rm -rf "$b"
+    said=$(FAKE_CAPS=$1 PATH=$occ_test_tmp/smi:$PATH occ_test_meson setup "$b" "$tree" \
+        -Dplugin_examples=false 2>&1 | sed -n 's/^Message: occsweep: //p')
+    if [ "$said" = "$2" ]; then echo "auto archs, nvidia-smi '$1': $said"
+    else fail "auto archs, nvidia-smi '$1': '$said', want '$2'"; fi
+    rm -rf "$b"
+}
+detect "9.0" "building for sm_90 (the GPU here), PTX of compute_90"
+detect "9.0 8.0 9.0" "building for sm_80 sm_90 (the GPUs here), PTX of compute_90"
+detect "" "building for sm_80 sm_86 sm_89 sm_90 sm_100 sm_120 (nvidia-smi lists no GPU; all archs), PTX of compute_120"
 
 # (b) PATH with every directory that holds meson replaced by links to all its other entries.
 nomeson_path=
@@ -92,8 +128,8 @@ cp -r "$tree" "$copy"
 tree=$copy
 if sweep copied; then
     err=$occ_test_tmp/copied.err
-    said=$(grep -c "was configured for $occ_test_tmp/a; setting it up again" "$err")
-    lines=$(wc -l <"$err")
+    said=$(grep -c "was configured for $occ_test_tmp/a; setting it up again for $copy: building for sm_90 " "$err")
+    lines=$(grep -cvE '^occsweep: building: [0-9]+/[0-9]+ steps$' "$err")
     configured=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["directories"]["source"])' \
         "$copy/build/meson-info/meson-info.json")

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/wrapper_lib.sh: sourced by the set-up wrapper's tests. A scratch copy of the source tree
 # (tracked and untracked-but-not-ignored files) in a temp dir removed on exit, and an
-# environment that builds it for sm_90 only, without the example plugins (short builds), in its
-# own build/.
+# environment that builds it for sm_90 only, without PTX and the example plugins (the smallest
+# build that runs the wrapper's paths: about 40 s on an idle 2-core machine), in its own build/.
 occ_test_src=${OCC_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 occ_test_tmp=$(mktemp -d)
 trap 'chmod -R u+w "$occ_test_tmp" 2>/dev/null; rm -rf "$occ_test_tmp"' EXIT
 unset OCC_ROOT OCC_BUILD
-export OCC_MESON_ARGS="-Dgpu_archs=90 -Dplugin_examples=false"
+export OCC_MESON_ARGS="-Dgpu_archs=90 -Dgpu_ptx= -Dplugin_examples=false"
+
+# meson as the wrapper finds it (bench/setup.sh), for a test that configures a tree itself.
+occ_test_meson() { (. "$occ_test_src/bench/setup.sh" && occ_find_meson && meson "$@"); }
 
 # scratch_copy DIR: the source tree's files, copied to DIR (outside git: all but build/).
 scratch_copy() {

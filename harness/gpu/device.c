@@ -6,11 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "driver_msg.h"
 #include "exitcodes.h"
 
 void occ_device_format_error(cudaError_t e, const char *what, char *buf, size_t len)
 {
     snprintf(buf, len, "%s: %s: %s", what, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+/* A failed cudaGetDeviceCount as one line: no driver here, a driver older than the runtime (both
+ * versions named), or another error (driver_msg.h). */
+static void no_device_message(cudaError_t e, const char *what, char *buf, size_t len)
+{
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+    occ_no_device_message(what, cudaGetErrorName(e), cudaGetErrorString(e), occ_driver_present(),
+                          driver, runtime, buf, len);
 }
 
 static void make_slug(const char *name, char *slug, size_t len)
@@ -62,9 +74,8 @@ int occ_device_list(OccDeviceId *ids, int max, int *n, char *err, size_t err_len
         *n = i + 1;
     }
     if (e != cudaSuccess) {
-        char what[160];
-        occ_device_format_error(e, "no usable CUDA device (listing the devices)", what,
-                                sizeof what);
+        char what[400];
+        no_device_message(e, "no usable CUDA device (listing the devices)", what, sizeof what);
         snprintf(err, err_len, "%s; to try --device without a GPU use --dry-run with "
                  "OCC_FAKE_DEVICES (see --help)", what);
         return OCC_EXIT_NO_GPU;
@@ -86,8 +97,8 @@ int occ_device_open(int index, OccDevice *d, char *err, size_t err_len)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-        char what[160];
-        occ_device_format_error(e, "no usable CUDA device (cudaGetDeviceCount)", what, sizeof what);
+        char what[400];
+        no_device_message(e, "no usable CUDA device (cudaGetDeviceCount)", what, sizeof what);
         snprintf(err, err_len, "%s; to plan without a GPU use --dry-run --arch sm_XX", what);
         return OCC_EXIT_NO_GPU;
     }

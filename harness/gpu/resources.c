@@ -52,8 +52,22 @@ static int from_table(const OccArchLimits *arch, const OccVariantInfo *v, OccVar
                                    t->loads_in_flight_sass};
         return 0;
     }
-    snprintf(err, err_len, "--arch %s: this build has no code for it (rebuild with "
-                           "-Dgpu_archs=...,%s)", arch->name, arch->name + 3);
+    /* The archs the build has, "80,90" (the table lists every variant for each). */
+    char have[128] = "";
+    size_t n = 0;
+    for (int k = 0; k < occ_kernel_resources_count; k++) {
+        const char *a = occ_kernel_resources[k].arch + 3, *p = have;
+        size_t al = strlen(a);
+        int seen = 0;
+        for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+            if (strncmp(p, a, al) == 0 && (p[al] == ',' || p[al] == '\0')) seen = 1;
+        }
+        if (!seen && n + al + 2 < sizeof have)
+            n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", n ? "," : "", a);
+    }
+    snprintf(err, err_len, "--arch %s: this build has no code for it (built with "
+             "gpu_archs=%s); rebuild with: meson configure build -Dgpu_archs=%s,%s (or "
+             "-Dgpu_archs=all), then run again", arch->name, have, have, arch->name + 3);
     return -1;
 }
 
