@@ -25,6 +25,7 @@
 #include "run_policy.h"
 #include "run_summary.h"
 #include "sink.h"
+#include "summary_json.h"
 
 /* Set by SIGINT/SIGTERM; the point loop stops between points once it is (OccRun.stop).
  * File-scope because a signal handler can reach nothing else. */
@@ -203,7 +204,8 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
     const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
                                     sizeof err);
     occ_sink_close(&sink, pci, done, todo->n, e != cudaSuccess);
-    occ_run_summary_print(&sink, &run.roof, have_model ? &model : NULL, path, dev->name);
+    const int json_failed = occ_run_summary_print(&sink, &run.roof, have_model ? &model : NULL,
+                                                  path, dev->name, opt->json_path) != 0;
     occ_run_free(&run);
     if (e != cudaSuccess) return fail(err);
     /* Profiling, figures and the --report page only for a finished run; none changes the exit
@@ -212,7 +214,8 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         occ_ncu_pass_run(argc, argv, size, plan->n, &sink, &meta, path, opt->quiet);
     if ((opt->plot || opt->report) && done == todo->n) occ_plot_scripts_figures(path);
     if (opt->report && done == todo->n) occ_plot_scripts_page(path);
-    return occ_sink_exit_status(&sink, done, todo->n, path);
+    const int rc = occ_sink_exit_status(&sink, done, todo->n, path);
+    return rc == OCC_EXIT_OK && json_failed ? OCC_EXIT_FAIL : rc;
 }
 
 /* --resume, once the device (or --arch) is known: the earlier rows' GPU and run axes checked,
@@ -228,6 +231,24 @@ static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, O
         return -1;
     }
     todo->n = occ_resume_filter_points(t, todo->points, todo->n);
+    return 0;
+}
+
+/* --json FILE of a run, refused before any GPU time is spent: not with --dry-run (nothing is
+ * measured) or a --device list (a CSV per GPU), and a path occ_summary_json_check_target takes
+ * that is neither the run's CSV nor its knee report. 0, or -1 with the reason in err. */
+static int check_json(const OccOptions *opt, char *err, size_t err_len)
+{
+    const char *csv = opt->resume_path ? opt->resume_path : opt->out_path;
+    char md[1100], why[1000];
+    if (opt->dry_run || opt->n_devices != 1)
+        return snprintf(err, err_len, "--json %.200s: %s; to summarize a CSV: --recompute CSV "
+                        "--json FILE", opt->json_path, opt->dry_run ? "a dry run measures nothing"
+                        : "a --device list writes one CSV per GPU"), -1;
+    if (csv) occ_csv_sibling_path(csv, "-knee.md", md, sizeof md);
+    const char *const others[] = {csv, csv ? md : NULL};
+    if (occ_summary_json_check_target(opt->json_path, opt->force, others, 2, why, sizeof why))
+        return snprintf(err, err_len, "--json %.440s", why), -1;
     return 0;
 }
 
@@ -258,14 +279,14 @@ int main(int argc, char **argv)
         return OCC_EXIT_USAGE;
     }
     if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
-    if (opt.help) { occ_options_print_help(stdout, "run_sweep"); return OCC_EXIT_OK; }
+    if (opt.help) { occ_options_print_help(stdout, "occsweep"); return OCC_EXIT_OK; }
     if (opt.version) return occ_plot_scripts_version(stdout);
     if (opt.help_man) { occ_options_print_man(stdout, "occsweep", OCC_VERSION); return OCC_EXIT_OK; }
     /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
     const int ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
     if (ncu_child) {
         opt.ncu = opt.report = opt.plot = 0;
-        opt.out_path = opt.resume_path = NULL;
+        opt.out_path = opt.resume_path = opt.json_path = NULL;
         opt.quiet = 1;
     }
     if (opt.list) {
@@ -274,6 +295,7 @@ int main(int argc, char **argv)
     }
     if (opt.calc) return calc(&opt);
     if (opt.recompute_path) return occ_recompute(&opt);
+    if (opt.json_path && check_json(&opt, msg, sizeof msg) != 0) return usage_error(msg);
     /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
      * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
     const char *fake_list = occ_fake_list();
@@ -338,7 +360,7 @@ int main(int argc, char **argv)
                 opt.resume_path, resumed.n_rows, todo.n);
     if (fake) return occ_fake_run(&opt, fake, &todo, argc, argv);
     if (opt.dry_run) {
-        occ_plan_print_dry_run(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch);
+        occ_plan_print_dry_run(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch, &opt);
         return OCC_EXIT_OK;
     }
     if (!opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", notes, &plan);

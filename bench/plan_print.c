@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "plan_estimate.h"
 
 void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const OccPlan *plan)
 {
@@ -42,9 +43,9 @@ void occ_plan_print_carveouts(FILE *f, const OccPlan *plan)
 }
 
 void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char *notes,
-                            int with_l2)
+                            int with_l2, const OccOptions *opt)
 {
-    char line[256];
+    char line[320];
     int footprints = 0;
     printf("plan for %s: %d points\n", target, plan->n);
     occ_plan_print_levels(stdout, "levels ", notes, plan);
@@ -58,4 +59,9 @@ void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char 
         printf("footprints: planned without the L2 size (--arch); a run on the GPU adds 8 per "
                "octave within a factor 4 of its L2\n");
     printf("%d points\n", plan->n);
+    OccPlanEstimate est;
+    occ_plan_estimate(plan, opt, &est);
+    printf("%s\n", occ_plan_format_estimate(&est, opt, line, sizeof line));
+    if (occ_plan_ladder_left_out(opt))
+        printf("%s\n", occ_plan_format_ladder_note(line, sizeof line));
 }

@@ -16,6 +16,7 @@
 #include "model.h"
 #include "rowfmt.h"
 #include "run_summary.h"
+#include "summary_json.h"
 
 /* The number metadata `key` holds, or NaN when the file lacks it or it is not a number. */
 static double meta_number(const OccCsvTable *t, const char *key)
@@ -54,9 +55,15 @@ static double largest_difference(const OccModel *m, const OccRow *rows, int n_ro
 /* The refusals made before anything is read or written: FILE must be a regular file (a FIFO
  * would block the read, a device feed it without end); --out must not name FILE itself (with
  * --force the report would replace the measurement) and its directory must exist (the report is
- * not written until the table is printed). 0, or -1 with the reason in err. */
-static int check_paths(const char *path, const char *out, char *err, size_t err_len)
+ * not written until the table is printed); --json must pass occ_summary_json_check_target, and
+ * be neither FILE nor --out. 0, or -1 with the reason in err. */
+static int check_paths(const char *path, const char *out, const char *json, int force, char *err,
+                       size_t err_len)
 {
+    char why[1000];
+    const char *const others[] = {path, out};
+    if (json != NULL && occ_summary_json_check_target(json, force, others, 2, why, sizeof why))
+        return snprintf(err, err_len, "--json %s", why), -1;
     struct stat in, o;
     if (stat(path, &in) != 0 || !S_ISREG(in.st_mode)) {
         snprintf(err, err_len, "%s (accepted: a CSV file of an earlier run)",
@@ -87,7 +94,7 @@ int occ_recompute(const OccOptions *opt)
     OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
     char err[1300];
     const char *path = opt->recompute_path;
-    if (check_paths(path, opt->out_path, err, sizeof err) != 0)
+    if (check_paths(path, opt->out_path, opt->json_path, opt->force, err, sizeof err) != 0)
         return fail(OCC_EXIT_USAGE, path, err);
     if (occ_csv_read(path, &t, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: --recompute %s\n", err);
@@ -141,8 +148,10 @@ int occ_recompute(const OccOptions *opt)
         printf("recomputed from %s: the chain model alone (no Little's-law model inputs)\n", path);
     }
     const char *gpu = occ_csv_meta_get(&t, "gpu_name");
+    const OccRunJson json = {.path = opt->json_path, .csv_path = path, .table = &t};
     const int rc = occ_run_summary_knees(have_model ? &m : NULL, plain, n, opt->out_path,
-                                         gpu ? gpu : "unknown GPU");
+                                         gpu ? gpu : "unknown GPU", opt->json_path ? &json : NULL);
     free(plain);
+    occ_csv_table_free(&t);
     return rc == 0 ? OCC_EXIT_OK : OCC_EXIT_FAIL;
 }

@@ -10,6 +10,7 @@
 #include "chain_model.h"
 #include "sink.h"
 #include "summary.h"
+#include "summary_json.h"
 
 /* The latency table: footprint, cycles and ns per dependent load of every row that has them, and
  * the skip rows of footprint points (no occupancy target), so a skipped footprint shows. */
@@ -26,8 +27,25 @@ static void print_latency(const OccRunRow *rows, int n)
     }
 }
 
+/* The JSON summary of json with these knees (harness/model/summary_json.h). 0, or -1 after a
+ * one-line message on stderr. */
+static int write_json(const OccRunJson *json, const OccModel *m, const OccKnee *knees, int nk,
+                      const OccChainKnee *chains, int nc)
+{
+    char err[1300];
+    const OccJsonSummary s = {.csv_path = json->csv_path, .table = json->table,
+                              .model = m, .knees = knees, .n_knees = nk,
+                              .chains = chains, .n_chains = nc};
+    if (occ_summary_json_write(json->path, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: --json %s\n", err);
+        return -1;
+    }
+    printf("wrote %s\n", json->path);
+    return 0;
+}
+
 int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
-                          const char *gpu_name)
+                          const char *gpu_name, const OccRunJson *json)
 {
     const size_t cap = (size_t)(n ? n : 1);
     OccKnee *knees = calloc(cap, sizeof *knees);
@@ -35,7 +53,8 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
     if (knees == NULL || chains == NULL) {
         free(knees);
         free(chains);
-        return -1;
+        if (json != NULL) fprintf(stderr, "occsweep: --json %s: out of memory\n", json->path);
+        return json != NULL ? -2 : -1;
     }
     const int nk = m ? occ_knee_compute(m, rows, n, knees, n) : 0;
     const int nc = occ_chain_knees(rows, n, chains, n);
@@ -57,6 +76,8 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
             printf("wrote %s\n", md_path);
         }
     }
+    if (json != NULL && nk < 0) fprintf(stderr, "occsweep: --json %s: out of memory\n", json->path);
+    if (json != NULL && (nk < 0 || write_json(json, m, knees, nk, chains, nc) != 0)) rc = -2;
     free(knees);
     free(chains);
     return rc;
@@ -78,8 +99,23 @@ static void print_residency(const OccRow *rows, int n)
                "occupancy\n", off, probed, OCC_RESIDENCY_TOLERANCE_PTS);
 }
 
-void occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccModel *model,
-                           const char *path, const char *gpu_name)
+/* The CSV at path read back for the JSON summary into *t: 0, or -1 after a one-line message. */
+static int read_back(const OccSink *sink, const char *path, const char *json_path, OccCsvTable *t)
+{
+    char err[1300];
+    if (sink->write_failed) {
+        fprintf(stderr, "occsweep: --json %s not written: the CSV %s was not\n", json_path, path);
+        return -1;
+    }
+    if (occ_csv_read(path, t, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: --json %s not written: %s\n", json_path, err);
+        return -1;
+    }
+    return 0;
+}
+
+int occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccModel *model,
+                          const char *path, const char *gpu_name, const char *json_path)
 {
     /* The sweep rows: the load levels (finite latency_mean_ns) are the model's input, named by
      * its description, not variants of the summary or the knee report. */
@@ -94,14 +130,25 @@ void occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccMo
     }
     if (plain && (rates || n == 0)) occ_summary_print(stdout, plain, n);
     print_latency(sink->rows, sink->n_rows);
+    OccCsvTable table = {0};
+    const int json_read = json_path && read_back(sink, path, json_path, &table) == 0;
+    const OccRunJson json = {.path = json_path, .csv_path = path, .table = &table};
+    int json_failed = json_path && !json_read;
     if (plain) {
         char md[1100];
         occ_csv_sibling_path(path, "-knee.md", md, sizeof md);
-        occ_run_summary_knees(model, plain, n, md, gpu_name);
+        const int rc = occ_run_summary_knees(model, plain, n, md, gpu_name,
+                                             json_read ? &json : NULL);
+        json_failed |= rc == -2;
+    } else if (json_read) {
+        fprintf(stderr, "occsweep: --json %s not written: out of memory\n", json_path);
+        json_failed = 1;
     }
+    occ_csv_table_free(&table);
     if (plain) print_residency(plain, n);
     free(plain);
     printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
            roof->memcpy_gbps, roof->cub_reduce_gbps, roof->dram_peak_gbps,
            sink->write_failed ? "FAILED to write" : "wrote", path, sink->end);
+    return json_failed ? -1 : 0;
 }

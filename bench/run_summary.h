@@ -15,22 +15,33 @@ struct OccSink;
  * the residency check (plots/report.py holds the same tolerance). */
 #define OCC_RESIDENCY_TOLERANCE_PTS 5.0
 
+/* Where the JSON summary of --json goes and what it describes (harness/model/summary_json.h). */
+typedef struct OccRunJson {
+    const char *path;         /* the JSON file to write */
+    const char *csv_path;     /* the CSV it describes, as the command line named it */
+    const OccCsvTable *table; /* that CSV as read back: its metadata and every row */
+} OccRunJson;
+
 /* The knee table of rows[0..n) under m (harness/model/model.h occ_knee_compute; none when m is
  * NULL) on stdout, after a line naming the model, then the chain section of the on-chip families
  * (harness/model/chain_model.h), and, when md_path is not NULL, the markdown knee report of
  * gpu_name there with both ("wrote <md_path>" on stdout). Nothing when no row makes a line of
- * either. 0, or -1 when memory runs out or the report cannot be written (a one-line message on
- * stderr). */
+ * either. When json is not NULL, the JSON summary of json->table with these knees at json->path
+ * ("wrote <path>" on stdout), even when no row makes a line. 0; -2 when json is not NULL and
+ * the summary was not written, else -1 when memory runs out or the report cannot be written
+ * (a one-line message on stderr). */
 int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const char *md_path,
-                          const char *gpu_name);
+                          const char *gpu_name, const OccRunJson *json);
 
 /* The end-of-run summary of the sink's rows (bench/sink.h, closed): the summary table
  * (harness/core/summary.h; the sweep rows, when any has a rate), the latency table (rows with
  * cycles per load, and skipped footprints), the knee table of model (when not NULL) and the
  * chain section with <csv>-knee.md beside path (occ_run_summary_knees), the residency check (rows with a measured residency), the roof
  * and "wrote <path> (<end_status>)" or "FAILED to write ...". The load-level rows (finite
- * latency_mean_ns) are the model's input and are in none of the tables. */
-void occ_run_summary_print(const struct OccSink *sink, const OccRoof *roof, const OccModel *model,
-                           const char *path, const char *gpu_name);
+ * latency_mean_ns) are the model's input and are in none of the tables. When json_path is not
+ * NULL, the JSON summary of the CSV at path, read back, with the same knees. Returns 0, or -1
+ * when the JSON summary was asked for and not written (a one-line message on stderr). */
+int occ_run_summary_print(const struct OccSink *sink, const OccRoof *roof, const OccModel *model,
+                          const char *path, const char *gpu_name, const char *json_path);
 
 #endif

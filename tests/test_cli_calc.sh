@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/test_cli_calc.sh: the occupancy calculator (occsweep --calc) as printed: the README's
-# example, worked examples (sm_80 at block 256), the carveout, both inverses fed back into the
+# tests/test_cli_calc.sh: the occupancy calculator (occsweep --calc) as printed: the worked example of
+# docs/domain.md, worked examples (sm_80 at block 256), the carveout, both inverses fed back into the
 # calculator, and every bad input.
 # Usage: test_cli_calc.sh PATH/TO/occsweep
 # Every case but the last gives --arch, so no GPU is needed; without --arch the device's limits
@@ -49,7 +49,7 @@ refused() {
 # A limiter row: name, then blocks/SM as the last number (and the limiter mark when given).
 rowre() { echo "^  $1 .* $2${3:+  <- $3}\$"; }
 
-# ---- the README's example: sm_90, 256 threads, 40 registers, 16 KiB ----
+# ---- docs/domain.md's example: sm_90, 256 threads, 40 registers, 16 KiB ----
 shows "^occupancy on sm_90: block 256 threads, 40 registers/thread, 16384 B shared memory/block$" \
     "^carveout: 228 KiB shared memory/SM \(max, as the occupancy API assumes; L1 keeps 28 KiB\)$" \
     "$(rowre threads 8)" "$(rowre registers 6 limiter)" "$(rowre 'shared memory' 13)" \

@@ -31,7 +31,7 @@ planned() {
     run "$@"
     if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
     elif [ -s "$err" ]; then why="stderr: $(head -n 1 "$err")"
-    elif ! tail -n 1 "$out" | grep -qE '^[0-9]+ points$'; then why="no plan: $(tail -n 1 "$out")"
+    elif ! grep -qE '^[0-9]+ points$' "$out"; then why="no plan: $(tail -n 1 "$out")"
     fi
     check "$(cmdline --dry-run --arch sm_90 "$@")" "$why"
 }

@@ -38,7 +38,7 @@ elif [ -z "$why" ] && ! awk -v d="${BASH_REMATCH[1]}" 'BEGIN { exit !(d < 1e-4) 
     why="recomputed predictions differ from the file's by ${BASH_REMATCH[1]}%"
 fi
 check "$(cmdline --recompute "$csv"): predictions recomputed" "$why"
-# What the run itself printed at the end (README, Known limits): 117 of 117 within 10%, knees 9
+# What the run itself printed at the end (its closing lines): 117 of 117 within 10%, knees 9
 # of 9, reduce_u1_v16's one level apart (56.25% measured, 62.5% predicted).
 for want in '^model: loaded latency L\(X\): 11 levels, 342\.7 ns idle' \
     '^reduce_u1_v16 +1 +16 +4483\.6 +56\.25 +62\.50 ' \

@@ -35,7 +35,7 @@ static const char fleet_note[] =
 static const char *const exit_codes[] = {
     "0  every point measured (or skipped with a reason) and verified",
     "1  a point failed verification, or a runtime error after the start",
-    "2  bad command line; nothing was written",
+    "2  bad command line, or an unusable input or output file; nothing was written",
     "3  no usable CUDA device (driver, device index, or arch not in the binary)",
 };
 

@@ -25,7 +25,7 @@ static const OccOptSpec table[] = {
      .accepted = "a plugin shared object (occsweep/plugin.h)", .unset_text = "none",
      .metavar = "FILE",
      .help = "sweep your own kernel: its family, from a shared object built against "
-             "occsweep/plugin.h (README: Sweeping your own kernel); without --kernel, only it"},
+             "occsweep/plugin.h (docs/plugins.md); without --kernel, only it"},
     {.name = "unroll", .kind = OCC_OPT_LIST, .scoped = 1, .field = AT(unroll),
      .field2 = AT(n_unroll), .axis = 'u', .metavar = "LIST",
      .help = "independent loads (or chains) per thread"},
@@ -56,8 +56,8 @@ static const OccOptSpec table[] = {
      .names = occ_option_schedule_names, .n_names = OCC_OPTION_N_SCHEDULES, .noun = "schedule",
      .default_text = "dynamic", .metavar = "S",
      .help = "how blocks share the buffer: dynamic (claim chunks until the work is gone: the set "
-             "occupancy runs to the end) or static (fixed grid-stride shares: the tail runs at "
-             "lower occupancy)"},
+             "occupancy runs to the end) or static (one contiguous share per block: the tail runs "
+             "at lower occupancy)"},
     {.name = "size", .kind = OCC_OPT_SIZE, .scoped = 1, .run_axis = 1, .field = AT(size_bytes),
      .metavar = "BYTES", .help = "buffer size; suffixes are powers of 1024"},
     {.name = "waves", .kind = OCC_OPT_INT, .scoped = 1, .run_axis = 1, .field = AT(waves), .lo = 1,
@@ -105,6 +105,14 @@ static const OccOptSpec table[] = {
      .accepted = "a CSV file of an earlier run", .unset_text = "none", .metavar = "FILE",
      .help = "recompute the Little's-law model and the knee table of FILE's rows and exit (no "
              "GPU): stdout, and the markdown knee report at --out when given"},
+    {.name = "json", .kind = OCC_OPT_PATH, .field = AT(json_path), .accepted = "a file path",
+     .unset_text = "none", .metavar = "FILE",
+     .help = "at the end, write a JSON summary of the run's CSV (with --recompute: of its "
+             "FILE) to FILE, for dashboards and CI: the CSV's path and metadata, the ok/skip/fail "
+             "row counts and, per variant, its U and V, plateau (best GB/s or GFLOP/s and its "
+             "occupancy), knee measured and predicted and model agreement, as the knee report "
+             "has them; FILE's directory must exist, an existing FILE is replaced only with "
+             "--force; not with --dry-run or a --device list"},
     {.name = "plot", .kind = OCC_OPT_FLAG, .field = AT(plot),
      .help = "draw the curves beside the CSV (needs gnuplot)"},
     {.name = "ncu", .kind = OCC_OPT_FLAG, .field = AT(ncu),

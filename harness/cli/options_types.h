@@ -35,8 +35,8 @@ typedef enum OccLever {
 typedef enum OccSchedulePolicy {
     OCC_SCHEDULE_DYNAMIC, /* blocks claim chunks from a counter until the work is gone (default):
                              the occupancy that was set is the occupancy that runs */
-    OCC_SCHEDULE_STATIC,  /* a fixed grid-stride share per block: blocks finish at staggered
-                             times and the tail runs at lower occupancy */
+    OCC_SCHEDULE_STATIC,  /* one contiguous share of the buffer per block: blocks finish at
+                             staggered times and the tail runs at lower occupancy */
 } OccSchedulePolicy;
 /* How much of the L1/shared SRAM the occupancy sweeps give to shared memory (--carveout). One
  * carveout holds for every point of a run: the padding pins each level inside it. */
@@ -136,6 +136,9 @@ typedef struct OccOptions {
                                      --dry-run or --calc): recompute the model and knee table of
                                      FILE's rows, no GPU, the markdown report at --out when
                                      given; NULL (default) = none */
+    const char *json_path;        /* --json FILE (points into argv): the JSON summary of the
+                                     run's CSV (with --recompute: of that CSV), written at the
+                                     end (harness/model/summary_json.h); NULL (default) = none */
     int devices[OCC_MAX_LIST];    /* --device LIST|all: CUDA device indices, distinct, >= 0, in
                                      the order given (ranges like 0..3 allowed); default {0} */
     int n_devices;                /* entries in devices, 1..OCC_MAX_LIST, or OCC_DEVICES_ALL for
