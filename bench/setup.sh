@@ -173,10 +173,12 @@ occ_use_readonly_build() {
 # Ninja's output into the log $1; on stderr, while it runs, "occsweep: building: N/T steps" (its
 # status line, NINJA_STATUS) once every OCC_PROGRESS_S seconds (15), nothing when it ends sooner.
 # The total comes from ninja's dry run first, so that a line before the first step ends says 0/T.
+# Further arguments: the targets to build (default: all).
 occ_ninja() {
-    local total; total=$(ninja -C "$OCC_BUILD" -n 2>/dev/null | grep -c '^\[') || total='?'
-    NINJA_STATUS='[occ %f/%t] ' ninja -C "$OCC_BUILD" 2>&1 |
-        occ_progress "${OCC_PROGRESS_S:-15}" "0/$total" >"$1"
+    local log=$1 total; shift
+    total=$(ninja -C "$OCC_BUILD" -n "$@" 2>/dev/null | grep -c '^\[') || total='?'
+    NINJA_STATUS='[occ %f/%t] ' ninja -C "$OCC_BUILD" "$@" 2>&1 |
+        occ_progress "${OCC_PROGRESS_S:-15}" "0/$total" >"$log"
     return "${PIPESTATUS[0]}"
 }
 
@@ -199,6 +201,8 @@ occ_progress() {
     done
 }
 
+# occ_ensure_build [TARGET...]: set up the build directory on first use, then build the targets
+# (default: everything; run_sweep asks for "sweep", meson.build's program without the tests).
 occ_ensure_build() {
     mkdir -p "$OCC_BUILD" 2>/dev/null || true
     if [ ! -w "$OCC_BUILD" ]; then occ_use_readonly_build; return; fi
@@ -222,7 +226,7 @@ occ_ensure_build() {
         local archs; archs=$(sed -n 's/^Message: occsweep: \(building for .*\)$/\1/p' "$log" | head -n 1)
         occ_say "$why ${archs:-building} in $where (log on failure only)"
     fi
-    occ_ninja "$log" || occ_fail_build build "$log"
+    occ_ninja "$log" "$@" || occ_fail_build build "$log"
     rm -f "$log"
     occ_unlock
 }

@@ -58,10 +58,13 @@ Output: variant,arch,loads_in_flight_sass,loads_per_trip,loop,symbol,fma_chains_
         issued_per_trip,fma_bank_pairs_sass
 """
 import argparse
+import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 INSN = re.compile(r'^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;')
 REG = re.compile(r'(?<![A-Z_])R(\d+)(\.64|\.128)?')
@@ -327,15 +330,35 @@ def audit(lines):
     return rows
 
 
+def dump_one(path, cuobjdump, env):
+    """cuobjdump -sass of one library or object, as lines."""
+    done = subprocess.run([cuobjdump, '-sass', path], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit('audit_sass: %s -sass %s failed: %s' % (cuobjdump, path, done.stderr.strip()))
+    return done.stdout.splitlines()
+
+
 def dump(library, cuobjdump, nvdisasm):
-    """cuobjdump -sass of the library; cuobjdump finds nvdisasm through NVDISASM_PATH."""
+    """cuobjdump -sass of the library; cuobjdump finds nvdisasm through NVDISASM_PATH. A static
+    library's objects are disassembled at once, one cuobjdump each (one cuobjdump over the whole
+    library takes about 5 s for one arch, serially), and their listings joined in the archive's
+    order: each object's listing names its own archs and functions."""
     env = dict(os.environ)
     if nvdisasm:
         env['NVDISASM_PATH'] = os.path.dirname(os.path.abspath(nvdisasm))
-    done = subprocess.run([cuobjdump, '-sass', library], env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit('audit_sass: %s -sass %s failed: %s' % (cuobjdump, library, done.stderr.strip()))
-    return done.stdout.splitlines()
+    ar = shutil.which('ar')
+    if not library.endswith('.a') or not ar:
+        return dump_one(library, cuobjdump, env)
+    with tempfile.TemporaryDirectory(prefix='audit_sass.') as tmp:
+        members = subprocess.run([ar, 't', os.path.abspath(library)], capture_output=True,
+                                 text=True)
+        names = members.stdout.split()
+        if members.returncode != 0 or not names or len(set(names)) != len(names) or \
+                subprocess.run([ar, 'x', os.path.abspath(library)], cwd=tmp).returncode != 0:
+            return dump_one(library, cuobjdump, env)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            listings = pool.map(lambda n: dump_one(os.path.join(tmp, n), cuobjdump, env), names)
+            return [line for listing in listings for line in listing]
 
 
 def main():

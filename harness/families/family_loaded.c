@@ -38,9 +38,13 @@ _Static_assert((int)OCC_LOADED_READ == (int)OCC_CURVE_READ &&
 #define WINDOW_SLACK_MS 0.002
 /* The background buffer's bytes are 0x01: every 4-byte word it loads is this. */
 #define BG_WORD 0x01010101ull
-/* The probes' cycle and the background buffer, in L2 sizes: room for every level's hops of all
- * probes on lines no level visited before (checked at set-up). */
+/* The probes' cycle and the background buffer, in L2 sizes, far beyond what L2 holds; set-up
+ * makes them larger where the probes need more room for every level's hops on lines no level
+ * visited before (an H100 SXM: 12 x 50 MiB holds 37,236 lines a probe of its 132, the 33 levels
+ * take 38,016). */
 #define FOOTPRINT_L2 12
+/* 4-byte words per line of the probes' cycle: 128-byte lines. */
+#define LINE_WORDS 32
 
 /* Bytes the delivered bandwidth counts per background load, and 4-byte words per load, by
  * traffic (OccLoadedTraffic): a 16-byte vector (copy: also stored), or one word of a line. */
@@ -225,10 +229,12 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     if (!s) return -1;
     const double t0 = occ_walltime_s();
     const int sm = s->sm = env->dev->sm_count;
-    const size_t footprint = (size_t)FOOTPRINT_L2 * (size_t)env->dev->l2_bytes;
+    const size_t probe_bytes = (size_t)sm * OCC_LOADED_LEVELS * LEVEL_HOPS * LINE_WORDS * 4;
+    size_t footprint = (size_t)FOOTPRINT_L2 * (size_t)env->dev->l2_bytes;
+    if (footprint < probe_bytes) footprint = probe_bytes;
     s->stream = env->timer->stream;
     s->bg_vecs = footprint / 16;
-    if (occ_footprint_init(&s->fp, footprint, 32, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
+    if (occ_footprint_init(&s->fp, footprint, LINE_WORDS, OCC_CHASE_ADDRESS, 0, 0x10ade5ull, err,
                            err_len) != 0) {
         teardown(s);
         *out = NULL;
