@@ -133,7 +133,7 @@ def relink(root, gpu, old, new):
     by_command = {c: n[:-len(".csv")] for n, c in new.items()}
     moves = {n[:-len(".csv")]: by_command[c] for n, c in old.items()
              if c in by_command and n[:-len(".csv")] != by_command[c]}
-    stale = re.compile(r"results/%s/([^\s)`'\"]+)" % re.escape(gpu))
+    stale = re.compile(r"results/%s/([^\s()\[\]`'\"]+)" % re.escape(gpu))
     for path in doc_files(root):
         if not os.path.isfile(path):
             continue
