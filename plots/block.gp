@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# plots/block.gp: one variant's median GB/s against achieved occupancy, one curve per block size
+# plots/block.gp: one variant's median GB/s against theoretical occupancy, one curve per block size
 # (threads per block): whether the same warps per SM hide latency as well in few large blocks as
 # in many small ones, and which levels each block size reaches (whole blocks: 1024 threads reach
 # only 50% and 100% on sm_90). The memcpy roof and DRAM peak as in occupancy.gp, and on the right
@@ -35,10 +35,9 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 
 YTOP = 1.1 * max2(YMAX, max2(ROOF, PEAK))
 set yrange [0 : YTOP]
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
-set xlabel "achieved occupancy (% of max warps per SM)"
+stats DATA using "occ_achieved_pct" nooutput
+OCC_LO = STATS_min
+eval OCC_AXIS
 set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# plots/chase.gp: the throughput pointer chase against achieved occupancy, one curve per chain
+# plots/chase.gp: the throughput pointer chase against theoretical occupancy, one curve per chain
 # count K (the unroll column): how many independent chains, rather than how many warps, it
 # takes to hide the memory latency.
 #
@@ -26,14 +26,12 @@ array K_OF_BLOCK[NB]
 stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
                   K_OF_BLOCK[b] = column("unroll"), 0)) nooutput
 
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
+stats DATA using "occ_achieved_pct" nooutput
+OCC_LO = STATS_min
+eval OCC_AXIS
 set yrange [0 : 1.1 * YMAX]
-set xlabel "achieved occupancy (% of max warps per SM)"
 set ylabel "dependent loads completed (10⁹/s, all chains)"
 set title ARG3 noenhanced
-set key inside right bottom vertical Left reverse noenhanced width 0
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(column(YCOL) / YSCALE) \

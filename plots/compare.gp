@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # plots/compare.gp: several GPUs (or runs) side by side: each curve's bandwidth as % of its own
-# file's memcpy roof, against achieved occupancy or bytes in flight per SM, one panel per unroll U
+# file's memcpy roof, against theoretical occupancy or bytes in flight per SM, one panel per unroll U
 # (so that each panel holds GPUs x V curves, not all of them). Colour names the GPU, point shape
 # and line width the vector width V (as volkov.gp has it); a register-capped twin is its own
 # curve, dashed with open points. The key is below the panels.
@@ -46,7 +46,7 @@ if (INFLIGHT) {
     set xrange [0 : 100]
     set xtics 0, 12.5, 100
     set mxtics 2
-    XLABEL = "achieved occupancy (% of max warps per SM)"
+    XLABEL = OCC_LABEL
 }
 set yrange [0 : (YPCT > 100 ? 1.1 * YPCT : 110)]
 set ytics 20

@@ -127,11 +127,13 @@ def entries(run, spec, kernel, mode, lever=None, keep_curve=None):
         curve = key[1]
         if keep_curve is not None and not keep_curve(curve[:nb]):
             continue
-        texts, medians = iter(curve[nb:]), iter(p.carry)
+        texts, medians, firsts = iter(curve[nb:]), iter(p.carry), iter(p.first or ())
         keep = []
         for name in spec.keep:
             if name in spec.text_keep:
                 keep.append(next(texts))
+            elif name in spec.first:
+                keep.append(next(firsts).lstrip(BLANKS))
             else:
                 m = next(medians).result()
                 keep.append("NaN" if m is None else number_text(m))
@@ -186,7 +188,7 @@ def check(path, prefix, unroll=None, vec=None):
         if lever is not None:
             where += "\037lever=" + clean(lever)
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
-                  figlist.factor(run, g, lever, suffix), desc]
+                  figlist.factor(run, g, lever, suffix), desc, figlist.context(ty, g)]
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
         if prefix is not None:
             with open_out("%s%d.tsv" % (prefix, k)) as f:

@@ -47,11 +47,12 @@ class Point:
     """The rows of one point: x as they write it (leading blanks dropped) and its value, the
     medians of y and of the numbers kept, the number of rows."""
 
-    __slots__ = ("x_text", "x", "y", "carry", "rows")
+    __slots__ = ("x_text", "x", "y", "carry", "rows", "first")
 
     def __init__(self, x_text, x, n_carry):
         self.x_text, self.x, self.rows = x_text.lstrip(BLANKS), x, 0
         self.y, self.carry = Median(), [Median() for _ in range(n_carry)]
+        self.first = None  # the texts of the spec's first columns in the point's first row
 
 
 class Group:
@@ -64,20 +65,23 @@ class Group:
     measured under two levers), factors, the distinct (lever, dram_bytes_per_load_byte text)
     in the order they appear, elems, the distinct vec_bytes texts (leading blanks dropped; the
     element sizes of arithmetic rows) in that order, and blocks, the distinct block_threads
-    texts (leading blanks dropped) in that order."""
+    texts (leading blanks dropped) in that order, and buffers, the distinct buffer_bytes texts
+    (leading blanks dropped), for the titles."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.flops = self.bandwidth = self.hop_ns = False
-        self.seen = {}  # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads)
+        # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes)
+        self.seen = {}
 
     def finish(self):
         self.levers = list(dict.fromkeys(k[0] for k in self.seen))
         self.factors = list(dict.fromkeys(k[:2] for k in self.seen))
         self.elems = list(dict.fromkeys(k[3].lstrip(BLANKS) for k in self.seen))
         self.blocks = list(dict.fromkeys(k[5].lstrip(BLANKS) for k in self.seen))
+        self.buffers = list(dict.fromkeys(k[6].lstrip(BLANKS) for k in self.seen))
         lever_of = {}
-        self.per_lever = any(lever_of.setdefault(k[2:], k[0]) != k[0] for k in self.seen)
+        self.per_lever = any(lever_of.setdefault(k[2:6], k[0]) != k[0] for k in self.seen)
         del self.seen
 
     def type(self):
@@ -124,6 +128,7 @@ def _feeder(run, spec):
     wheres = [(ix[c], v) for c, v in spec.where]
     i_need = [ix[c] for c in spec.need]
     i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
+    first = _getter([ix[c] for c in spec.first])
     positive = spec.positive_x
 
     def feed(row, kernel, mode, lever):
@@ -151,6 +156,7 @@ def _feeder(run, spec):
                 p = points[key] = LEFT_OUT
             else:
                 p = points[key] = Point(key[2], x, len(i_carry))
+                p.first = first(row)
         if p is LEFT_OUT:
             return
         p.rows += 1
@@ -181,7 +187,8 @@ def _scan_part(path, specs, part):
     i_loaded = ix["latency_mean_ns"]
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
-                                   ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"])
+                                   ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"],
+                                   ix["buffer_bytes"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
     groups, meta = run.groups, run.meta
     try:

@@ -46,13 +46,6 @@ def factor(run, g, lever, suffix):
     return "-"
 
 
-def lever_words(levers):
-    levers = [lev for lev in levers if lev != "-"]  # "-": not applicable (csv_columns.h)
-    if not levers:
-        return ""
-    return (", levers " if len(levers) > 1 else ", lever ") + " + ".join(levers)
-
-
 def arith_figures(g, base):
     """[(type, name, element size or None)] of an arithmetic group: with GB/s too (memory +
     arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
@@ -116,32 +109,58 @@ def figure_block(ty, g):
     return kept_block(g.blocks) if len(g.blocks) > 1 and ty not in ("ladder", "block") else None
 
 
-def block_words(g):
-    """The title's words for the block size a figure keeps ("" where g holds one)."""
-    if len(g.blocks) < 2:
-        return ""
-    kept = kept_block(g.blocks)
-    return "; block %s of %s" % (kept, ", ".join(sorted(g.blocks, key=sort_key)))
+def bytes_words(text):
+    """"4 GiB", "480 MiB", "512 B" of a byte count's text; the text itself where it is no
+    whole number of bytes."""
+    v = figspec.value(text) if occcsv.is_num(text) else None
+    if v is None or v <= 0 or v != int(v):
+        return text
+    for unit, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if v >= unit:
+            return "%g %s" % (round(v / unit, 2), name)
+    return "%d B" % v
+
+
+def context(ty, g):
+    """The title's second part: the block size the figure draws and the buffer its rows share
+    (none where they differ), e.g. "128-thread blocks · 4 GiB buffers"."""
+    words = []
+    if ty == "block":
+        words.append("block sizes " + ", ".join(sorted(g.blocks, key=sort_key)))
+    elif ty != "ladder":
+        blocks = "%s-thread blocks" % kept_block(g.blocks)
+        if len(g.blocks) > 1:
+            blocks += " (of %s)" % ", ".join(sorted(g.blocks, key=sort_key))
+        words.append(blocks)
+    if len(g.buffers) == 1 and ty != "flops":
+        words.append(bytes_words(g.buffers[0]) + (" footprint" if ty in ("chase", "hoptime")
+                                                  else " buffers"))
+    return " · ".join(words)
+
+
+LEVER_WORDS = {"pad": "occupancy set by shared-memory padding",
+               "bounds": "occupancy set by register caps"}
 
 
 def describe(ty, g, lever, suffix):
-    """The figure's part of its title: what it draws of which kernel and mode (the block
-    figure's variant, before this text, is csvsel.py's to add)."""
+    """The figure's first title line: what it draws against what, of which kernel and mode (the
+    block figure's variant, before this text, is csvsel.py's to add)."""
+    who = "%s (%s)" % (g.kernel, g.mode)
     if ty == "block":
-        return " by block size, mode " + g.mode
-    return _describe(ty, g, lever, suffix) + (block_words(g) if ty != "ladder" else "")
-
-
-def _describe(ty, g, lever, suffix):
+        return ": bandwidth against occupancy per block size"
     if ty == "flops":
-        return "%s %s, mode %s: GFLOP/s per chain count U" % (g.kernel, suffix.rsplit("-", 1)[1],
-                                                             g.mode)
+        return "%s %s: FMA throughput against occupancy" % (who, suffix.rsplit("-", 1)[1])
     if ty == "flops-fmas":
-        return g.kernel + ": GFLOP/s per A (FMAs per loaded float)"
+        return who + ": FMA throughput against occupancy, per FMAs per loaded float"
     if ty == "intensity":
-        return g.kernel + ": occupancy needed against FLOP per byte"
-    what = "%s, mode %s" % (g.kernel, g.mode)
+        return who + ": occupancy needed and best throughput against FLOP per byte"
     if ty == "ladder":
-        return what + ": latency ladder"
-    what += lever_words([lever] if lever is not None else g.levers)
-    return what + (": cycles per hop of one chain" if ty == "hoptime" else "")
+        return who + ": latency of a dependent load against footprint"
+    what = {"occupancy": "bandwidth against occupancy",
+            "inflight": "bandwidth against bytes in flight per SM",
+            "chase": "dependent loads per second against occupancy",
+            "hoptime": "cycles per dependent load of one chain against occupancy"}.get(ty, ty)
+    text = "%s: %s" % (who, what)
+    if lever is not None:
+        text += ", " + LEVER_WORDS.get(lever, "lever " + lever)
+    return text

@@ -49,14 +49,19 @@ class Spec:
     give a point per (kernel, mode, lever, by values, text keep values, x value); each number
     kept has its own median, NaN where no row there holds a finite one. Text keep values: the
     STR columns of keep and those named in as_text (numbers a point's rows share, such as a
-    launch's size: kept as their text, which costs a row less than a median)."""
+    launch's size: kept as their text, which costs a row less than a median). The columns of
+    keep named in first are kept as the text of the point's first row (numbers every row of a
+    point holds alike, such as its variant's register cap: no curve of their own, no median)."""
 
-    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=(), need=()):
+    def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=(), need=(),
+                 first=()):
         self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
         self.positive_x, self.where, self.need = positive_x, list(where), tuple(need)
-        self.text_keep = tuple(k for k in self.keep if TYPES[k] == "STR" or k in as_text)
+        self.first = tuple(k for k in self.keep if k in first)
+        self.text_keep = tuple(k for k in self.keep if (TYPES[k] == "STR" or k in as_text) and
+                               k not in self.first)
         self.curve = self.by + self.text_keep
-        self.carry = tuple(k for k in self.keep if k not in self.text_keep)
+        self.carry = tuple(k for k in self.keep if k not in self.text_keep + self.first)
 
     def finite_words(self):
         """The columns a row must hold finite, for messages: "X and Y", or "X, Y and N"."""
@@ -68,10 +73,13 @@ class Spec:
 # thread) is of one block_threads: plots/csvsel.py keeps one block size of a figure, and the
 # block figure draws the occupancy points one curve per block size.
 FIGURE_SPECS = (
+    # The cap and spill bytes label the register-capped curves.
     Spec("occupancy", ["unroll", "vec_bytes", "lever", "block_threads"], "occ_achieved_pct",
-         "gbps_median"),
+         "gbps_median", ["reg_cap_per_thread", "local_bytes_per_thread"],
+         first=("reg_cap_per_thread", "local_bytes_per_thread")),
     Spec("inflight", ["unroll", "vec_bytes", "lever", "block_threads"], "bytes_in_flight_per_sm",
-         "gbps_median", positive_x=True),
+         "gbps_median", ["reg_cap_per_thread", "local_bytes_per_thread"], positive_x=True,
+         first=("reg_cap_per_thread", "local_bytes_per_thread")),
     Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
          positive_x=True),
     Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),
@@ -80,9 +88,9 @@ FIGURE_SPECS = (
     Spec("hoptime", ["unroll", "block_threads"], "occ_achieved_pct", "ns_per_hop_median",
          ["sm_clock_mhz_median"], need=["sm_clock_mhz_median"]),
     Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
-         ["flop_peak_gflops"]),
+         ["flop_peak_gflops", "sm_clock_mhz_median"]),
     Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",
-         ["flop_peak_gflops"]),
+         ["flop_peak_gflops", "sm_clock_mhz_median"]),
     # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):
     # the launch sizes kept as text and the medians skipping NaN keep that cheap.
     Spec("intensity", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gbps_median",

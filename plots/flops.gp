@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# plots/flops.gp: arithmetic throughput against achieved occupancy: median GFLOP/s (drawn in
+# plots/flops.gp: arithmetic throughput against theoretical occupancy: median GFLOP/s (drawn in
 # TFLOP/s), one curve per value of one axis column, the clock-derived arithmetic peak as a line
 # named in the key and, on the right axis, the throughput as % of that peak. For the fma family
 # (one curve per number of independent chains U: how ILP substitutes for TLP) and for the mixed
@@ -28,6 +28,9 @@ NB = STATS_blocks
 YMAX = STATS_max / YSCALE
 stats DATA using "flop_peak_gflops" nooutput
 PEAK = STATS_max / YSCALE
+# The peak is the arch's FMA rate at the SM clock the rows measured (their highest median).
+stats DATA using "sm_clock_mhz_median" nooutput
+CLOCK = STATS_records > 0 ? STATS_max : 0
 array VAL[NB]
 array RK[NB]
 stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
@@ -35,28 +38,34 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 curve_rgb(b) = BY eq "unroll" ? unroll_rgb(VAL[b]) : rank_rgb(RK[b])
 curve_pt(b) = BY eq "unroll" ? rank_pt(unroll_slot(VAL[b])) : rank_pt(RK[b])
 curve_title(b) = BY eq "unroll" ? sprintf("U = %d chain%s", VAL[b], VAL[b] == 1 ? "" : "s") \
-                                : sprintf("A = %d FMA%s per float", VAL[b], VAL[b] == 1 ? "" : "s")
-PEAK_TITLE = sprintf("peak %.1f TFLOP/s", PEAK)
+                                : sprintf("A = %d", VAL[b])
+PEAK_TITLE = sprintf("peak %.1f TFLOP/s", PEAK) . \
+    (CLOCK > 0 ? sprintf(" at %.0f MHz", CLOCK) : "")
 
 set yrange [0 : 1.1 * max2(YMAX, PEAK)]
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
-set xlabel "achieved occupancy (% of max warps per SM)"
+stats DATA using XCOL nooutput
+OCC_LO = STATS_min
+eval OCC_AXIS
 set ylabel "median throughput (TFLOP/s)"
 if (PEAK > 0) {
     set link y2 via 100.0 * y / PEAK inverse y * PEAK / 100.0
     set y2tics 10 out nomirror
-    set y2label "% of the clock-derived peak (flop_peak_gflops)"
+    set y2label CLOCK > 0 ? sprintf("%% of the peak at %.0f MHz", CLOCK) : \
+        "% of the clock-derived peak (flop_peak_gflops)"
 }
 set title ARG3 noenhanced
 # Key columns as wide as the longest title (the style's narrower ones overlap the peak's).
-set key width 0
+set key width 0 maxrows 2
+if (BY ne "unroll") { set key title "A: FMAs per loaded float" }
 
+# The peak named on its line (a key entry would set the key's column width).
+if (PEAK > 0) {
+    set label 1 PEAK_TITLE at graph 0.5, first PEAK center offset 0, 0.7 front
+}
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using XCOL:(column("gflops_median") / YSCALE) \
          with linespoints linewidth 2.5 linecolor rgb curve_rgb(b) pointtype curve_pt(b) \
          title curve_title(b), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
-         title (PEAK > 0 ? PEAK_TITLE : "")
+         notitle
 eval SVG_AGAIN

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # plots/hoptime.gp: the throughput pointer chase as the time one chain takes per hop: SM cycles
-# per dependent load of one chain against achieved occupancy, one curve per chain count K (the
+# per dependent load of one chain against theoretical occupancy, one curve per chain count K (the
 # unroll column). Flat where every hop costs the bare latency; rising once the chains in flight
 # saturate the pipe or memory they chase through (the companion of plots/chase.gp's loads/s).
 #
@@ -28,14 +28,12 @@ array K_OF_BLOCK[NB]
 stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
                   K_OF_BLOCK[b] = column("unroll"), 0)) nooutput
 
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
+stats DATA using "occ_achieved_pct" nooutput
+OCC_LO = STATS_min
+eval OCC_AXIS
 set yrange [0 : 1.1 * YMAX]
-set xlabel "achieved occupancy (% of max warps per SM)"
 set ylabel "cycles per dependent load of one chain"
 set title ARG3 noenhanced
-set key inside left top vertical Left reverse noenhanced width 0
 
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(cycles(0)) \

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # plots/inflight.gp: the Volkov points against bytes in flight per SM (resident warps x 32 x U x V,
 # log2 axis), where Little's law should collapse the (U, V) curves onto one; curves drawn as in
-# occupancy.gp (volkov.gp's encoding), the roof lines named in the key, % of the memcpy roof on
-# the right axis, and the Little's-law model as a dash-dot line up to where it meets the roof
-# (past that it is the roof, whose line stays visible), and beside it the loaded-latency model
-# when the run measured L(X).
+# occupancy.gp (volkov.gp's encoding; the groups of equal U x V named in a column at the right),
+# the roof lines named in the key, % of the memcpy roof on the right axis, and the Little's-law
+# model as a grey dash-dot line up to where it meets the roof (past that it is the roof, whose
+# line stays visible), and beside it the loaded-latency model when the run measured L(X): thin
+# dotted lines, black to grey, a style no measured curve has.
 #
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
 #           [TRAFFIC [LOADED]]]]]
@@ -52,10 +53,10 @@ load HERE . "volkov.gp"
 ROOF_TITLE = sprintf("memcpy roof %.0f GB/s", ROOF)
 PEAK_TITLE = sprintf("DRAM peak %.0f GB/s", PEAK)
 MROOF_ON = ROOF > 0 && MROOF > 0 && MROOF != ROOF
-MROOF_TITLE = sprintf("cub::DeviceReduce roof %.0f GB/s (the model's, read-only rows)", MROOF)
+MROOF_TITLE = sprintf("cub roof %.0f GB/s", MROOF)
 LITTLE = ROOF > 0 && SMS > 0 && LAT_NS > 0 && TRAFFIC > 0
 LITTLE_TITLE = sprintf("Little: %.0f SMs, %.0f ns", SMS, LAT_NS) . \
-               (TRAFFIC != 1 ? sprintf(", traffic ×%g", TRAFFIC) : "")
+               (TRAFFIC != 1 ? sprintf(", ×%g", TRAFFIC) : "")
 LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 # The bytes in flight at which the model reaches the roof; the line ends there.
 KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
@@ -64,7 +65,9 @@ LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
 # The widths drawn: a warp that waits on k lines per trip is predicted from the expected slowest
 # of k latencies (harness/model/loaded_model.h), LOADED's column WCOL[i] for k = 1, 2, 4, 8.
 array WCOL[4] = [2, 7, 8, 9]
-array WRGB[4] = ["#c0392b", "#d9603b", "#e8875a", "#f2ae85"]
+# The predictions are black to grey, thin and dotted: a style no measured curve has.
+array WRGB[4] = ["#000000", "#444444", "#777777", "#aaaaaa"]
+array WK[4] = [1, 2, 4, 8]
 array LAST_NS[4]
 if (LOADED_ON) {
     stats LOADED using 1 nooutput
@@ -78,9 +81,10 @@ if (LOADED_ON) {
 }
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
 LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using ($1 * column(WCOL[i]) / (TRAFFIC * SMS)):" . \
-    "($1 < MROOF ? $1 : MROOF) with lines linewidth 3 linecolor rgb WRGB[i] " . \
-    "title (i == 1 ? 'predicted: loaded latency L(X), slowest of k = 1, 2, 4, 8 lines per warp trip (dark to light; k = U × V / 4)' : ''), " . \
-    "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 3 linecolor rgb WRGB[i] notitle," : ""
+    "($1 < MROOF ? $1 : MROOF) with lines linewidth 2 dashtype (2, 3) linecolor rgb WRGB[i] " . \
+    "title (i == 1 ? 'predicted: loaded latency L(X)' : ''), " . \
+    "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 2 dashtype (2, 3) " . \
+    "linecolor rgb WRGB[i] notitle," : ""
 # Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
 loaded_tail(x, i) = LOADED_ON && x >= LAST_GBPS * LAST_NS[i] / (TRAFFIC * SMS) ? \
     (TRAFFIC * x * SMS / LAST_NS[i] < MROOF ? TRAFFIC * x * SMS / LAST_NS[i] : MROOF) : NaN
@@ -93,11 +97,19 @@ set xlabel "bytes in flight per SM (resident warps × 32 × U × V)"
 set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
-    set y2tics 10 out nomirror
-    set y2label "% of memcpy roof"
+    set y2tics nice_step(YTOP * 100.0 / ROOF) out nomirror format "%g%%"
 }
 set title ARG3 noenhanced
 set samples 1000
+# The groups of equal U x V, by colour, in a column at the right of the plot.
+set rmargin 25
+set label 300 "U × V, bytes per" at graph 1, graph 1 left offset 7.5, 0.4 font ",12"
+set label 299 "thread per trip:" at graph 1, graph 1 left offset 7.5, -0.9 font ",12"
+do for [g = 1 : NG] {
+    set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset 7.5, -0.9 - 1.3 * g \
+        font ",12" textcolor rgb uv_rgb(G_UV[g])
+}
+set key maxrows 3 font ",14" width -4
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \

@@ -10,7 +10,9 @@
 # DATA  plots/csvsel.py select output with PLOT_BY=variant, PLOT_X=buffer_bytes,
 #       PLOT_Y=cycles_per_hop_median, PLOT_KEEP=ns_per_hop_median, PLOT_POSITIVE_X=1
 # OUT   output path without extension: writes OUT.png and OUT.svg
-# L1_BYTES, L2_BYTES  cache sizes to mark; empty: that marker is left out
+# L1_BYTES, L2_BYTES  cache sizes to mark; empty: that marker is left out. L1_BYTES is what the
+#       run's carveout left to L1 (metadata l1_kib), or, written BYTES:sram, the combined
+#       L1/shared SRAM (l1_bytes, where the CSV has no l1_kib), marked as such
 # SM_CLOCK_MHZ  when given, the right axis is the left one converted at this clock (ns = cycles
 #       x 1000 / MHz); empty: the measured ns are drawn as their own series (open squares)
 #       against a right axis scaled on its own
@@ -19,7 +21,11 @@
 load ARG0[1 : strlen(ARG0) - strlen("ladder.gp")] . "style.gp"
 DATA = ARG1
 OUT = ARG2
-L1 = ARGC >= 4 && ARG4 ne "" ? ARG4 + 0.0 : 0.0
+L1_TEXT = ARGC >= 4 ? ARG4 : ""
+L1_SRAM = strstrt(L1_TEXT, ":sram") > 0
+L1 = L1_TEXT eq "" ? 0.0 : (L1_SRAM ? L1_TEXT[1 : strstrt(L1_TEXT, ":") - 1] : L1_TEXT) + 0.0
+L1_WORDS = L1_SRAM ? "L1/shared SRAM " . bytes_label(L1) . " (L1 at most)" : \
+    "L1 " . bytes_label(L1) . " (carveout)"
 L2 = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 MHZ = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 
@@ -36,7 +42,7 @@ stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
 
 eval BYTE_TICS
 set xlabel "footprint of the chain (bytes)"
-set ylabel "cycles per dependent load"
+set ylabel "cycles per dependent load (SM clock)"
 set y2label MHZ > 0 ? sprintf("ns per dependent load (at %g MHz)", MHZ) : \
     "ns per dependent load (open squares)"
 set yrange [0 : 1.15 * YMAX]
@@ -51,7 +57,7 @@ if (MHZ > 0) {
 if (L1 > 0) {
     set arrow 1 from L1, graph 0 to L1, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
-    set label 1 "L1 " . bytes_label(L1) at L1, graph 0.03 offset 0.5, 0 left front
+    set label 1 L1_WORDS at L1, graph 0.03 offset 0.5, 0 left front
 }
 if (L2 > 0) {
     set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
@@ -65,7 +71,7 @@ if (L2 > 0) {
     set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
 }
 set title ARG3 noenhanced
-set key inside left top vertical Left reverse noenhanced opaque box width 0
+set key width 0
 
 # One variant is the usual ladder: its name would only repeat the title.
 cycles_title(b) = NB > 1 ? VNAME[b] . (MHZ > 0 ? "" : ": cycles") : \

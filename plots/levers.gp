@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # plots/levers.gp: one (unroll U, vector width V) of a --lever both run through each lever: median
-# GB/s against achieved occupancy, the natural variant padded by shared memory (pad) and the
+# GB/s against theoretical occupancy, the natural variant padded by shared memory (pad) and the
 # register ladder's capped twins (bounds, dashed, open points), each capped point labelled with
 # its cap and spill bytes ("r40: 32 B": local memory per thread from cudaFuncGetAttributes), so
 # that what more occupancy through fewer registers costs is visible; the memcpy roof as a line.
@@ -34,10 +34,9 @@ spill_label(b) = CAP_B[b] ? sprintf("r%d: %d B", column("reg_cap_per_thread"), \
                                     column("local_bytes_per_thread")) : ""
 
 set yrange [0 : 1.15 * max2(YMAX, ROOF)]
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
-set xlabel "achieved occupancy (% of max warps per SM)"
+stats DATA using "occ_achieved_pct" nooutput
+OCC_LO = STATS_min
+eval OCC_AXIS
 set ylabel "median bandwidth (GB/s)"
 set title ARG3 noenhanced
 

@@ -46,8 +46,9 @@ set title ARG3 noenhanced
 if (ROOF > 0) {
     set arrow 1 from ROOF, graph 0 to ROOF, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
-    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at ROOF, graph 0.05 offset -0.5, 0 \
-        right front
+    # Along the line, on its right, half-way up: clear of the curves, which bend up before it.
+    set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at ROOF, graph 0.5 rotate by 90 \
+        center offset 1.1, 0 front
 }
 
 eval PNG_BEGIN
@@ -55,7 +56,7 @@ plot DATA using 1:3:5 with filledcurves fillcolor rgb "#cfd8e8" fillstyle solid 
          title "p5 .. p95, read traffic", \
      DATA using 1:2 with linespoints linewidth 3 pointtype 7 linecolor rgb "#1f4e9a" \
          title "mean, read traffic", \
-     DATA using 1:6 with points pointtype 6 linecolor rgb "#1f4e9a" title "p99", \
+     DATA using 1:6 with points pointtype 6 linecolor rgb "#1f4e9a" title "p99, read traffic", \
      for [k = 1 : (RW ne "")] RW using 1:2 with linespoints linewidth 3 pointtype 5 \
          linecolor rgb "#b5651d" title "mean, read + write (copy) traffic", \
      for [k = 1 : (RW ne "")] RW using 1:6 with points pointtype 4 linecolor rgb "#b5651d" \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# plots/occupancy.gp: the Volkov curve: median GB/s against achieved occupancy, one curve per
+# plots/occupancy.gp: the Volkov curve: median GB/s against theoretical occupancy, one curve per
 # (unroll U, vector width V) and one more, dashed with open points, for its register-capped
 # _r<cap> twins (lever bounds) where they ran (the encoding is volkov.gp's); the memcpy roof and DRAM
 # peak as lines named in the key, and on the right axis the bandwidth as % of that roof.
@@ -27,22 +27,56 @@ PEAK_TITLE = sprintf("DRAM peak %.0f GB/s", PEAK)
 
 YTOP = 1.1 * (YMAX > ROOF ? (YMAX > PEAK ? YMAX : PEAK) : (ROOF > PEAK ? ROOF : PEAK))
 set yrange [0 : YTOP]
-set xrange [0 : 100]
-set xtics 0, 12.5, 100
-set mxtics 2
-set xlabel "achieved occupancy (% of max warps per SM)"
+# x from the lowest level measured, with room on the right for the groups' labels.
+stats DATA using XCOL nooutput
+OCC_LO = STATS_min
+OCC_HI = 100 + 0.3 * (100 - (OCC_LO < 100 ? OCC_LO : 0))
+eval OCC_AXIS
 set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
-    set y2tics 10 out nomirror
+    set y2tics nice_step(YTOP * 100.0 / ROOF) out nomirror format "%g%%"
     set y2label "% of memcpy roof"
 }
 set title ARG3 noenhanced
 
+# Each group's label at the right of its curves' ends, its height the mean of theirs; where
+# labels would overlap (closer than GAP of the y range) each pair is pushed apart evenly, and the
+# column kept inside the plot.
+GAP = 0.042 * YTOP
+array G_AT[NG > 0 ? NG : 1]
+array G_IDX[NG > 0 ? NG : 1]
+do for [g = 1 : NG] { G_IDX[g] = g }
+do for [i = 1 : NG] {
+    do for [j = i + 1 : NG] {
+        if (G_Y[G_IDX[j]] < G_Y[G_IDX[i]]) { t = G_IDX[i]; G_IDX[i] = G_IDX[j]; G_IDX[j] = t }
+    }
+}
+do for [i = 1 : NG] { G_AT[i] = G_Y[G_IDX[i]] }
+do for [pass = 1 : 40] {
+    do for [i = 2 : NG] {
+        short = G_AT[i - 1] + GAP - G_AT[i]
+        if (short > 0) { G_AT[i - 1] = G_AT[i - 1] - short / 2; G_AT[i] = G_AT[i] + short / 2 }
+    }
+    if (NG > 0 && G_AT[NG] > YTOP - 0.5 * GAP) {
+        do for [i = 1 : NG] { G_AT[i] = G_AT[i] - (G_AT[NG] - (YTOP - 0.5 * GAP)) }
+    }
+    if (NG > 0 && G_AT[1] < 0.5 * GAP) {
+        do for [i = 1 : NG] { G_AT[i] = G_AT[i] + (0.5 * GAP - G_AT[1]) }
+    }
+}
+LABEL_X = 100 + 0.02 * (100 - OCC_LO)
+do for [i = 1 : NG] {
+    set label 100 + i G_TEXT[G_IDX[i]] at LABEL_X, G_AT[i] left front font ",12" \
+        textcolor rgb uv_rgb(G_UV[G_IDX[i]])
+}
+set label 100 "U × V: bytes per thread per trip" at LABEL_X, graph 1 left front font ",12" \
+    offset 0, 0.7
+
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
-     for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
+     for [k = 1 : (ROOF > 0)] (x <= 100 ? ROOF : NaN) with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
-     for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
+     for [k = 1 : (PEAK > 0)] (x <= 100 ? PEAK : NaN) with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
 eval SVG_AGAIN

@@ -39,13 +39,16 @@ meta_get() {
     awk -F '\t' -v key="$2" '$1 == "meta" && $2 == key { v = $3 } END { print v }' <"$1"
 }
 
-# Title: GPU, what is drawn, date; fixture data says so, so that it is never taken for a run.
+# title_for INFO WHAT [CONTEXT]: two lines, what the figure draws, then the GPU, CONTEXT (block
+# size, buffer) and the run's date; fixture data says so, so that it is never taken for a run.
 title_for() {
-    local info=$1 what=$2 gpu date
+    local info=$1 what=$2 ctx=${3:-} gpu date
+    [ "$ctx" != - ] || ctx=""
     gpu=$(meta_get "$info" gpu_name)
     date=$(meta_get "$info" date_utc)
-    printf '%s — %s' "${gpu:-unknown GPU}" "$what"
-    [ -z "$date" ] || printf ' — %s' "${date%%T*}"
+    printf '%s\n%s' "$what" "${gpu:-unknown GPU}"
+    [ -z "$ctx" ] || printf ' · %s' "$ctx"
+    [ -z "$date" ] || printf ' · %s' "${date%%T*}"
     case "$(meta_get "$info" synthetic)" in 1*) printf ' [synthetic test data]' ;; esac
 }
 
@@ -96,7 +99,7 @@ load_levels() {
 # figure (unless --latency-ns).
 plot_csv() {
     local csv=$1 n=$2 info="$stage/info$n" dir="$stage/out$n" base dest lat k=0
-    local type kernel mode lever where suffix factor desc data out by
+    local type kernel mode lever where suffix factor desc ctx data out by title
     mkdir -p "$dir"
     base=${csv##*/}
     base=${base%.csv}
@@ -108,20 +111,21 @@ plot_csv() {
         [ ! -s "$levels-copy.dat" ] || loaded_rw="$levels-copy.dat"
         [ ! -s "$levels-gather.dat" ] || loaded_gather="$levels-gather.dat"
     fi
-    while IFS=$'\t' read -r type kernel mode lever where suffix factor desc; do
+    while IFS=$'\t' read -r type kernel mode lever where suffix factor desc ctx; do
         n_fig=$((n_fig + 1))
         k=$((k + 1))
         out="$dir/fig$n_fig"
         data="$info-$k.tsv"
+        title=$(title_for "$info" "$desc" "$ctx")
         case "$type" in
         occupancy)
             run_gnuplot occupancy.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$(meta_get "$info" roof_memcpy_gbps)" \
+                "$title" "$(meta_get "$info" roof_memcpy_gbps)" \
                 "$(meta_get "$info" roof_dram_peak_gbps)"
             ;;
         block)
             run_gnuplot block.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$(meta_get "$info" roof_memcpy_gbps)" \
+                "$title" "$(meta_get "$info" roof_memcpy_gbps)" \
                 "$(meta_get "$info" roof_dram_peak_gbps)"
             ;;
         inflight)
@@ -145,28 +149,34 @@ plot_csv() {
                 roof="$roof:$cub"
             fi
             run_gnuplot inflight.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$roof" \
+                "$title" "$roof" \
                 "$(meta_get "$info" roof_dram_peak_gbps)" "$(meta_get "$info" sm_count)" \
                 "$lat" "$factor" "$curve"
             ;;
         ladder)
+            # L1 is what the carveout left (l1_kib, "224 (the rest of ...)"), else the combined
+            # L1/shared SRAM (l1_bytes), marked as such.
+            local l1 l1_kib
+            l1_kib=$(meta_get "$info" l1_kib | awk '$1 ~ /^[0-9]+$/ && $1 > 0 { print $1 * 1024 }')
+            l1=${l1_kib:-$(meta_get "$info" l1_bytes)}
+            [ -z "$l1" ] || [ -n "$l1_kib" ] || l1="$l1:sram"
             run_gnuplot ladder.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$(meta_get "$info" l1_bytes)" \
+                "$title" "$l1" \
                 "$(meta_get "$info" l2_bytes)" "$(meta_get "$info" sm_clock_mhz)"
             ;;
         flops | flops-fmas)
             by=unroll
             [ "$type" = flops ] || by=fma_per_element
             run_gnuplot flops.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$by"
+                "$title" "$by"
             ;;
         intensity)
             run_gnuplot intensity.gp "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$(meta_get "$info" roof_memcpy_gbps)"
+                "$title" "$(meta_get "$info" roof_memcpy_gbps)"
             ;;
         chase | hoptime)
             run_gnuplot "$type.gp" "$csv" "$suffix" "$data" "$out" \
-                "$(title_for "$info" "$desc")" "$mode"
+                "$title" "$mode"
             ;;
         esac
         staged+=("$out")
@@ -178,7 +188,7 @@ plot_csv() {
     if [ -n "$loaded" ]; then
         n_fig=$((n_fig + 1))
         run_gnuplot loaded.gp "$csv" loaded-latency "$loaded" "$dir/fig$n_fig" \
-            "$(title_for "$info" "latency under load")" \
+            "$(title_for "$info" "load levels: latency of a dependent load against the bandwidth delivered")" \
             "$(meta_get "$info" dram_latency_ns)" "$(meta_get "$info" roof_memcpy_gbps)" \
             "$loaded_rw" "$loaded_gather"
         staged+=("$dir/fig$n_fig")
@@ -207,7 +217,7 @@ plot_levers() {
     out="$7/fig$n_fig"
     name="levers-${name%-bounds}-u$u-v$v"
     run_gnuplot levers.gp "$1" "$name" "$data" "$out" \
-        "$(title_for "$2" "$4 $5 u$u v$v: levers (label: cap: spill B/thread)")" \
+        "$(title_for "$2" "$4 ($5) u$u v$v: bandwidth against occupancy through each lever")" \
         "$(meta_get "$2" roof_memcpy_gbps)"
     staged+=("$out")
     targets+=("$8-$name")
@@ -225,7 +235,7 @@ plot_ncu() {
     n_fig=$((n_fig + 1))
     out="$3/fig$n_fig"
     run_gnuplot ncu.gp "$1" ncu "$data" "$out" \
-        "$(title_for "$2" "Nsight Compute: stalls per issued instruction, achieved occupancy")" \
+        "$(title_for "$2" "Nsight Compute: stalls per issued instruction and achieved occupancy")" \
         "${where:+${unroll:+unroll $unroll }${vec:+vec $vec}}${where:-every variant}"
     staged+=("$out")
     targets+=("$4")

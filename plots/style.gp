@@ -26,6 +26,10 @@
 #   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
 #   ROOF_RGB, GRID_RGB    colours of roof lines and the grid
+#   OCC_LABEL, OCC_AXIS   the occupancy axis: its label (the API's, theoretical, occupancy:
+#                         occ_achieved_pct; the measured one is occ_measured_pct) and a string
+#                         to eval with OCC_LO (the lowest level drawn) and OCC_HI (100, or more
+#                         to leave room for labels at the curves' ends) set: x from OCC_LO
 
 set encoding utf8
 set datafile separator tab
@@ -58,7 +62,7 @@ vec_pt_open(v) = vec_pt(v) - 1
 
 # gnuplot has no functions without arguments; the argument is ignored.
 capped_row(unused) = strcol("lever") eq "bounds"
-CAPPED_TITLE = "register-capped twin (dashed, open)"
+CAPPED_TITLE = "register-capped (dashed, open)"
 
 max2(a, b) = a > b ? a : b
 
@@ -94,3 +98,10 @@ set key below center horizontal Left reverse noenhanced noopaque nobox samplen 5
 set title font ",18"
 set pointsize 1.3 * PS
 set offsets 0, 0, 0, 0
+
+OCC_LABEL = "occupancy, theoretical (occupancy API: resident warps per SM, % of the maximum)"
+OCC_HI = 100
+OCC_AXIS = "OCC_LO = OCC_LO >= 0 && OCC_LO < 100 ? OCC_LO : 0; " . \
+    "OCC_PAD = 0.02 * (100 - OCC_LO); set xrange [OCC_LO - OCC_PAD : OCC_HI + OCC_PAD]; " . \
+    "set xtics 0, 12.5, 100; set mxtics 2; " . \
+    "set xlabel OCC_LABEL"

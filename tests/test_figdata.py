@@ -113,6 +113,7 @@ check("a point under two levers: a figure per lever, pad first",
       [f[6] for f in figs][:2] == ["occupancy-reduce-pad", "inflight-reduce-pad"])
 env["PLOT_WHERE"] = "kernel=reduce\037lever=pad"
 env["PLOT_BY"] = "unroll,vec_bytes,lever,block_threads"  # the figure's curves: one block size each
+env["PLOT_KEEP"] = "reg_cap_per_thread,local_bytes_per_thread"  # the capped curves' labels
 sel = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "csvsel.py"), "select", path],
                      env=env, capture_output=True, text=True)
 with open(prefix + "1.tsv", encoding="utf-8") as f:
@@ -270,7 +271,7 @@ check("a group without ns_per_hop_median gets only the chase figure (%s)" % [f[5
       [(f[0], f[5]) for f in figs] == [("chase", "chase-thread"), ("chase", "chase-warp"),
                                        ("hoptime", "hoptime-chase-warp")])
 check("the hop-time figure's title says what it draws",
-      figs[2][7] == "chase, mode warp, lever pad: cycles per hop of one chain")
+      figs[2][7] == "chase (warp): cycles per dependent load of one chain against occupancy")
 with open(os.path.join(tmp, "hop-3.tsv"), encoding="utf-8") as f:
     text = f.read()
 head = text.split("\n")[0].split("\t")

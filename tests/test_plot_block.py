@@ -84,7 +84,7 @@ check("the fixture has capped rows of that variant, not drawn", capped and
                                                        for r in capped))
 fields, data = figures(BLOCKS, "--unroll", "1", "--vec", "4")["block"]
 check("--unroll 1 --vec 4 draws reduce_u1_v4 (%s)" % fields[8],
-      fields[8].startswith("reduce_u1_v4 by block size"))
+      fields[8].startswith("reduce_u1_v4: bandwidth against occupancy per block size"))
 check("... its rows", series([r for b in data for r in b]) ==
       series([r for r in pad if r["variant"] == "reduce_u1_v4"]))
 
@@ -93,8 +93,8 @@ for ty in ("occupancy", "inflight"):
     fields, data = figs[ty]
     rows = [r for b in data for r in b]
     check("%s keeps block 128 only" % ty, {r["block_threads"] for r in rows} == {"128"})
-    check("... and its title says so (%s)" % fields[8],
-          fields[8].endswith("; block 128 of 64, 128, 256, 1024"))
+    check("... and its title says so (%s)" % fields[9],
+          fields[9].startswith("128-thread blocks (of 64, 128, 256, 1024)"))
 _, data = figs["occupancy"]
 for b in data:
     key = (b[0]["unroll"], b[0]["vec_bytes"], b[0]["lever"])
@@ -112,8 +112,8 @@ with open(BLOCKS, encoding="utf-8") as f, open(no128, "w", encoding="utf-8") as 
     g.writelines(ln for ln in lines if ln.startswith("#") or
                  ln.split(",")[i_block] != "128")
 fields, data = figures(no128)["occupancy"]
-check("without block 128 the smallest is kept (%s)" % fields[8],
-      fields[8].endswith("; block 64 of 64, 256, 1024") and
+check("without block 128 the smallest is kept (%s)" % fields[9],
+      fields[9].startswith("64-thread blocks (of 64, 256, 1024)") and
       {r["block_threads"] for b in data for r in b} == {"64"})
 
 # --- knee per (variant, block size) -----------------------------------------------------------

@@ -124,22 +124,29 @@ for t in 32 64; do
 done
 check "fma legend names the chains" has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "U = 8 chains"
 check "fma fp32 names its clock-derived peak" \
-    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "<title>peak 66.9 TFLOP/s<"
+    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" ">peak 66.9 TFLOP/s at "
 check "fma fp64 names its peak, half the fp32 one" \
-    has_text "$AR/fma-synthetic-flops-fma-fp64.svg" "<title>peak 33.5 TFLOP/s<"
-check "fma has the % of peak axis" \
-    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "% of the clock-derived peak (flop_peak_gflops)"
-check "mixed legend names A" has_text "$AR/mixed-synthetic-flops-mixed.svg" "A = 256 FMAs per float"
+    has_text "$AR/fma-synthetic-flops-fma-fp64.svg" ">peak 33.5 TFLOP/s at "
+check "fma has the % of peak axis, at the measured clock" \
+    has_text "$AR/fma-synthetic-flops-fma-fp32.svg" "% of the peak at "
+check "fma title names its quantity, not GFLOP/s over a TFLOP/s axis" \
+    sh -c '! grep -qF "GFLOP/s" "$1"' sh "$AR/fma-synthetic-flops-fma-fp32.svg"
+check "mixed legend names A" has_text "$AR/mixed-synthetic-flops-mixed.svg" "A = 256<" &&
+    has_text "$AR/mixed-synthetic-flops-mixed.svg" "A: FMAs per loaded float"
 check "intensity marks the balance (peak / memcpy roof)" \
     has_text "$AR/mixed-synthetic-intensity-mixed.svg" "balance 16.7 FLOP/B"
 # Per A: the knee, % of roof and (A > 0) % of peak; one point each per key entry.
 n_a=$(count_rows "$FIX/mixed-synthetic.csv" "$ok && v[\"blocks_per_sm\"] == 1")
 check "intensity: three points per A (two for A = 0)" \
-    [ "$(drawn_points "$AR/mixed-synthetic-intensity-mixed.svg")" -eq $((3 * n_a - 1 + 3)) ]
-check "occupancy title names GPU, kernel, date" \
-    has_text "$svg" "Synthetic GPU A — reduce, mode stream, lever pad — 2025-01-15 [synthetic test"
-check "occupancy legend has unroll 8" has_text "$svg" "unroll 8"
-check "occupancy legend has 16 B loads" has_text "$svg" "16 B loads"
+    [ "$(drawn_points "$AR/mixed-synthetic-intensity-mixed.svg")" -eq $((3 * n_a - 1 + 2)) ]
+check "occupancy title says what it draws" \
+    has_text "$svg" "reduce (stream): bandwidth against occupancy<"
+check "occupancy title names GPU, block size, buffer, date" \
+    has_text "$svg" ">Synthetic GPU A · 128-thread blocks · "
+check "occupancy title: the date, synthetic" has_text "$svg" "· 2025-01-15 [synthetic test"
+check "occupancy labels the group of U x V = 128 B" has_text "$svg" ">128 B: 8×16<"
+check "occupancy labels the group of U x V = 16 B, its members by U" has_text "$svg" ">16 B: 1×16 2×8 4×4<"
+check "occupancy legend has 16 B loads" has_text "$svg" "V = 16 B loads"
 # Roof and peak are key entries (an SVG <title> names each plotted element), not labels that
 # could sit on the curves.
 check "occupancy names the memcpy roof in the key" has_text "$svg" "<title>memcpy roof 4012 GB/s<"
@@ -148,9 +155,10 @@ check "inflight names the memcpy roof in the key" \
     has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "<title>memcpy roof 4012 GB/s<"
 check "occupancy has the % of roof axis" has_text "$svg" "% of memcpy roof"
 check "bounds figure of copy keeps its lever" \
-    has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy, mode stream, lever bounds"
+    has_text "$OUT/copy-synthetic-occupancy-copy-bounds.svg" "copy (stream): bandwidth against occupancy, occupancy set by register caps"
 check "inflight has byte tics" has_text "$OUT/reduce-synthetic-inflight-reduce.svg" "4 KiB"
-check "ladder marks L1" has_text "$OUT/chase-latency-synthetic-ladder.svg" "L1 256 KiB"
+check "ladder marks L1 (no l1_kib: the combined SRAM, so named)" \
+    has_text "$OUT/chase-latency-synthetic-ladder.svg" "L1/shared SRAM 256 KiB (L1 at most)"
 check "ladder names the far L2 partition" \
     has_text "$OUT/chase-latency-synthetic-ladder.svg" "far L2 partition"
 # The schedule figure (drawn by hand for reports): one variant's rows, one curve per schedule.
@@ -174,7 +182,7 @@ check "hop-time thread figure is per thread" \
 check "hop-time figure: cycles per load of one chain, its title says so" has_text \
     "$OUT/chase-warp-synthetic-hoptime-chase-warp.svg" "cycles per dependent load of one chain" &&
     has_text "$OUT/chase-warp-synthetic-hoptime-chase-warp.svg" \
-    "chase, mode warp, lever pad: cycles per hop of one chain"
+    "chase (warp): cycles per dependent load of one chain against occupancy"
 
 # --- what is drawn: one point per ok row -------------------------------------------------------
 for f in reduce-synthetic copy-synthetic reduce-auto-synthetic; do
@@ -206,7 +214,7 @@ check "the quoted fixture has CRLF line ends" [ "$(grep -c "$(printf '\r')\$" "$
 check "the quoted fixture has a GPU name over two lines" \
     grep -qxF '"Synthetic GPU ""Q"", rev. 2' "$Q"
 check "quoted fixture: title shows the unescaped GPU name" \
-    has_text "$qsvg" 'Synthetic GPU "Q", rev. 2 second line — reduce, mode stream, lever pad'
+    has_text "$qsvg" 'Synthetic GPU "Q", rev. 2 second line · 128-thread blocks'
 # 8 B loads are squares (gpPt4), 16 B triangles (gpPt8), see vec_pt in style.gp.
 for vec_pt in 8:4 16:8; do
     check "quoted fixture: one point per ok row with ${vec_pt%%:*} B loads" \
@@ -290,11 +298,11 @@ set_column "$FIX/reduce-synthetic.csv" dram_bytes_per_load_byte NaN >"$L/none.cs
 check "--latency-ns draws the Little's-law model" \
     has_text "$L350/reduce-synthetic-inflight-reduce.svg" "<title>Little: 132 SMs, 350 ns</title>"
 check "copy rows (factor 2) count their bytes twice" \
-    has_text "$L350/copy-synthetic-inflight-copy-pad.svg" "Little: 132 SMs, 350 ns, traffic ×2"
+    has_text "$L350/copy-synthetic-inflight-copy-pad.svg" "Little: 132 SMs, 350 ns, ×2"
 check "copy rows with factor 1 do not" \
     has_text "$L350/copy-once-inflight-copy-pad.svg" "<title>Little: 132 SMs, 350 ns</title>"
 check "reduce rows with factor 2 do" \
-    has_text "$L350/twice-inflight-reduce.svg" "Little: 132 SMs, 350 ns, traffic ×2"
+    has_text "$L350/twice-inflight-reduce.svg" "Little: 132 SMs, 350 ns, ×2"
 check "factor NaN: no model line" \
     sh -c '! grep -qF "Little" "$1"' sh "$L350/none-inflight-reduce.svg"
 # At the left edge the line is factor x bytes x SMs / latency: factor 2 at 700 ns starts where
@@ -334,9 +342,8 @@ check "auto run: the U=8 V=16 curve is one block, pad points then bounds points"
         "$T/u8v16.tsv" | tr -s ' ' '\n' | uniq | paste -sd, -)" = ",pad,bounds" ]
 check "auto run: the U=8 V=16 curve has 16 points" [ "$(data_rows "$T/u8v16.tsv")" -eq 16 ]
 auto_svg="$OUT/reduce-auto-synthetic-occupancy-reduce.svg"
-check "auto title names both levers" \
-    has_text "$auto_svg" "Synthetic GPU A — reduce, mode stream, levers pad + bounds — 2025-01"
-check "auto legend explains the capped twin" has_text "$auto_svg" "register-capped twin (dashed"
+check "auto legend explains the capped twin" has_text "$auto_svg" "register-capped (dashed, open)"
+check "auto: the capped points labelled with cap and spill" has_text "$auto_svg" " B spill<"
 check "auto fixture has bounds rows" [ "$(bounds_rows "$AUTO")" -gt 0 ]
 for fig in occupancy inflight; do
     check "auto $fig: one open point per bounds row, plus the legend's" \
@@ -367,7 +374,7 @@ for lever in pad bounds; do
             is_png "$T/both/reduce-both-$fig-reduce-$lever.png"
     done
     check "both run: $lever figure says its lever" \
-        has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "stream, lever $lever —"
+        has_text "$T/both/reduce-both-occupancy-reduce-$lever.svg" "occupancy set by"
 done
 check "both run: no figure without a lever part" [ ! -e "$T/both/reduce-both-occupancy-reduce.png" ]
 check "both run: four figures and the levers figure, PNG and SVG" \
@@ -387,7 +394,8 @@ check "levers figure: rows of both levers in the fixture" \
     [ "$(lever_rows bounds)" -gt 0 ] && [ "$(lever_rows pad)" -gt 0 ]
 check "levers figure: both levers in the key" \
     has_text "$lsvg" "bounds: register cap" && has_text "$lsvg" "pad: natural registers"
-check "levers figure: title names U and V" has_text "$lsvg" "copy stream u8 v16: levers"
+check "levers figure: title names U and V" has_text "$lsvg" \
+    "copy (stream) u8 v16: bandwidth against occupancy through each lever"
 for cap_spill in "40 32" "32 64"; do
     set -- $cap_spill
     check "levers figure: one label 'r$1: $2 B' per bounds row at that cap" \
@@ -573,14 +581,14 @@ check "loaded levels: the fail level is not drawn (no 9000 ns tic)" \
     bash -c "! grep -qE '> *(9|10)000 *<' '$T/loaded/copy-loaded-latency.svg'"
 check "loaded levels: predicted curve on the bytes-in-flight figure" has_text \
     "$T/loaded/copy-inflight-copy-pad.svg" "predicted: loaded latency L(X)"
-check "loaded levels: the prediction of k lines per trip (the slowest of k) drawn" has_text \
-    "$T/loaded/copy-inflight-copy-pad.svg" "slowest of k = 1, 2, 4, 8 lines per warp trip"
+check "loaded levels: the predictions drawn in a style of their own (dotted)" bash -c \
+    "grep -A10 '<title>predicted: loaded latency' '$T/loaded/copy-inflight-copy-pad.svg' | grep -q \"stroke='rgb(  0,   0,   0)' stroke-dasharray\""
 # The model's roof by traffic: read-only rows are predicted up to the run's cub::DeviceReduce
 # roof (a second roof line), copy rows up to the memcpy roof (no second line).
 "$PLOT" --outdir "$T/cubroof" "$FIX/reduce-synthetic.csv" >/dev/null 2>&1
 check "read-only rows: the cub::DeviceReduce roof drawn on the bytes-in-flight figure" \
-    bash -c "grep -lF 'cub::DeviceReduce roof 3732 GB/s' '$T'/cubroof/*inflight*.svg | grep -q ."
-check "copy rows: no second roof" bash -c "! grep -qF 'cub::DeviceReduce roof' '$T/loaded/copy-inflight-copy-pad.svg'"
+    bash -c "grep -lF 'cub roof 3732 GB/s' '$T'/cubroof/*inflight*.svg | grep -q ."
+check "copy rows: no second roof" bash -c "! grep -qF 'cub roof' '$T/loaded/copy-inflight-copy-pad.svg'"
 
 # A run of the levels alone (--kernel chase --mode loaded): their figure and nothing else.
 awk -F, '/^#/ { print; next } !h { print; h = 1; next } $4 == "chase"' "$T/loaded/copy.csv" \
