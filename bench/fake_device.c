@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "exitcodes.h"
 #include "run_meta.h"
+#include "resume.h"
 #include "run_policy.h"
 
 /* The made-up GPU behind every fake row: 132 SMs, a 3000 GB/s roof, 600 ns DRAM latency. */
@@ -47,12 +48,17 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
         if ((colon = strchr(entry, ':')) != NULL) *colon = '\0';
         const double scale = colon ? strtod(colon + 1, &end) : 1.0;
         const OccArchLimits *arch = occ_arch_find(entry);
+        if (*n >= max) {
+            snprintf(err, err_len, "%s: more than %d entries (a fake device list holds at most %d)",
+                     OCC_FAKE_DEVICES_ENV, max, max);
+            return -1;
+        }
         if (!arch || len >= 63 || (colon && (end == colon + 1 || *end != '\0')) ||
-            !(scale > 0 && scale <= 10) || *n >= max) {
+            !(scale > 0 && scale <= 10)) {
             snprintf(err, err_len,
                      "%s: entry %d '%.*s' is not ARCH[:SCALE] (a known arch like sm_90, a scale "
-                     "in (0, 10], at most %d entries)",
-                     OCC_FAKE_DEVICES_ENV, *n + 1, (int)(len < 40 ? len : 40), b, max);
+                     "in (0, 10])",
+                     OCC_FAKE_DEVICES_ENV, *n + 1, (int)(len < 40 ? len : 40), b);
             return -1;
         }
         OccFakeDevice *d = &out[*n];
@@ -72,10 +78,10 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
 
 int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len)
 {
-    OccFakeDevice list[OCC_MAX_LIST];
+    OccFakeDevice list[OCC_FAKE_MAX_DEVICES];
     int n = 0;
-    if (occ_fake_parse(occ_fake_list() ? occ_fake_list() : "", list, OCC_MAX_LIST, &n, err,
-                       err_len) != 0)
+    if (occ_fake_parse(occ_fake_list() ? occ_fake_list() : "", list, OCC_FAKE_MAX_DEVICES, &n,
+                       err, err_len) != 0)
         return OCC_EXIT_USAGE;
     if (index >= n) {
         snprintf(err, err_len, "--device %d: only %d device(s) present", index, n);
@@ -136,9 +142,11 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     snprintf(status, status_len, "ok");
 }
 
-/* The metadata of a fake device's CSV: fake_device=1 first, the command and the device, and the
- * made-up GPU's figures the rows were made from. */
-static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
+/* The metadata of a fake device's CSV: fake_device=1 first, the command and the device (its cc
+ * and the run axes, which --resume checks), the made-up GPU's figures the rows were made from, and
+ * the earlier run's command when resumed. */
+static void fake_meta(OccMeta *m, const OccFakeDevice *d, const OccArchLimits *arch,
+                      const OccOptions *opt, const OccCsvTable *resumed, int argc, char **argv)
 {
     char cmd[2048], host[256];
     occ_meta_command(cmd, sizeof cmd, argc, argv);
@@ -153,33 +161,65 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, int argc, char **argv)
     occ_meta_add(m, "gpu_uuid", "%s", d->uuid);
     occ_meta_add(m, "pci_bus_id", "%s", d->pci_bus_id);
     occ_meta_add(m, "host", "%s", host);
+    occ_meta_add(m, "cc", "%d.%d", arch->cc_major, arch->cc_minor);
     occ_meta_add(m, "sm_count", "%d", FAKE_SM_COUNT);
     occ_meta_add(m, "roof_memcpy_gbps", "%.2f", FAKE_ROOF_GBPS);
     occ_meta_add(m, "dram_latency_ns", "%.1f", FAKE_LATENCY_NS);
+    occ_meta_add_axes(m, opt);
+    occ_meta_add_resumed(m, resumed);
 }
 
-int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan, int argc,
-                 char **argv)
+/* The CSV of a fake run, refused (one line, exit 2) before anything is created: --resume's file
+ * (rewritten, as --force would), --out or the default path; missing directories are made after
+ * the check. The writer, or NULL after the message. */
+static OccCsvWriter *fake_open(const OccOptions *opt, const char *path, const OccMeta *meta)
+{
+    char err[512];
+    const int force = opt->force || opt->resume_path;
+    const char *option = opt->resume_path ? "--resume " : opt->out_path ? "--out " : "";
+    OccCsvWriter *w = NULL;
+    if (occ_csv_check_target(path, force, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s%s\n", option, err);
+        return NULL;
+    }
+    if (occ_csv_make_parent_dirs(path, err, sizeof err) == 0)
+        w = occ_csv_open(path, force, meta->keys, meta->values, meta->n, err, sizeof err);
+    if (!w) fprintf(stderr, "occsweep: %s\n", err);
+    return w;
+}
+
+/* Writes the earlier run's rows this one keeps (occ_resume_keep_rows: all but the fail rows of
+ * points measured again), in file order. 0, or -1 when out of memory or a write failed. */
+static int fake_keep(OccCsvWriter *w, const OccCsvTable *resumed, const OccPlan *todo)
+{
+    unsigned char *keep = malloc((size_t)resumed->n_rows + 1);
+    int rc = !keep || occ_resume_keep_rows(resumed, todo->points, todo->n, keep) != 0 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < resumed->n_rows; i++)
+        if (keep[i]) rc = occ_csv_write_row(w, &resumed->rows[i]);
+    free(keep);
+    return rc;
+}
+
+int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan,
+                 const OccCsvTable *resumed, int argc, char **argv)
 {
     OccMeta meta = {0};
-    char path[1024], err[512], end[96], status[160];
+    char path[1024], end[96], status[160];
     const OccArchLimits *arch = occ_arch_find(d->arch);
     const char *ms_text = getenv(OCC_FAKE_POINT_MS_ENV);
     const long ms = ms_text ? strtol(ms_text, NULL, 10) : 0;
-    if (opt->out_path)
+    if (opt->resume_path)
+        snprintf(path, sizeof path, "%s", opt->resume_path);
+    else if (opt->out_path)
         snprintf(path, sizeof path, "%s", opt->out_path);
     else
         occ_run_default_path(path, sizeof path, d->slug, opt->families);
-    fake_meta(&meta, d, argc, argv);
-    OccCsvWriter *w = NULL;
-    if (occ_csv_make_parent_dirs(path, err, sizeof err) != 0 ||
-        !(w = occ_csv_open(path, opt->force, meta.keys, meta.values, meta.n, err, sizeof err))) {
-        fprintf(stderr, "occsweep: %s\n", err);
-        return OCC_EXIT_USAGE;
-    }
+    fake_meta(&meta, d, arch, opt, resumed, argc, argv);
+    OccCsvWriter *w = fake_open(opt, path, &meta);
+    if (!w) return OCC_EXIT_USAGE;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    int done = 0, write_failed = 0;
+    int done = 0, write_failed = resumed && fake_keep(w, resumed, plan) != 0;
     char cc[8];
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
     for (; done < plan->n && !fake_stop; done++) {
@@ -193,7 +233,11 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     snprintf(end, sizeof end, "%s after %d of %d points (fake device)",
              done == plan->n ? "complete" : "interrupted", done, plan->n);
     write_failed |= occ_csv_close(w, "end_status", end) != 0;
-    printf("wrote %s (%s)\n", path, end);
-    if (done < plan->n) fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
+    printf("%s %s (%s)\n", write_failed ? "FAILED to write" : "wrote", path, end);
+    if (write_failed)
+        fprintf(stderr, "occsweep: writing %s failed; the rows written are in %s.partial\n", path,
+                path);
+    else if (done < plan->n)
+        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
     return done < plan->n || write_failed ? OCC_EXIT_FAIL : OCC_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "csv.h"
 #include "options.h"
 #include "plan.h"
 
@@ -19,6 +20,10 @@
 #define OCC_FAKE_DEVICES_ENV "OCC_FAKE_DEVICES"
 /* Milliseconds each fake point takes (default 0): lets a test stop a worker mid-run. */
 #define OCC_FAKE_POINT_MS_ENV "OCC_FAKE_POINT_MS"
+
+/* The most entries a list may hold (a longer one is refused, by a single run and by the fleet
+ * before it starts a worker): a --device list's bound, so that every listed index can be named. */
+enum { OCC_FAKE_MAX_DEVICES = OCC_MAX_LIST };
 
 /* One fake GPU. */
 typedef struct OccFakeDevice {
@@ -35,7 +40,7 @@ typedef struct OccFakeDevice {
 const char *occ_fake_list(void);
 
 /* Parses spec (entries ARCH[:SCALE], comma-separated; SCALE defaults to 1) into out[0..*n).
- * 0, or -1 with a one-line err naming the bad entry. */
+ * At most max entries. 0, or -1 with a one-line err naming the bad entry (or the count). */
 int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *err,
                    size_t err_len);
 
@@ -44,9 +49,13 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
 int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len);
 
 /* The fake dry run of device d: writes plan's rows (synthetic ok rows, skip rows as planned) to
- * --out or results/<slug>/<kernel>-<UTC>.csv, OCC_FAKE_POINT_MS apart, stopping between points
- * at SIGINT/SIGTERM (end_status interrupted, exit 1). Exit status as a real run's. */
-int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan, int argc,
-                 char **argv);
+ * --out, --resume's file or results/<slug>/<kernel>-<UTC>.csv, OCC_FAKE_POINT_MS apart, stopping
+ * between points at SIGINT/SIGTERM (end_status interrupted, exit 1). The path is checked
+ * (occ_csv_check_target) before anything is created: a refusal is one line and exit 2. resumed
+ * (NULL without --resume): the earlier run's table, checked against this run (cc, GPU, axes) and
+ * plan reduced to the points it lacks; its rows are written first, as a real run keeps them.
+ * Exit status as a real run's; a failed write prints "FAILED to write" and exits 1. */
+int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *plan,
+                 const OccCsvTable *resumed, int argc, char **argv);
 
 #endif

@@ -47,8 +47,8 @@ static int present(const OccOptions *opt, OccDeviceId *ids, int *n, char *err, s
 {
     const char *fake = occ_fake_list();
     if (!(fake && opt->dry_run)) return occ_device_list(ids, MAX_WORKERS, n, err, err_len);
-    OccFakeDevice f[MAX_WORKERS];
-    if (occ_fake_parse(fake, f, MAX_WORKERS, n, err, err_len) != 0) return OCC_EXIT_USAGE;
+    OccFakeDevice f[OCC_FAKE_MAX_DEVICES];
+    if (occ_fake_parse(fake, f, OCC_FAKE_MAX_DEVICES, n, err, err_len) != 0) return OCC_EXIT_USAGE;
     for (int i = 0; i < *n; i++) {
         ids[i] = (OccDeviceId){.index = i};
         snprintf(ids[i].name, sizeof ids[i].name, "%s", f[i].name);
@@ -232,8 +232,8 @@ static int run_fleet(const OccOptions *opt, Worker *w, int argc, char **argv)
     }
     name_workers(opt, w, n);
     for (int k = 0; k < n; k++)
-        if (occ_csv_make_parent_dirs(w[k].path, err, sizeof err) != 0 ||
-            occ_csv_check_target(w[k].path, opt->force, err, sizeof err) != 0) {
+        if (occ_csv_check_target(w[k].path, opt->force, err, sizeof err) != 0 ||
+            occ_csv_make_parent_dirs(w[k].path, err, sizeof err) != 0) {
             fprintf(stderr, "occsweep: --out %s (see --help)\n", err);
             return OCC_EXIT_USAGE;
         }

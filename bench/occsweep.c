@@ -303,7 +303,6 @@ int main(int argc, char **argv)
     if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
     if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
         return occ_fleet_run(&opt, argc, argv);
-    if (fake_list && opt.resume_path) return usage_error(OCC_FAKE_DEVICES_ENV " takes no --resume");
     /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
      * --resume run rewrites its file, as --force would). */
     if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
@@ -352,13 +351,14 @@ int main(int argc, char **argv)
     if (!todo.points) return fail("out of host memory for the plan");
     memcpy(todo.points, plan.points, (size_t)plan.n * sizeof *todo.points);
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
-    if (opt.resume_path &&
-        resume(&opt, opt.arch ? NULL : dev.name, cc, &resumed, &todo, err, sizeof err) != 0)
+    const char *gpu_name = fake ? fake->name : opt.arch ? NULL : dev.name;
+    if (opt.resume_path && resume(&opt, gpu_name, cc, &resumed, &todo, err, sizeof err) != 0)
         return usage_error(err);
     if (opt.resume_path && !opt.quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
                 opt.resume_path, resumed.n_rows, todo.n);
-    if (fake) return occ_fake_run(&opt, fake, &todo, argc, argv);
+    if (fake)
+        return occ_fake_run(&opt, fake, &todo, opt.resume_path ? &resumed : NULL, argc, argv);
     if (opt.dry_run) {
         occ_plan_print_dry_run(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch, &opt);
         return OCC_EXIT_OK;

@@ -52,8 +52,9 @@ static double largest_difference(const OccModel *m, const OccRow *rows, int n_ro
     return worst;
 }
 
-/* The refusals made before anything is read or written: FILE must be a regular file (a FIFO
- * would block the read, a device feed it without end); --out must not name FILE itself (with
+/* The refusals made before anything is read or written: FILE must pass occ_csv_check_input (a
+ * regular file, a FIFO would block the read, a device feed it without end, of at most
+ * OCC_CSV_MAX_INPUT_BYTES); --out must not name FILE itself (with
  * --force the report would replace the measurement) and its directory must exist (the report is
  * not written until the table is printed); --json must pass occ_summary_json_check_target, and
  * be neither FILE nor --out. 0, or -1 with the reason in err. */
@@ -65,11 +66,9 @@ static int check_paths(const char *path, const char *out, const char *json, int 
     if (json != NULL && occ_summary_json_check_target(json, force, others, 2, why, sizeof why))
         return snprintf(err, err_len, "--json %s", why), -1;
     struct stat in, o;
-    if (stat(path, &in) != 0 || !S_ISREG(in.st_mode)) {
-        snprintf(err, err_len, "%s (accepted: a CSV file of an earlier run)",
-                 errno == ENOENT ? "does not exist" : "is not a regular file");
-        return -1;
-    }
+    if (occ_csv_check_input(path, why, sizeof why) != 0)
+        return snprintf(err, err_len, "%s (accepted: a CSV file of an earlier run)", why), -1;
+    if (stat(path, &in) != 0) return snprintf(err, err_len, "%s", strerror(errno)), -1;
     if (out == NULL) return 0;
     if (stat(out, &o) == 0 && o.st_dev == in.st_dev && o.st_ino == in.st_ino) {
         snprintf(err, err_len, "--out %.200s is the file being read: the report would replace it",

@@ -127,6 +127,14 @@ void occ_meta_add_run(OccMeta *m, int argc, char **argv, const OccRun *s, const 
     occ_meta_add(m, "max_time_s", "%g", opt->max_time_s);
     occ_meta_add(m, "min_samples", "%d", opt->min_samples);
     occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
+    occ_meta_add_axes(m, opt);
+    char nvml[160];
+    occ_nvml_reading(pci_bus_id, nvml, sizeof nvml);
+    occ_meta_add(m, "nvml_at_start", "%s", nvml);
+}
+
+void occ_meta_add_axes(OccMeta *m, const OccOptions *opt)
+{
     OccRunAxis axes[16];
     const int n_axes = occ_options_run_axes(opt, axes, 16);
     for (int i = 0; i < n_axes; i++) {
@@ -134,9 +142,6 @@ void occ_meta_add_run(OccMeta *m, int argc, char **argv, const OccRun *s, const 
         snprintf(key, sizeof key, "axis.%s", axes[i].name);
         occ_meta_add(m, key, "%s", axes[i].value);
     }
-    char nvml[160];
-    occ_nvml_reading(pci_bus_id, nvml, sizeof nvml);
-    occ_meta_add(m, "nvml_at_start", "%s", nvml);
 }
 
 void occ_meta_add_resumed(OccMeta *m, const OccCsvTable *resumed)

@@ -125,16 +125,32 @@ occ_lock() {
         sleep 0.2
     done
     echo $$ >"$lock.d/pid"
-    trap 'rm -rf "$OCC_BUILD/.occ-lock.d"' EXIT
     OCC_LOCKED=mkdir
+    occ_trap_cleanup
 }
 
 occ_unlock() {
     case ${OCC_LOCKED:-} in
     flock) flock -u 9; exec 9>&- ;;
-    mkdir) rm -rf "$OCC_BUILD/.occ-lock.d"; trap - EXIT ;;
+    mkdir) rm -rf "$OCC_BUILD/.occ-lock.d" ;;
     esac
     OCC_LOCKED=
+    trap - EXIT HUP INT TERM
+}
+
+# What a build holds while it runs, removed however the script ends: its temp log
+# (OCC_BUILD_LOG) and the mkdir lock. HUP, INT and TERM end the script through its EXIT trap (a
+# signal during a foreground meson or ninja acts once that command has ended; a signal to the
+# process group, as a terminal or Slurm sends it, ends them too). occ_unlock resets the traps.
+occ_cleanup() {
+    [ -z "${OCC_BUILD_LOG:-}" ] || rm -f "$OCC_BUILD_LOG"
+    [ "${OCC_LOCKED:-}" != mkdir ] || rm -rf "$OCC_BUILD/.occ-lock.d"
+}
+occ_trap_cleanup() {
+    trap occ_cleanup EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 }
 
 # Empties the build directory but for its lock.
@@ -207,9 +223,12 @@ occ_ensure_build() {
     mkdir -p "$OCC_BUILD" 2>/dev/null || true
     if [ ! -w "$OCC_BUILD" ]; then occ_use_readonly_build; return; fi
     occ_lock || occ_die "occsweep: cannot lock $OCC_BUILD/.occ-lock" 1
-    # Each invocation its own log, outside the checkout (which may be read-only).
+    # Each invocation its own log, outside the checkout (which may be read-only), removed on
+    # every exit (occ_cleanup).
+    occ_trap_cleanup
     local log; log=$(mktemp "${TMPDIR:-/tmp}/occsweep-build.XXXXXX" 2>/dev/null ||
         mktemp "$OCC_BUILD/.build-log.XXXXXX")
+    OCC_BUILD_LOG=$log
     local src; src=$(occ_build_source) || src=
     local why= where=${OCC_BUILD#"$OCC_ROOT"/}
     if [ -n "$src" ] && ! occ_same_dir "$src" "$OCC_ROOT"; then
@@ -228,6 +247,7 @@ occ_ensure_build() {
     fi
     occ_ninja "$log" "$@" || occ_fail_build build "$log"
     rm -f "$log"
+    OCC_BUILD_LOG=
     occ_unlock
 }
 

@@ -4,8 +4,9 @@
  * required field NULL (verify), 4 a name the catalog refuses, 5 occ_plugin() returning a wild
  * pointer, 6 occ_plugin exported as the descriptor itself (data, not a function), 7 a descriptor
  * whose variant table is unreadable, 8 loads_in_flight and load_bytes of INT_MAX, 9
- * dram_bytes_per_load_byte 1e308, 10 the name "all", 11 a built-in kernel's name ("copy"). No
- * kernel: never launched. */
+ * dram_bytes_per_load_byte 1e308, 10 the name "all", 11 a built-in kernel's name ("copy"), 12 a
+ * valid descriptor (built without device code, as every case is: refused when its registers are
+ * looked up without a GPU). No kernel: never launched. */
 #include <limits.h>
 #include <stdint.h>
 

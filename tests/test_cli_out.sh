@@ -7,6 +7,10 @@
 # --force or not, before the device is opened, so on a machine without a GPU the exit is 2, not 3
 # (no usable device). Every device node is left a device node. A value that looks like an option
 # ("--out --force") is a usage error too. No run here reaches the GPU: each is refused first.
+# Fake device runs (OCC_FAKE_DEVICES) write: --out NEWDIR/ is refused with nothing created, a
+# relative path under a missing directory is written, a write failure (ulimit -f) says FAILED and
+# exits 1, and 8 runs at once on one --out --force each finish or refuse with one line, leaving a
+# file that parses.
 # Prints one line per failed check and "N checks, M failed"; exits 0 (all passed) or 1.
 set -u
 
@@ -48,6 +52,55 @@ check "no file named --force" "$([ ! -e "$cwd/--force" ] || echo "created one")"
 # A 100 KB --out: the message quotes a prefix and still ends with the reason.
 long=$(head -c 102400 /dev/zero | tr '\0' a)
 refused "...: File name too long $not_regular" --out "$work/file/$long" --force
+
+# Fake device runs (OCC_FAKE_DEVICES, --dry-run: they write a CSV, no GPU).
+FAKE=(--dry-run --kernel copy --unroll 1,4 --vec 16 --occ 12.5..100)
+# A missing directory named with a trailing '/': refused before anything is created.
+OCC_FAKE_DEVICES=sm_90 refused "newdir/: ends in '/', a directory's name" "${FAKE[@]}" --out newdir/
+# A relative path under a missing directory: the directory is made, as for an absolute path.
+(cd "$cwd" && OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" --out sub/x.csv) >"$out" 2>"$err"
+rc=$?
+check "--out sub/x.csv (sub missing): written" \
+    "$([ "$rc" -eq 0 ] && [ -s "$cwd/sub/x.csv" ] || echo "exit $rc: $(head -n 2 "$err")")"
+rm -rf "$cwd/sub"
+
+# A write that fails (ulimit -f 16: 8 KiB, SIGXFSZ ignored so write() says EFBIG): no "wrote"
+# line, a FAILED line naming the file, one stderr line naming the .partial that keeps the rows,
+# exit 1.
+(cd "$cwd" && trap '' XFSZ && ulimit -f 16 &&
+    OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" --out big.csv) >"$out" 2>"$err"
+rc=$?
+check "a failed write: exit 1, FAILED on stdout, one stderr line naming big.csv.partial" \
+    "$([ "$rc" -eq 1 ] && grep -q '^FAILED to write big.csv (' "$out" && ! grep -q '^wrote' "$out" &&
+       [ "$(lines "$err")" -eq 1 ] &&
+       grep -q '^occsweep: writing big.csv failed; the rows written are in big.csv.partial$' "$err" &&
+       [ -s "$cwd/big.csv.partial" ] && [ ! -e "$cwd/big.csv" ] ||
+       echo "exit $rc: $(head -n 2 "$out") / $(head -n 2 "$err")")"
+rm -f "$cwd/big.csv.partial"
+
+# Eight runs at once on one --out with --force (5 ms a point, so they overlap): each finishes
+# (exit 0) or is refused with one line (exit 2); the file left parses and no .partial is left.
+pids=()
+for i in 1 2 3 4 5 6 7 8; do
+    (cd "$cwd" && OCC_FAKE_DEVICES=sm_90 OCC_FAKE_POINT_MS=5 exec "$BIN" --quiet "${FAKE[@]}" \
+        --out same.csv --force) >"$work/c$i.out" 2>"$work/c$i.err" &
+    pids+=($!)
+done
+finished=0
+for i in 1 2 3 4 5 6 7 8; do
+    wait "${pids[i - 1]}"
+    rc=$?
+    [ "$rc" -eq 0 ] && finished=$((finished + 1))
+    check "concurrent run $i: exit 0, or 2 with one line" \
+        "$([ "$rc" -eq 0 ] || { [ "$rc" -eq 2 ] && [ "$(lines "$work/c$i.err")" -eq 1 ]; } ||
+           echo "exit $rc: $(head -n 3 "$work/c$i.err")")"
+done
+check "concurrent runs: at least one finished" "$([ "$finished" -ge 1 ] || echo none)"
+"$BIN" --recompute "$cwd/same.csv" >"$out" 2>"$err"
+rc=$?
+check "concurrent runs: the file left parses (--recompute)" \
+    "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 2 "$err")")"
+check "concurrent runs: no .partial left" "$([ ! -e "$cwd/same.csv.partial" ] || echo "one is")"
 
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]

@@ -377,6 +377,46 @@ static void test_target_kinds(void)
     CHECK(strlen(err) < 300);
 }
 
+/* A .partial that is a symlink is never written through, --force or not: to a regular file (the
+ * target keeps its bytes) or to a path that does not exist yet (nothing is created there). */
+static void test_partial_symlink(void)
+{
+    char err[512];
+    const char *keys[] = {"k"}, *values[] = {"v"};
+    write_text(path_in("target.txt"), "precious\n");
+    CHECK_INT_EQ(symlink(path_in("target.txt"), path_in("sl.csv.partial")), 0);
+    for (int force = 0; force <= 1; force++) {
+        err[0] = '\0';
+        CHECK(occ_csv_open(path_in("sl.csv"), force, keys, values, 1, err, sizeof err) == NULL);
+        CHECK_CONTAINS(err, "sl.csv.partial: exists");
+    }
+    char *text = read_text(path_in("target.txt"));
+    CHECK_STR_EQ(text ? text : "(unreadable)", "precious\n");
+    free(text);
+    struct stat st;
+    CHECK(lstat(path_in("sl.csv.partial"), &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(!exists(path_in("sl.csv")));
+    CHECK_INT_EQ(symlink(path_in("nowhere.txt"), path_in("dangling.csv.partial")), 0);
+    CHECK(occ_csv_open(path_in("dangling.csv"), 1, keys, values, 1, err, sizeof err) == NULL);
+    CHECK(!exists(path_in("nowhere.txt")) && !exists(path_in("dangling.csv")));
+}
+
+/* A relative path under missing directories passes the check (the nearest existing directory is
+ * the current one) and is created, as an absolute one is. */
+static void test_relative_new_dirs(void)
+{
+    char err[512] = "", cwd[PATH_MAX];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL && chdir(dir) == 0);
+    CHECK_INT_EQ(occ_csv_check_target("sub/x.csv", 0, err, sizeof err), 0);
+    CHECK_INT_EQ(occ_csv_check_target("sub2/deeper/x.csv", 0, err, sizeof err), 0);
+    CHECK_STR_EQ(err, "");
+    CHECK_INT_EQ(occ_csv_make_parent_dirs("sub/x.csv", err, sizeof err), 0);
+    OccCsvWriter *w = occ_csv_open("sub/x.csv", 0, NULL, NULL, 0, err, sizeof err);
+    CHECK(w != NULL && occ_csv_close(w, NULL, NULL) == 0);
+    CHECK(exists("sub/x.csv"));
+    CHECK(chdir(cwd) == 0);
+}
+
 #define GOOD_STR "x"
 #define GOOD_INT "1"
 #define GOOD_NUM "1.5"
@@ -525,6 +565,8 @@ int main(void)
     test_force_and_partial();
     test_writer_bytes();
     test_target_kinds();
+    test_partial_symlink();
+    test_relative_new_dirs();
     test_malformed();
     test_readme_dictionary();
     int rc = check_done();

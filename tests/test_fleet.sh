@@ -60,6 +60,12 @@ refused 2 "'Al' is not an integer" "${SWEEP[@]}" --device Al
 refused 2 "--resume takes one GPU's CSV" "${SWEEP[@]}" --device all --resume "$c"
 OCC_FAKE_DEVICES=sm_90,sm_12 refused 2 "entry 2 'sm_12' is not ARCH" "${SWEEP[@]}" --device all
 OCC_FAKE_DEVICES=sm_90:0 refused 2 "entry 1 'sm_90:0' is not ARCH" "${SWEEP[@]}" --device all
+# The list's bound is a --device list's (16): 17 entries are refused before any worker starts.
+seventeen=$(printf 'sm_90,%.0s' $(seq 16))sm_90
+OCC_FAKE_DEVICES=$seventeen refused 2 "OCC_FAKE_DEVICES: more than 16 entries" "${SWEEP[@]}" \
+    --device all
+OCC_FAKE_DEVICES=$seventeen refused 2 "OCC_FAKE_DEVICES: more than 16 entries" "${SWEEP[@]}" \
+    --device 0 --out "$cwd/one.csv"
 refused 2 "OCC_FAKE_DEVICES needs --dry-run" --kernel reduce --device all
 touch "$cwd/taken-gpu0-0000.01.00.0-fa4e0000.csv"
 run "${SWEEP[@]}" --device all --out taken.csv
@@ -67,7 +73,9 @@ check "a worker's CSV that exists: refused before any worker starts (exit 2)" \
     "$([ "$rc" -eq 2 ] && grep -q 'taken-gpu0-0000.01.00.0-fa4e0000.csv: exists; use --force' "$err" &&
        [ "$(find "$cwd" -mindepth 1 | wc -l)" -eq 1 ] || echo "exit $rc: $(head -n 2 "$err")")"
 rm -f "$cwd/taken-gpu0-0000.01.00.0-fa4e0000.csv"
-refused 2 "OCC_FAKE_DEVICES takes no --resume" "${SWEEP[@]}" --device 0 --resume "$c"
+# A fake run resumes only a CSV of its own kind of GPU (its cc and name, as a real run).
+refused 2 "measured on compute capability '9.0', this run's is '8.0'" "${SWEEP[@]}" --device 3 \
+    --resume "$c"
 
 # --out DIR/: the default names in DIR.
 run "${SWEEP[@]}" --quiet --device 0,1 --out "$work/dir/"

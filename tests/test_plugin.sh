@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/test_plugin.sh OCCSWEEP ARCH SAXPY STENCIL FAULTY FAULTY_SM80 STUB1..STUB11: plugins on
+# tests/test_plugin.sh OCCSWEEP ARCH SAXPY STENCIL FAULTY FAULTY_SM80 STUB1..STUB12: plugins on
 # CPU. The example plugins' plans for ARCH (--dry-run --arch: registers and shared memory read
 # from their own cubins) hold every registered variant at every level, the stencil's own shared
 # memory taken off its padding and limiting its largest tile (the skip says so); --list shows
@@ -8,11 +8,13 @@
 # each bad plugin is refused with exit 2 and one line saying what is wrong: a missing file, an
 # empty path, a bare name of a file in the current directory, no occ_plugin symbol, occ_plugin
 # as data, a descriptor or variant table that cannot be read, another ABI, a NULL field, numbers
-# out of bounds, a bad or reserved name, no code for ARCH, an abbreviated --plugin.
+# out of bounds, a bad or reserved name, no code for ARCH, no device code at all (one line, not
+# cuobjdump's own), an abbreviated --plugin.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") arch=$2 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
 stub_noentry=$7 stub_abi=$8 stub_null=$9 stub_name=${10} stub_wild=${11} stub_data=${12}
 stub_wild_variants=${13} stub_loads=${14} stub_dram=${15} stub_all=${16} stub_builtin=${17}
+stub_nocode=${18}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -99,6 +101,9 @@ if [ "$arch" != sm_80 ]; then
     want="plugin $faulty_sm80 has no code for $arch (cuobjdump): rebuild it with -arch=$arch"
     refused --plugin "$faulty_sm80"
 fi
+# A valid plugin without device code: cuobjdump ran and found none; one line says so.
+want="plugin $stub_nocode has no code for $arch (cuobjdump: no device code in it): rebuild it with -arch=$arch" \
+    refused --plugin "$stub_nocode"
 # Two plugins: one per run.
 want='one plugin per run' refused --plugin "$saxpy" --plugin "$stencil"
 exit $fail

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The set-up wrapper (bench/setup.sh through run_sweep) on a scratch copy built for sm_90:
 #  first use: one line naming the archs, then "occsweep: building: N/T steps" lines, nothing else;
+#  a first build stopped by SIGTERM leaves no temp log;
 #  gpu_archs=auto: the archs a fake nvidia-smi lists (one GPU, several, none: all archs);
 #  (b) meson installed by pip into a directory not on PATH: found there, not installed again;
 #  (a) a read-only checkout with a complete build: the built binary runs (a line says so when the
@@ -40,6 +41,33 @@ if [ "$first" != "$want" ] || [ "$others" != 0 ] || [ "$steps" -lt 1 ]; then
 else
     echo "first use: '$first', $steps progress lines"
 fi
+
+# A first build stopped by SIGTERM to its process group (as a terminal or Slurm sends it), in a
+# build directory of its own on the same tree: its temp log (TMPDIR/occsweep-build.*) is gone.
+# Stopped during its configure step: nothing is compiled.
+term_tmp=$occ_test_tmp/term-tmp
+mkdir "$term_tmp"
+TMPDIR=$term_tmp OCC_BUILD=$occ_test_tmp/term-build setsid "$tree/run_sweep" "${sweep_args[@]}" \
+    >"$occ_test_tmp/term.out" 2>&1 &
+term_pid=$!
+build_logs() { ls "$term_tmp" | grep '^occsweep-build\.'; }
+for _ in $(seq 600); do
+    [ -z "$(build_logs)" ] && kill -0 "$term_pid" 2>/dev/null || break
+    sleep 0.1
+done
+logs=$(build_logs)
+sleep 0.5
+kill -TERM -- "-$term_pid" 2>/dev/null
+wait "$term_pid"
+term_rc=$?
+if [ -z "$logs" ]; then
+    fail "TERM during the first build: no temp log appeared (exit $term_rc):"; cat "$occ_test_tmp/term.out"
+elif [ -n "$(build_logs)" ]; then
+    fail "TERM during the first build (exit $term_rc): left $(build_logs | tr '\n' ' ')"
+else
+    echo "TERM during the first build: exit $term_rc, its temp log $logs removed"
+fi
+rm -rf "$occ_test_tmp/term-build"
 
 # The archs meson.build detects (gpu_archs=auto) with a fake nvidia-smi: the GPU's, the set of
 # several GPUs', every arch when nvidia-smi lists none. Configure only (no build).

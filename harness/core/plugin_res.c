@@ -10,15 +10,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **report, char *err,
-                        size_t err_len)
+/* Runs `cuobjdump -res-usage so_path` with its stdout and stderr into one pipe, read into *out
+ * (heap, NUL-terminated) with its wait status in *status: 0, or -1 when the pipe, fork or memory
+ * failed (nothing to free). */
+static int run_cuobjdump(const char *cuobjdump, const char *so_path, char **out, int *status)
 {
     int fd[2];
-    *report = NULL;
-    if (pipe(fd) != 0) return snprintf(err, err_len, "pipe: %s", strerror(errno)), -1;
+    *out = NULL;
+    *status = 0;
+    if (pipe(fd) != 0) return -1;
     const pid_t pid = fork();
     if (pid == 0) {
         dup2(fd[1], STDOUT_FILENO);
+        dup2(fd[1], STDERR_FILENO); /* its complaint is read here, not left on the terminal */
         close(fd[0]);
         close(fd[1]);
         execlp(cuobjdump, cuobjdump, "-res-usage", so_path, (char *)NULL);
@@ -37,20 +41,38 @@ int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **repor
         if (got > 0) len += (size_t)got;
     }
     close(fd[0]);
-    int status = 0;
-    if (pid > 0) waitpid(pid, &status, 0);
-    if (!buf || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(buf);
-        snprintf(err, err_len, "%s -res-usage %s failed (%s): without a GPU the plugin's registers "
-                 "come from its cubin; put cuobjdump on PATH or name it in OCC_CUOBJDUMP",
-                 cuobjdump, so_path,
-                 pid < 0 ? "fork failed" : WIFEXITED(status) && WEXITSTATUS(status) == 127
-                               ? "not found" : "exit status not 0");
-        return -1;
-    }
+    if (pid > 0) waitpid(pid, status, 0);
+    if (!buf) return -1;
     buf[len] = '\0';
-    *report = buf;
+    *out = buf;
     return 0;
+}
+
+int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **report, char *err,
+                        size_t err_len)
+{
+    char *text = NULL;
+    int status = 0;
+    *report = NULL;
+    if (run_cuobjdump(cuobjdump, so_path, &text, &status) != 0)
+        return snprintf(err, err_len, "%s -res-usage %s: %s", cuobjdump, so_path,
+                        strerror(errno)), -1;
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 0) {
+        *report = text;
+        return 0;
+    }
+    const int no_device_code = strstr(text, "does not contain device code") != NULL;
+    if (code == 127)
+        snprintf(err, err_len, "%s not found: without a GPU the plugin's registers come from its "
+                 "cubin; put cuobjdump on PATH or name it in OCC_CUOBJDUMP", cuobjdump);
+    else if (no_device_code)
+        snprintf(err, err_len, "%s has no device code (cuobjdump -res-usage found none)", so_path);
+    else
+        snprintf(err, err_len, "%s -res-usage %s failed (exit status %d): %.*s", cuobjdump,
+                 so_path, code, (int)strcspn(text, "\n"), text);
+    free(text);
+    return no_device_code ? -2 : -1;
 }
 
 /* Value of `KEY:` in a resource line ("  REG:16 STACK:0 SHARED:0 ..."), 0 when absent. */

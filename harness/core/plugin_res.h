@@ -10,8 +10,10 @@
 #include "kernel_resources.h"
 
 /* Runs `cuobjdump -res-usage so_path` (cuobjdump: a path or a name looked up on PATH) and
- * returns its standard output in *report (heap, NUL-terminated; free it). 0, or -1 with a
- * one-line err (cuobjdump not found or failed). */
+ * returns its output in *report (heap, NUL-terminated; free it). 0; -2 when cuobjdump ran and
+ * found no device code in so_path (a shared object built without nvcc's device code); or -1
+ * (cuobjdump not found, or failed: its first line quoted). err: one line either way (cuobjdump's
+ * own stderr is read, never printed). */
 int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **report, char *err,
                         size_t err_len);
 

@@ -91,6 +91,16 @@ typedef struct OccCsvTable {
     char *text;          /* owner of every string above (the file's bytes, unquoted in place) */
 } OccCsvTable;
 
+/* The largest input CSV (--resume, --recompute) read, 4 GiB: every run's file is far smaller
+ * (442,000 rows are 200 MB), and the reader holds the whole file in memory. */
+#define OCC_CSV_MAX_INPUT_BYTES (4LL << 30)
+
+/* The check made on an input CSV before it is read: path must exist, be a regular file (a FIFO
+ * would block the read, a device feed it without end) and hold at most OCC_CSV_MAX_INPUT_BYTES.
+ * 0, or -1 with the reason in err, to follow the path: "does not exist", "is not a regular file",
+ * "is N bytes, more than the 4 GiB an input CSV may hold". */
+int occ_csv_check_input(const char *path, char *err, size_t err_len);
+
 /* Reads a CSV file written by this module (a header matching the schema exactly is required;
  * '#' lines without '=' and empty lines are ignored; CRLF line ends are accepted). Returns 0, or
  * -1 with t zeroed and "file:line: what is wrong" in err: wrong header, wrong field count, a

@@ -7,6 +7,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+int occ_csv_check_input(const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        occ_csv_set_err(err, err_len, "%s",
+                        errno == ENOENT ? "does not exist" : "is not a regular file");
+    else if (!S_ISREG(st.st_mode))
+        occ_csv_set_err(err, err_len, "is not a regular file");
+    else if ((long long)st.st_size > OCC_CSV_MAX_INPUT_BYTES)
+        occ_csv_set_err(err, err_len, "is %lld bytes, more than the %lld GiB an input CSV may hold",
+                        (long long)st.st_size, OCC_CSV_MAX_INPUT_BYTES >> 30);
+    else
+        return 0;
+    return -1;
+}
 
 typedef struct Parser {
     char *p, *end; /* *end is a NUL added after the file's bytes */

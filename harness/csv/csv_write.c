@@ -221,8 +221,12 @@ int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
     else if (slash == dir) dir[1] = '\0';
     else *slash = '\0';
     /* Walk up to the nearest existing directory: that is where the file or its parents go (a
-     * file on the way made the stat above fail with ENOTDIR). */
-    while (access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) != NULL) *slash = '\0';
+     * file on the way made the stat above fail with ENOTDIR); above a relative path's first
+     * component is the current directory. */
+    while (dir[0] && strcmp(dir, ".") != 0 && access(dir, F_OK) != 0) {
+        if ((slash = strrchr(dir, '/')) != NULL) *slash = '\0';
+        else snprintf(dir, sizeof dir, ".");
+    }
     if (access(dir[0] ? dir : "/", W_OK) != 0) {
         occ_csv_set_err(err, err_len, "%s: directory %.150s is not writable", shown(path, q),
                         dir[0] ? dir : "/");
@@ -258,7 +262,7 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
     memcpy(w->partial + plen, ".partial", 9);
     /* O_EXCL: a leftover .partial may hold the only copy of a crashed run's rows, and another
      * run writing the same --out holds it now; neither is ever truncated or shared. */
-    int fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    int fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
     if (fd < 0 || (w->f = fdopen(fd, "w")) == NULL) {
         explain_create_error(w->partial, errno, err, err_len);
         if (fd >= 0) {

@@ -5,12 +5,10 @@
  * not each row against every other row or point. */
 #include "resume.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "catalog.h"
 
@@ -116,11 +114,10 @@ static int find_duplicate(const OccCsvTable *t, int *i, int *j)
 int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
 {
     char why[400];
-    struct stat st;
-    /* Before the read: a FIFO would block it, a device would feed it without end. */
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    /* Before the read: a FIFO would block it, a device or a huge file exhaust memory. */
+    if (occ_csv_check_input(path, why, sizeof why) != 0) {
         snprintf(err, err_len, "--resume %.200s: %s (accepted: a CSV file of an earlier run)", path,
-                 errno == ENOENT ? "does not exist" : "is not a regular file");
+                 why);
         return -1;
     }
     if (occ_csv_read(path, t, why, sizeof why) != 0) {

@@ -342,9 +342,10 @@ static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, 
     const char *tool = getenv("OCC_CUOBJDUMP");
     if (!tool || !*tool)
         tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
-    if (!plugin.report &&
-        occ_plugin_res_read(tool, plugin.loaded.path, &plugin.report, err, err_len) != 0)
-        return -1;
+    const int rc = plugin.report ? 0 : occ_plugin_res_read(tool, plugin.loaded.path,
+                                                          &plugin.report, err, err_len);
+    if (rc == -2) return no_code(arch, "cuobjdump: no device code in it", err, err_len), -1;
+    if (rc != 0) return -1;
     if (!occ_plugin_res_has_arch(plugin.report, arch->name))
         return no_code(arch, "cuobjdump", err, err_len), -1;
     Dl_info info;
