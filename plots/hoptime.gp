@@ -35,6 +35,8 @@ set yrange [0 : 1.1 * YMAX]
 set ylabel "cycles per dependent load of one chain"
 set title ARG3 noenhanced
 
+# Key columns as wide as the longest title (the style's narrower ones overlap these).
+set key width 0
 eval PNG_BEGIN
 plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":(cycles(0)) \
          with linespoints linewidth 2.5 linecolor rgb unroll_rgb(K_OF_BLOCK[b]) \
