@@ -149,7 +149,7 @@ def describe(ty, g, lever, suffix):
     if ty == "block":
         return ": bandwidth against occupancy per block size"
     if ty == "flops":
-        return "%s %s: FMA throughput against occupancy" % (who, suffix.rsplit("-", 1)[1])
+        return "%s %s: arithmetic throughput against occupancy" % (who, suffix.rsplit("-", 1)[1])
     if ty == "flops-fmas":
         return who + ": FMA throughput against occupancy, per FMAs per loaded float"
     if ty == "intensity":

@@ -26,15 +26,25 @@ import headline  # noqa: E402
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 # The figures the docs embed: (the CSV's metadata command, the figure's name as plots/plot
-# names it, <csv stem>-<figure>.png). The commands are those of tools/gpu/h200_session.sh's
-# steps mission, copy, ladder and fma.
+# names it, <csv stem>-<figure>.png): one of each figure type for docs/figures.md's gallery.
+# The commands are those of tools/gpu/h200_session.sh's steps mission, copy, ladder, fma,
+# mixed, chase, blocks, levers, smem and mma.
 EMBEDDED = (
     ("./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100", "occupancy-reduce"),
     ("./run_sweep --kernel copy --quiet", "occupancy-copy"),
     ("./run_sweep --kernel copy --quiet", "inflight-copy"),
     ("./run_sweep --kernel copy --quiet", "loaded-latency"),
-    ("./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet", "ladder"),
+    ("./run_sweep --kernel reduce --block 128,256,512,1024 --quiet", "block-reduce"),
+    ("./run_sweep --kernel reduce,copy --unroll 4,8 --vec 8,16 --lever both --quiet",
+     "levers-copy-u8-v16"),
     ("./run_sweep --kernel fma --vec 4,8 --quiet", "flops-fma-fp32"),
+    ("./run_sweep --kernel mixed --size 1G --quiet", "flops-mixed"),
+    ("./run_sweep --kernel mixed --size 1G --quiet", "intensity-mixed"),
+    ("./run_sweep --kernel mma --mode f16 --quiet", "flops-mma-fp32"),
+    ("./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet", "ladder"),
+    ("./run_sweep --kernel chase --quiet", "chase"),
+    ("./run_sweep --kernel smem --mode chase --quiet", "hoptime-smem"),
+    ("./run_sweep --kernel smem --mode stream --quiet", "occupancy-smem"),
 )
 
 INTRO = """\
