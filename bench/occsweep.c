@@ -268,11 +268,20 @@ static int load_plugin(int argc, char **argv, char *err, size_t err_len)
     return path && occ_plugin_load(path, err, err_len) < 0 ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* What run() allocates on its way to the measurement, freed by main however run() ends (every
+ * early return included: the sanitized build's leak check holds the program to it). */
+typedef struct Owned {
+    OccCsvTable resumed;      /* --resume's file */
+    OccVariantResources *res; /* one entry per catalog variant */
+    OccPlan plan, todo;       /* every point, and those still to measure */
+} Owned;
+
+/* The program: the plugin, the options, the plan, then the run, fake run or dry run; what it
+ * allocates is left in o for main to free. */
+static int run(int argc, char **argv, Owned *o)
 {
     OccOptions opt = {0};
     OccDevice dev = {0};
-    OccCsvTable resumed = {0};
     char err[512], msg[480], notes[4096] = "", cc[8];
     if (load_plugin(argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
@@ -310,7 +319,7 @@ int main(int argc, char **argv)
         return usage_error(err);
     }
     if (opt.resume_path &&
-        (occ_resume_read(opt.resume_path, &resumed, msg, sizeof msg) != 0 ||
+        (occ_resume_read(opt.resume_path, &o->resumed, msg, sizeof msg) != 0 ||
          (!opt.dry_run && occ_csv_check_target(opt.resume_path, 1, msg, sizeof msg) != 0))) {
         snprintf(err, sizeof err, "%s%s", strncmp(msg, "--resume", 8) ? "--resume " : "", msg);
         return usage_error(err);
@@ -331,7 +340,7 @@ int main(int argc, char **argv)
         arch = &dev.limits;
     }
     /* One entry per catalog variant, the plugin's (loaded above) included. */
-    OccVariantResources *res = calloc((size_t)occ_variant_count(), sizeof *res);
+    OccVariantResources *res = o->res = calloc((size_t)occ_variant_count(), sizeof *res);
     if (!res) return fail("out of host memory for the variants' resources");
     if (occ_resources_get(arch, !opt.arch && !fake, res, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
@@ -342,32 +351,39 @@ int main(int argc, char **argv)
         occ_plan_block_levels(arch, opt.block_threads, opt.n_block_threads, &opt.occ, levels,
                               OCC_MAX_LEVELS, notes, sizeof notes, err, sizeof err);
     if (n_levels < 0) return usage_error(err);
-    OccPlan plan = {0}, todo = {0};
-    if (occ_plan_build(arch, opt.arch ? 0 : dev.l2_bytes, &opt, res, levels, n_levels, &plan, err,
-                       sizeof err) < 0)
+    if (occ_plan_build(arch, opt.arch ? 0 : dev.l2_bytes, &opt, res, levels, n_levels, &o->plan,
+                       err, sizeof err) < 0)
         return usage_error(err);
-    todo = plan;
-    todo.points = malloc((size_t)plan.n * sizeof *todo.points);
-    if (!todo.points) return fail("out of host memory for the plan");
-    memcpy(todo.points, plan.points, (size_t)plan.n * sizeof *todo.points);
+    o->todo = o->plan;
+    o->todo.points = malloc((size_t)o->plan.n * sizeof *o->todo.points);
+    if (!o->todo.points) return fail("out of host memory for the plan");
+    memcpy(o->todo.points, o->plan.points, (size_t)o->plan.n * sizeof *o->todo.points);
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
     const char *gpu_name = fake ? fake->name : opt.arch ? NULL : dev.name;
-    if (opt.resume_path && resume(&opt, gpu_name, cc, &resumed, &todo, err, sizeof err) != 0)
+    if (opt.resume_path && resume(&opt, gpu_name, cc, &o->resumed, &o->todo, err, sizeof err) != 0)
         return usage_error(err);
     if (opt.resume_path && !opt.quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
-                opt.resume_path, resumed.n_rows, todo.n);
+                opt.resume_path, o->resumed.n_rows, o->todo.n);
     if (fake)
-        return occ_fake_run(&opt, fake, &todo, opt.resume_path ? &resumed : NULL, argc, argv);
+        return occ_fake_run(&opt, fake, &o->todo, opt.resume_path ? &o->resumed : NULL, argc, argv);
     if (opt.dry_run) {
-        occ_plan_print_dry_run(&todo, opt.arch ? arch->name : dev.name, notes, !opt.arch, &opt);
+        occ_plan_print_dry_run(&o->todo, opt.arch ? arch->name : dev.name, notes, !opt.arch, &opt);
         return OCC_EXIT_OK;
     }
-    if (!opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", notes, &plan);
-    int rc = ncu_child ? occ_ncu_pass_child(&opt, &dev, &plan) : measure(&opt, &dev, argc, argv, &plan, opt.resume_path ? &resumed : NULL, &todo);
-    occ_csv_table_free(&resumed);
-    free(res);
-    occ_plan_free(&plan);
-    occ_plan_free(&todo);
+    if (!opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", notes, &o->plan);
+    if (ncu_child) return occ_ncu_pass_child(&opt, &dev, &o->plan);
+    return measure(&opt, &dev, argc, argv, &o->plan, opt.resume_path ? &o->resumed : NULL,
+                   &o->todo);
+}
+
+int main(int argc, char **argv)
+{
+    Owned o = {0};
+    const int rc = run(argc, argv, &o);
+    occ_csv_table_free(&o.resumed);
+    free(o.res);
+    occ_plan_free(&o.plan);
+    occ_plan_free(&o.todo);
     return rc;
 }

@@ -87,40 +87,31 @@ static int check_paths(const char *path, const char *out, const char *json, int 
     return 0;
 }
 
-int occ_recompute(const OccOptions *opt)
+/* The model, its agreement line and the knee table (and --out, --json) of t, read from path.
+ * The exit status. */
+static int recompute_table(const OccOptions *opt, const char *path, const OccCsvTable *t)
 {
-    OccCsvTable t = {0};
     OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
-    char err[1300];
-    const char *path = opt->recompute_path;
-    if (check_paths(path, opt->out_path, opt->json_path, opt->force, err, sizeof err) != 0)
-        return fail(OCC_EXIT_USAGE, path, err);
-    if (occ_csv_read(path, &t, err, sizeof err) != 0) {
-        fprintf(stderr, "occsweep: --recompute %s\n", err);
-        return OCC_EXIT_USAGE;
-    }
-    if (opt->out_path != NULL && occ_csv_check_target(opt->out_path, opt->force, err, sizeof err))
-        return fail(OCC_EXIT_USAGE, path, err);
-    const double sm_count = meta_number(&t, "sm_count");
-    OccModel m = {.latency_ns = meta_number(&t, "dram_latency_ns"),
-                  .roof_gbps = meta_number(&t, "roof_memcpy_gbps"),
-                  .roof_read_gbps = meta_number(&t, "roof_cub_reduce_gbps"),
+    const double sm_count = meta_number(t, "sm_count");
+    OccModel m = {.latency_ns = meta_number(t, "dram_latency_ns"),
+                  .roof_gbps = meta_number(t, "roof_memcpy_gbps"),
+                  .roof_read_gbps = meta_number(t, "roof_cub_reduce_gbps"),
                   .sm_count = isfinite(sm_count) ? (int)sm_count : 0};
     const int have_model = isfinite(m.latency_ns) && isfinite(m.roof_gbps) && m.sm_count > 0;
     int chains = 0; /* rows of the chain model (harness/model/chain_model.h), which needs none */
-    for (int i = 0; i < t.n_rows; i++)
-        chains += occ_row_is_ok(&t.rows[i]) && isfinite(occ_chain_cycles_per_step(&t.rows[i]));
+    for (int i = 0; i < t->n_rows; i++)
+        chains += occ_row_is_ok(&t->rows[i]) && isfinite(occ_chain_cycles_per_step(&t->rows[i]));
     if (!have_model && chains == 0)
         return fail(OCC_EXIT_USAGE, path,
                     "no model inputs (metadata dram_latency_ns, roof_memcpy_gbps and sm_count): "
                     "a run of no family the Little's-law model covers");
     OccLatencyCurve *take[OCC_CURVE_TRAFFICS];
     for (int k = 0; k < OCC_CURVE_TRAFFICS; k++) take[k] = &curves[k];
-    OccRow *plain = calloc((size_t)(t.n_rows ? t.n_rows : 1), sizeof *plain);
+    OccRow *plain = calloc((size_t)(t->n_rows ? t->n_rows : 1), sizeof *plain);
     if (plain == NULL) return fail(OCC_EXIT_FAIL, path, "out of memory");
     int n = 0, levels = 0;
-    for (int i = 0; i < t.n_rows; i++) {
-        const OccRow *r = &t.rows[i];
+    for (int i = 0; i < t->n_rows; i++) {
+        const OccRow *r = &t->rows[i];
         if (occ_loaded_row_is_level(r)) {
             levels = 1;
             occ_loaded_curve_take_row(take, r);
@@ -146,11 +137,29 @@ int occ_recompute(const OccOptions *opt)
     } else {
         printf("recomputed from %s: the chain model alone (no Little's-law model inputs)\n", path);
     }
-    const char *gpu = occ_csv_meta_get(&t, "gpu_name");
-    const OccRunJson json = {.path = opt->json_path, .csv_path = path, .table = &t};
+    const char *gpu = occ_csv_meta_get(t, "gpu_name");
+    const OccRunJson json = {.path = opt->json_path, .csv_path = path, .table = t};
     const int rc = occ_run_summary_knees(have_model ? &m : NULL, plain, n, opt->out_path,
                                          gpu ? gpu : "unknown GPU", opt->json_path ? &json : NULL);
     free(plain);
-    occ_csv_table_free(&t);
     return rc == 0 ? OCC_EXIT_OK : OCC_EXIT_FAIL;
+}
+
+int occ_recompute(const OccOptions *opt)
+{
+    OccCsvTable t = {0};
+    char err[1300];
+    const char *path = opt->recompute_path;
+    if (check_paths(path, opt->out_path, opt->json_path, opt->force, err, sizeof err) != 0)
+        return fail(OCC_EXIT_USAGE, path, err);
+    if (occ_csv_read(path, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: --recompute %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
+    const int rc = opt->out_path != NULL &&
+                           occ_csv_check_target(opt->out_path, opt->force, err, sizeof err)
+                       ? fail(OCC_EXIT_USAGE, path, err)
+                       : recompute_table(opt, path, &t);
+    occ_csv_table_free(&t);
+    return rc;
 }

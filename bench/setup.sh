@@ -6,6 +6,16 @@
 # Exit status 2 with the exact command to run when a tool is missing and cannot be installed.
 
 OCC_ROOT=${OCC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# OCC_SANITIZE=1 (run_tests' sanitized pass, .ci/run): a build directory of its own, build-asan,
+# with AddressSanitizer (leaks included) and UBSan, every finding fatal; sm_90 alone, without PTX
+# or the example plugins: the smallest build the unit and cli suites run on.
+if [ "${OCC_SANITIZE:-0}" = 1 ]; then
+    OCC_BUILD=${OCC_BUILD:-$OCC_ROOT/build-asan}
+    OCC_MESON_ARGS="-Db_sanitize=address,undefined -Db_lundef=false -Dgpu_archs=90 -Dgpu_ptx= -Dplugin_examples=false ${OCC_MESON_ARGS:-}"
+    # protect_shadow_gap=0: the CUDA runtime maps memory where ASan would reserve its shadow gap.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:protect_shadow_gap=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+fi
 OCC_BUILD=${OCC_BUILD:-$OCC_ROOT/build}
 OCC_MESON_MIN=1.4.0
 
