@@ -16,6 +16,7 @@ import os
 
 import figdata
 import figspec
+import outfile
 
 # block_threads, so that a run of several block sizes is compared at one (plots/csvsel.py).
 TABLE_SPEC = figspec.Spec("table", ["variant", "unroll", "vec_bytes", "block_threads"],
@@ -69,12 +70,10 @@ def write(prefix, runs, labels, kernel, mode, lever, keep_curve):
                         "NaN" if math.isnan(combined) else str(int(abs(ratio - 1) * 100 >
                                                                      combined))]
         rows.append(row)
-    with open(prefix + ".csv", "w", encoding="utf-8") as f:
-        f.write(",".join(head) + "\n")
-        for row in rows:
-            f.write(",".join(_csv_field(v) for v in row) + "\n")
-    with open(prefix + ".md", "w", encoding="utf-8") as f:
-        f.write(_markdown(runs, labels, kernel, mode, head, rows, per_run, common, roofs))
+    outfile.write_whole(prefix + ".csv", "".join(",".join(_csv_field(v) for v in row) + "\n"
+                                                 for row in [head] + rows))
+    outfile.write_whole(prefix + ".md", _markdown(runs, labels, kernel, mode, head, rows,
+                                                  per_run, common, roofs))
     return len(common)
 
 

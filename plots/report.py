@@ -29,6 +29,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import occcsv  # noqa: E402
+import outfile  # noqa: E402
 
 KNEE_FRACTION = 0.9
 RESIDENCY_TOLERANCE_PTS = 5.0  # bench/run_summary.h OCC_RESIDENCY_TOLERANCE_PTS
@@ -374,10 +375,14 @@ def main(argv):
     for run in runs:
         add_run(page, run, figdir or os.path.dirname(run.path) or ".", 2)
     md_dir = os.path.dirname(out) or "."
-    with open(out + ".md", "w", encoding="utf-8") as f:
-        f.write(render_md(page, md_dir))
-    with open(out + ".html", "w", encoding="utf-8") as f:
-        f.write(render_html(page, title))
+    if not os.path.isdir(md_dir):
+        return usage("--out %s: directory %s does not exist" % (out, md_dir))
+    try:
+        outfile.write_whole(out + ".md", render_md(page, md_dir))
+        outfile.write_whole(out + ".html", render_html(page, title))
+    except OSError as e:
+        print("report: cannot write %s: %s" % (e.filename or out, e.strerror), file=sys.stderr)
+        return 2
     print(out + ".md")
     print(out + ".html")
     return 0

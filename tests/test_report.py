@@ -139,6 +139,19 @@ def test_plain_and_several(work):
           "a malformed CSV: exit 2 and one line naming it")
     p = run_report("--bogus", a)
     check(p.returncode == 2 and "unknown option '--bogus'" in p.stderr, "a bad option: exit 2")
+    p = run_report("--out", os.path.join(work, "missing", "r"), a)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
+          and not os.path.exists(os.path.join(work, "missing")),
+          "--out in a missing directory: exit 2, one line, nothing made (%s)" % p.stderr.strip())
+    # An --out that is a link: the link is replaced by the page, its target is kept.
+    target = os.path.join(work, "target.md")
+    with open(target, "w") as f:
+        f.write("keep\n")
+    os.symlink(target, os.path.join(work, "linked.md"))
+    p = run_report("--out", os.path.join(work, "linked"), a)
+    check(p.returncode == 0 and open(target).read() == "keep\n"
+          and not os.path.islink(os.path.join(work, "linked.md")),
+          "--out a link: the link replaced, its target kept (%s)" % p.stderr.strip())
 
 
 def test_same_as_harness(work):
