@@ -31,6 +31,10 @@ check() {
 
 lines() { awk 'END { print NR }' "$1"; }
 
+# run_bin ARGS...: occsweep ARGS in $cwd, stdout to $out, stderr to $err, its exit status in
+# $rc (the shell's own line about a child that died of a signal is dropped).
+run_bin() { { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null; rc=$?; }
+
 # refusal_problem WANT: after a run ($rc, $out, $err), empty when it was a refusal: exit 2,
 # nothing on stdout, one stderr line holding WANT, no file made in $cwd; else what was wrong.
 refusal_problem() {

@@ -18,7 +18,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
 fi
 
 # The braces take bash's own "Segmentation fault" report away; the exit status still says it.
-run() { { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null; rc=$?; }
+run() { run_bin "$@"; }
 
 skip() { echo "skip: $*"; }
 

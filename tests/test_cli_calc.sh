@@ -11,10 +11,7 @@ set -u
 
 . "$(dirname "$0")/cli_lib.sh"
 
-run() {
-    { (cd "$cwd" && exec "$BIN" --calc "$@") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
-}
+run() { run_bin --calc "$@"; }
 
 # calc_problem ARGS... : runs --calc ARGS; empty when it exited 0 with a table and no stderr.
 calc_problem() {
@@ -135,8 +132,7 @@ refused "--target-blocks: '33' is out of range (accepted: 1..32)" --arch sm_90 -
 # The calculator's options without --calc.
 for o in "--regs 32" "--smem 1K" "--target-occ 50" "--target-blocks 2"; do
     read -r -a a <<<"$o"
-    { (cd "$cwd" && exec "$BIN" --dry-run --arch sm_90 "${a[@]}") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
+    run_bin --dry-run --arch sm_90 "${a[@]}"
     check "$(cmdline --dry-run --arch sm_90 "${a[@]}")" \
         "$(refusal_problem "${a[0]} applies only with --calc")"
 done

@@ -11,10 +11,7 @@ set -u
 
 . "$(dirname "$0")/cli_lib.sh"
 
-run() {
-    { (cd "$cwd" && exec "$BIN" --dry-run --arch sm_90 "$@") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
-}
+run() { run_bin --dry-run --arch sm_90 "$@"; }
 
 # estimate_of ARGS...: the dry run's estimate line; empty (and a failed check) when the run did
 # not exit 0 with nothing on stderr, "N points" and the estimate right after it.

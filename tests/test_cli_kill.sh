@@ -15,7 +15,7 @@ set -u
 export OCC_FAKE_DEVICES=sm_90
 SWEEP=(--dry-run --quiet --kernel copy --unroll 1,4 --vec 16 --occ 12.5..100)
 N=5
-run() { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; rc=$?; }
+run() { run_bin "$@"; }
 data_rows() { grep -v '^#' "$1" | tail -n +2; }
 
 # The rows of an uninterrupted run, for the comparison at the end.

@@ -12,10 +12,7 @@ set -u
 
 . "$(dirname "$0")/cli_lib.sh"
 
-run() {
-    { (cd "$cwd" && exec "$BIN" --dry-run --arch sm_90 "$@") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
-}
+run() { run_bin --dry-run --arch sm_90 "$@"; }
 
 # refused WANT ARGS...: exit 2, nothing on stdout, one stderr line holding WANT, no file made.
 refused() {
@@ -131,8 +128,7 @@ planned --kernel copy --occ 12,5.0
 LC_ALL=de_DE.UTF-8 planned --kernel copy --occ 12.5,50
 
 # ---- --help says which kernels take each scoped option ----
-{ (cd "$cwd" && exec "$BIN" --help) >"$out" 2>"$err"; } 2>/dev/null
-rc=$?
+run_bin --help
 flat=$(tr -s ' \n' ' ' <"$out")
 missing=""
 wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64) (copy, reduce, fma, smem stream, smem rw)"

@@ -20,8 +20,7 @@ set -u
 refused() {
     local want=$1
     shift
-    { (cd "$cwd" && exec "$BIN" --quiet "$@") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
+    run_bin --quiet "$@"
     check "$(cmdline --quiet "$@")" "$(refusal_problem "$want")"
 }
 
@@ -58,8 +57,7 @@ FAKE=(--dry-run --kernel copy --unroll 1,4 --vec 16 --occ 12.5..100)
 # A missing directory named with a trailing '/': refused before anything is created.
 OCC_FAKE_DEVICES=sm_90 refused "newdir/: ends in '/', a directory's name" "${FAKE[@]}" --out newdir/
 # A relative path under a missing directory: the directory is made, as for an absolute path.
-(cd "$cwd" && OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" --out sub/x.csv) >"$out" 2>"$err"
-rc=$?
+OCC_FAKE_DEVICES=sm_90 run_bin --quiet "${FAKE[@]}" --out sub/x.csv
 check "--out sub/x.csv (sub missing): written" \
     "$([ "$rc" -eq 0 ] && [ -s "$cwd/sub/x.csv" ] || echo "exit $rc: $(head -n 2 "$err")")"
 rm -rf "$cwd/sub"

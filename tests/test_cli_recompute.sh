@@ -16,10 +16,7 @@ set -u
 root=${OCC_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 csv=$root/tests/data/h200-reduce-mission-3aa2b51.csv
 
-run() {
-    { (cd "$cwd" && exec "$BIN" "$@") >"$out" 2>"$err"; } 2>/dev/null
-    rc=$?
-}
+run() { run_bin "$@"; }
 
 # rc_is N: empty when the last run exited N, else what it did.
 rc_is() { [ "$rc" -eq "$1" ] || echo "exit $rc, expected $1: $(head -n 1 "$err")"; }
