@@ -188,12 +188,12 @@ static OccCsvWriter *fake_open(const OccOptions *opt, const char *path, const Oc
     return w;
 }
 
-/* Writes the earlier run's rows this one keeps (occ_resume_keep_rows: all but the fail rows of
+/* Writes the earlier run's rows this one keeps (occ_resume_keep_mask: all but the fail rows of
  * points measured again), in file order. 0, or -1 when out of memory or a write failed. */
 static int fake_keep(OccCsvWriter *w, const OccCsvTable *resumed, const OccPlan *todo)
 {
-    unsigned char *keep = malloc((size_t)resumed->n_rows + 1);
-    int rc = !keep || occ_resume_keep_rows(resumed, todo->points, todo->n, keep) != 0 ? -1 : 0;
+    unsigned char *keep = occ_resume_keep_mask(resumed, todo->points, todo->n);
+    int rc = keep ? 0 : -1;
     for (int i = 0; rc == 0 && i < resumed->n_rows; i++)
         if (keep[i]) rc = occ_csv_write_row(w, &resumed->rows[i]);
     free(keep);

@@ -179,12 +179,8 @@ static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char *
         return fail(err);
     occ_meta_add_resumed(&meta, resumed);
     /* the earlier run's rows this one keeps (occ_resume_keep_rows) */
-    unsigned char *keep = resumed ? malloc((size_t)resumed->n_rows + 1) : NULL;
-    if (resumed && (keep == NULL ||
-                    occ_resume_keep_rows(resumed, todo->points, todo->n, keep) != 0)) {
-        free(keep);
-        return fail("--resume: out of memory for the rows it keeps");
-    }
+    unsigned char *keep = resumed ? occ_resume_keep_mask(resumed, todo->points, todo->n) : NULL;
+    if (resumed && !keep) return fail("--resume: out of memory for the rows it keeps");
     if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
     else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
     else occ_run_default_path(path, sizeof path, dev->slug, opt->families);

@@ -333,3 +333,13 @@ int occ_resume_keep_rows(const OccCsvTable *t, const OccPoint *points, int n, un
     index_free(&ix);
     return 0;
 }
+
+unsigned char *occ_resume_keep_mask(const OccCsvTable *t, const OccPoint *points, int n)
+{
+    unsigned char *keep = malloc((size_t)t->n_rows + 1);
+    if (keep && occ_resume_keep_rows(t, points, n, keep) != 0) {
+        free(keep);
+        keep = NULL;
+    }
+    return keep;
+}

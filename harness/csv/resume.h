@@ -48,4 +48,8 @@ int occ_resume_keep_row(const OccCsvTable *t, int i, const OccPoint *points, int
  * row. 0, or -1 when out of memory (keep then unset). */
 int occ_resume_keep_rows(const OccCsvTable *t, const OccPoint *points, int n, unsigned char *keep);
 
+/* occ_resume_keep_rows into a mask it allocates (t->n_rows entries; the caller frees it), or
+ * NULL when out of memory. What a --resume run (real or fake) writes before its new rows. */
+unsigned char *occ_resume_keep_mask(const OccCsvTable *t, const OccPoint *points, int n);
+
 #endif
