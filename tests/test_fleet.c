@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tests/test_fleet.c: the fleet summary (harness/core/fleet.h) on synthetic runs: plateaus, knees,
- * each GPU against its model's median, the noise bound that makes an outlier, the printed lines. */
+ * each GPU against its model's median, the noise bound that makes an outlier, the printed lines,
+ * the load levels (the model's inputs) left out of the comparison. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "fleet.h"
 
-enum { MAX_ROWS = 8, MAX_GPUS = 6 };
+enum { MAX_ROWS = 12, MAX_GPUS = 6 };
 
 static OccRow rows[MAX_GPUS][MAX_ROWS];
 static OccFleetMember members[MAX_GPUS];
@@ -30,6 +32,83 @@ static void gpu(int g, const char *label, const char *name, double plateau, doub
         r[i].noise_pct = noise;
     }
     members[g] = (OccFleetMember){.label = label, .gpu_name = name, .rows = r, .n_rows = 5};
+}
+
+/* Adds n load levels (chase/loaded rows, ok, with GB/s far above the sweep's) to GPU g, as a run
+ * of the sweep writes them beside it: the model's inputs, not a variant to compare. */
+static void levels(int g, int n)
+{
+    static const char *const name[] = {"loaded_read_w00_u1", "loaded_read_w08_u4",
+                                       "loaded_copy_w31_u4", "loaded_gather_w31_u4"};
+    for (int i = 0; i < n && i < 4; i++) {
+        OccRow *r = &rows[g][members[g].n_rows++];
+        occ_row_init(r);
+        r->gpu_name = members[g].gpu_name;
+        r->kernel = "chase";
+        r->mode = "loaded";
+        r->variant = name[i];
+        r->status = "ok";
+        r->occ_achieved_pct = 10.0 * (i + 1);
+        r->gbps_median = 9000 - 1000 * g + 100 * i;
+        r->noise_pct = 0.5;
+    }
+}
+
+/* What occ_fleet_print writes for members[0..n) into text[0..len); returns its result. */
+static int print_to(char *text, size_t len, int n)
+{
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return -2;
+    const int rc = occ_fleet_print(f, members, n);
+    rewind(f);
+    text[fread(text, 1, len - 1, f)] = '\0';
+    fclose(f);
+    return rc;
+}
+
+/* The load levels beside the sweep: no entry, no table line, one "model inputs:" line. */
+static void check_levels_left_out(void)
+{
+    OccFleetEntry e[32];
+    char text[4096] = "";
+    /* One GPU's run (the sweep and its 4 levels): only the sweep's variant. */
+    gpu(0, "gpu0", "H200", 4000, 0.5);
+    levels(0, 4);
+    CHECK_INT_EQ(occ_fleet_compute(members, 1, e, 32), 1);
+    CHECK_STR_EQ(e[0].variant, "reduce_u4_v16");
+    CHECK_NEAR(e[0].plateau_gbps, 4000, 0);
+    CHECK_INT_EQ(print_to(text, sizeof text, 1), 0);
+    CHECK(strstr(text, "loaded_") == NULL);
+    CHECK_CONTAINS(text, "\nreduce_u4_v16  gpu0        4000.0     0.50        50.0           -\n");
+    CHECK_CONTAINS(text, "\nmodel inputs: 4 load levels per GPU (kernel chase, mode loaded), in "
+                         "the per-GPU CSVs, not compared here\n");
+    /* Three GPUs, one with fewer levels (a worker stopped early): a range; no level outlier. */
+    gpu(1, "gpu1", "H200", 3800, 0.5);
+    gpu(2, "gpu2", "H200", 4010, 0.5);
+    levels(1, 4);
+    levels(2, 2);
+    const int n = occ_fleet_compute(members, 3, e, 32);
+    CHECK_INT_EQ(n, 3);
+    for (int i = 0; i < n; i++)
+        CHECK_STR_EQ(e[i].variant, "reduce_u4_v16");
+    CHECK_INT_EQ(print_to(text, sizeof text, 3), 1);
+    CHECK(strstr(text, "loaded_") == NULL);
+    CHECK_CONTAINS(text, "\nmodel inputs: 2..4 load levels per GPU (kernel chase, mode loaded)");
+    CHECK_CONTAINS(text, "fleet: 3 GPU run(s), 1 outlier(s)");
+    /* A worker stopped in the levels (planned first): its GPU has no entry, not a 0 GB/s one. */
+    members[2].n_rows = 0;
+    levels(2, 1);
+    CHECK_INT_EQ(occ_fleet_compute(members, 3, e, 32), 2);
+    CHECK_INT_EQ(e[0].member * 10 + e[1].member, 1);
+    CHECK_INT_EQ(print_to(text, sizeof text, 3), 2);
+    CHECK(strstr(text, "gpu2") == NULL);
+    CHECK_CONTAINS(text, "\nmodel inputs: 1..4 load levels per GPU");
+    /* Without levels, no such line. */
+    gpu(0, "gpu0", "H200", 4000, 0.5);
+    gpu(1, "gpu1", "H200", 3800, 0.5);
+    CHECK_INT_EQ(print_to(text, sizeof text, 2), 2);
+    CHECK(strstr(text, "model inputs") == NULL);
 }
 
 int main(void)
@@ -97,5 +176,6 @@ int main(void)
     CHECK_CONTAINS(text, "outlier: reduce_u4_v16 on node1 gpu1 (H200): plateau 3800.0 GB/s, -5.00% "
                          "vs the median of the model's 3 GPUs");
     CHECK_CONTAINS(text, "fleet: 3 GPU run(s), 1 outlier(s)");
+    check_levels_left_out();
     return check_done();
 }

@@ -4,7 +4,8 @@
 # --dry-run), no GPU needed: which workers a list starts, the refusals, one CSV per GPU with its
 # UUID and PCI bus id in the name and metadata, the same rows as a single-device run, a worker
 # killed mid-run (its finished rows kept, the others complete, exit 1), SIGINT to the supervisor
-# (every worker stops and keeps its rows), and the fleet summary naming the slow GPU.
+# (every worker stops and keeps its rows), and the fleet summary naming the slow GPU and comparing
+# only the sweep's variants (the load levels, the model's inputs, counted in one line).
 set -u
 [ $# -eq 2 ] && [ -x "$2" ] || { echo "usage: $0 OCCSWEEP OCCFLEET" >&2; exit 99; }
 FLEET=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -103,9 +104,20 @@ check "summary names gpu2 as the outlier" \
 check "summary names no other GPU" "$(grep '^outlier:' "$out" | grep -v ' gpu2 ')"
 check "summary: spread per model" \
     "$(grep -q '^spread reduce_u4_v16 on Fake sm_90: 20.00% over 3 GPUs' "$out" || grep spread "$out")"
+# The load levels (kernel chase, mode loaded: the model's inputs) stay in the CSVs, only counted
+# (a fake device skips them; tests/test_fleet.c has them measured, with GB/s).
+levels=$(grep -v '^#' "$(csvs "$work/sum" | head -n 1)" | grep -c ',chase,loaded,loaded_')
+check "summary: the load levels are in the CSVs" "$([ "$levels" -gt 0 ] || echo "$levels levels")"
+check "summary: no load level compared" "$(grep 'loaded_' "$out")"
+check "summary: one line counts the load levels" \
+    "$(grep -qx "model inputs: $levels load levels per GPU (kernel chase, mode loaded), in the per-GPU CSVs, not compared here" "$out" ||
+       grep -i 'model inputs' "$out" || echo "no model inputs line")"
 "$FLEET" $(csvs "$work/sum") >"$work/fleet.txt" 2>&1
 check "occfleet over the CSVs: the same outlier, labelled by host" \
     "$(grep -q "^outlier: reduce_u4_v16 on $(hostname) gpu2 0000:03:00.0 " "$work/fleet.txt" || cat "$work/fleet.txt")"
+check "occfleet: no load level compared, one line counts them" \
+    "$(! grep 'loaded_' "$work/fleet.txt" && grep -q "^model inputs: $levels load levels per GPU" "$work/fleet.txt" ||
+       cat "$work/fleet.txt")"
 if command -v gnuplot >/dev/null 2>&1; then
     "$SRC/plots/plot" --compare --out "$work/cmp-fig" $(csvs "$work/sum") >"$work/plot.txt" 2>&1
     check "compare figure over the per-GPU CSVs: one curve label per GPU, by PCI bus id" \

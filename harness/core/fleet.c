@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "rowfmt.h"
 #include "summary.h"
 
@@ -29,6 +30,34 @@ static double noise_at(const OccFleetMember *m, const char *variant, double best
         if (occ_row_ok_of_variant(&m->rows[i], variant) && m->rows[i].gbps_median == best)
             return m->rows[i].noise_pct;
     return NAN;
+}
+
+/* 1 when r is a row of a level-shaped family (its kernel and mode name an OCC_SHAPE_LEVELS entry
+ * of the catalog: the load levels the model is built from), whatever its status. The same test as
+ * the model's occ_loaded_row_is_level, which core may not include. */
+static int is_model_input(const OccRow *r)
+{
+    const OccFamilyInfo *f = r->kernel != NULL && r->mode != NULL
+                                 ? occ_family_at(occ_family_find(r->kernel, r->mode))
+                                 : NULL;
+    return f != NULL && f->shape == OCC_SHAPE_LEVELS;
+}
+
+/* The number of distinct load levels (is_model_input) among m's rows, and in *first the first
+ * such row (untouched when there is none). */
+static int count_levels(const OccFleetMember *m, const OccRow **first)
+{
+    int n = 0;
+    for (int i = 0; i < m->n_rows; i++) {
+        if (!is_model_input(&m->rows[i])) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = occ_row_str_same(m->rows[j].variant, m->rows[i].variant) &&
+                   is_model_input(&m->rows[j]);
+        if (seen) continue;
+        if (n++ == 0) *first = &m->rows[i];
+    }
+    return n;
 }
 
 static int same_model(const OccFleetMember *a, const OccFleetMember *b)
@@ -69,11 +98,12 @@ static int compare_siblings(const OccFleetMember *m, OccFleetEntry *e, int n)
     return 0;
 }
 
-/* Appends member k's entry for variant (when it has a finite plateau). */
+/* Appends member k's entry for variant (when it has a finite plateau: a member without the
+ * variant's rows makes none). */
 static int add_entry(const OccFleetMember *m, int k, const char *variant, OccFleetEntry *out,
                      int *n, int max)
 {
-    OccVariantSummary s[1] = {{.variant = variant}};
+    OccVariantSummary s[1] = {{.variant = variant, .best_gbps = NAN}};
     OccVariantSummary *all = malloc((size_t)(m[k].n_rows + 1) * sizeof *all);
     if (!all) return -1;
     const int n_var = occ_summary_compute(m[k].rows, m[k].n_rows, all, m[k].n_rows + 1);
@@ -105,7 +135,9 @@ int occ_fleet_compute(const OccFleetMember *m, int n, OccFleetEntry *out, int ma
     for (int a = 0; a < n; a++)
         for (int r = 0; r < m[a].n_rows; r++) {
             const char *variant = m[a].rows[r].variant;
-            if (!occ_row_is_ok(&m[a].rows[r]) || listed(out, n_out, variant)) continue;
+            if (!occ_row_is_ok(&m[a].rows[r]) || is_model_input(&m[a].rows[r]) ||
+                listed(out, n_out, variant))
+                continue;
             const int first = n_out;
             for (int k = 0; k < n; k++)
                 if (add_entry(m, k, variant, out, &n_out, max) != 0) return -1;
@@ -131,6 +163,28 @@ static void print_spread(FILE *f, const OccFleetMember *m, const OccFleetEntry *
     if (k < 2) return;
     fprintf(f, "spread %s on %s: %.2f%% over %d GPUs (%.1f..%.1f GB/s)\n", e[i].variant,
             m[e[i].member].gpu_name, 100.0 * (hi - lo) / median(v, k), k, lo, hi);
+}
+
+/* The one line on the load levels left out of the table, when any member has them: how many per
+ * GPU (a range when the members differ, e.g. a worker killed mid-run). */
+static void print_model_inputs(FILE *f, const OccFleetMember *m, int n)
+{
+    const OccRow *first = NULL;
+    int lo = 0, hi = 0;
+    for (int k = 0; k < n; k++) {
+        const int c = count_levels(&m[k], &first);
+        lo = k == 0 || c < lo ? c : lo;
+        hi = c > hi ? c : hi;
+    }
+    if (hi == 0) return;
+    if (lo == hi)
+        fprintf(f, "model inputs: %d", hi);
+    else
+        fprintf(f, "model inputs: %d..%d", lo, hi);
+    fprintf(f,
+            " load levels per GPU (kernel %s, mode %s), in the per-GPU CSVs, not compared "
+            "here\n",
+            first->kernel, first->mode);
 }
 
 int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
@@ -176,6 +230,7 @@ int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
             e[i].variant, m[e[i].member].label, m[e[i].member].gpu_name, e[i].plateau_gbps,
             e[i].vs_model_pct, e[i].n_siblings + 1, OCC_FLEET_NOISE_SIGMAS, e[i].bound_pct);
     }
+    print_model_inputs(f, m, n);
     fprintf(f,
             "fleet: %d GPU run(s), %d outlier(s); plateau = best GB/s, knee = lowest occupancy "
             "reaching %.0f%% of it; outlier = more than %.0f combined standard deviations of "

@@ -6,7 +6,11 @@
  * model's plateaus (its own included). A GPU further away than OCC_FLEET_NOISE_SIGMAS combined
  * standard deviations (its plateau row's noise_pct and the median of the model's, added in
  * quadrature) is an outlier. With two GPUs of a model the median is their mean, so a difference
- * beyond the noise names both. */
+ * beyond the noise names both.
+ *
+ * Only the sweep's variants are compared: the load levels of a level-shaped family (the
+ * catalog's OCC_SHAPE_LEVELS, chase/loaded: the model's inputs, variants loaded_*) are left out,
+ * and the printed summary gives them one line, their count per GPU. */
 #ifndef OCC_FLEET_H
 #define OCC_FLEET_H
 
@@ -42,14 +46,17 @@ typedef struct OccFleetEntry {
 } OccFleetEntry;
 
 /* Fills out[0..max) with one entry per (variant, member) holding a finite plateau, variants in
- * order of first appearance over the members, members in order within a variant. Returns the
- * number filled, or -1 when max is too small or memory ran out. */
+ * order of first appearance over the members, members in order within a variant; rows of a
+ * level-shaped family (the load levels) make no entry. Returns the number filled, or -1 when max
+ * is too small or memory ran out. */
 int occ_fleet_compute(const OccFleetMember *m, int n, OccFleetEntry *out, int max);
 
-/* Prints the summary table (variant, GPU, plateau GB/s, noise %, knee occ %, vs model %), a
- * spread line per (variant, model) with two or more GPUs (max - min over the median of their
- * plateaus, %), and one line per outlier naming the GPU. Returns the number of outliers, or -1
- * (message printed) when memory ran out. */
+/* Prints the summary table of occ_fleet_compute's entries (variant, GPU, plateau GB/s, noise %,
+ * knee occ %, vs model %), a spread line per (variant, model) with two or more GPUs (max - min
+ * over the median of their plateaus, %), one line per outlier naming the GPU, and, when any
+ * member has load levels, one "model inputs:" line with their number per GPU (distinct
+ * variants, whatever their status; "lo..hi" when the members differ). Returns the number of
+ * outliers, or -1 (message printed) when memory ran out. */
 int occ_fleet_print(FILE *f, const OccFleetMember *m, int n);
 
 #endif
