@@ -69,8 +69,9 @@ typedef struct OccStreamArgs {
     float *sum;                  /* reduce: the total, written by the last block to finish */
     unsigned long long *probe;   /* NULL, or OCC_PROBE_WORDS words per block: see below */
     OccSchedule sched;           /* how the blocks share the buffer */
-    float fma_mul, fma_add;      /* mixed: each loaded float x goes through A steps of
-                                    x = x * fma_mul + fma_add (fmaf); unused by copy and reduce */
+    float fma_step;              /* mixed: each loaded float x goes through A steps of
+                                    x = x * fma_step + fma_step (fmaf); unused by copy and
+                                    reduce */
 } OccStreamArgs;
 
 /* The residency probe of an (untimed) instrumented launch: thread 0 of block b writes
@@ -199,9 +200,12 @@ typedef struct OccLoadedProbe {
 typedef enum OccLoadedTraffic {
     OCC_LOADED_READ = 0,  /* 16-byte vectors, added up: read-only traffic, as reduce makes */
     OCC_LOADED_COPY = 1,  /* ... also stored to stream_dst: read + write traffic, as copy makes */
-    OCC_LOADED_GATHER = 2 /* 128-byte lines at random addresses, one per warp and unroll step
-                             (lane i loads word i), added up: random-line traffic, as the warp
-                             chase makes */
+    OCC_LOADED_GATHER = 2, /* 128-byte lines at random addresses, one per warp and unroll step
+                              (lane i loads word i), added up: random-line traffic, as the warp
+                              chase makes */
+    OCC_LOADED_SECTOR = 3  /* 32-byte sectors at random addresses, one per lane and unroll step
+                              (the sector's first word), added up: random-sector traffic, as
+                              the thread chase makes */
 } OccLoadedTraffic;
 
 typedef struct OccLoadedArgs {
@@ -211,8 +215,9 @@ typedef struct OccLoadedArgs {
     size_t stream_vecs;                 /* 16-byte vectors in stream_buf */
     int stream_warps;                   /* background warps per block, 0..31 */
     int unroll;                         /* U: loads in flight per background thread: 1, 2 or
-                                           4 (read, copy: 16-byte vectors); 4, 8 or 16
-                                           (gather: 4-byte words of a line each) */
+                                           4 (read, copy: 16-byte vectors; sector: 4-byte words
+                                           of a sector each); 4, 8 or 16 (gather: 4-byte words
+                                           of a line each) */
     const unsigned long long *probe_start; /* per block: the first link of its probe's chase */
     int warm_hops;                      /* untimed hops before the timed ones */
     int hops;                           /* timed hops per probe */
@@ -233,10 +238,11 @@ typedef struct OccLoadedArgs {
  * vectors of it (streaming, evict-first loads), adds up the words and, for OCC_LOADED_COPY,
  * stores each vector to the same place in stream_dst; chunks wrap around the buffer, until every
  * probe is done (probes_done == grid_blocks). OCC_LOADED_GATHER claims chunks alike, but each
- * warp loads U lines of the buffer at addresses hashed from (chunk, warp, step) instead. The
+ * warp loads U lines of the buffer at addresses hashed from (chunk, warp, step) instead, and
+ * OCC_LOADED_SECTOR U sectors per lane at addresses hashed from (chunk, warp, step, lane). The
  * background warps meet once per trip to hand the next chunk on: copy traffic after its stores
- * (as copy.cu's walk does), read and gather traffic before using what they loaded (reduce's
- * warps and the chase's never wait for each other's loads). */
+ * (as copy.cu's walk does), read, gather and sector traffic before using what they loaded
+ * (reduce's warps and the chases' never wait for each other's loads). */
 cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_blocks, cudaStream_t stream);
 
 /* Fills n_floats elements with the deterministic test pattern occ_pattern_value(seed, i) (below),

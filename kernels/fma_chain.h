@@ -27,12 +27,18 @@
  * 66.4% and 98.7%; four chains 98.9% and 99.3% (a standalone pair of kernels, same shape). */
 #define OCC_FMA_STEP 1.0
 
-/* The mixed family's step, applied A times to each loaded float x in [0, 1): x + A x 2^-10 stays
- * below 1.25; below 1 every step is exact (x is a multiple of 2^-24), and the first step at or
- * above 1 may round once (by at most 2^-24), after which the value is a multiple of 2^-23 and
- * every later step is exact again. */
-#define OCC_MIXED_MUL 1.0f
-#define OCC_MIXED_ADD (1.0f / 1024.0f)
+/* The mixed family's step x = x * OCC_MIXED_STEP + OCC_MIXED_STEP (fmaf), one register for the
+ * multiplier and the addend as in OCC_FMA_STEP (with the step x * m + c, m, c and x in three
+ * registers, mixed's plateau was 74-78% of the FMA peak on an H200). Each loaded float x0 is
+ * in [0, 1) and a multiple of 2^-24 (occ_pattern_value); a step is x + 1 rounded once, and A
+ * steps end near x0 + A. Rounding, for A + 2 <= 2^24: in a binade [2^e, 2^(e+1)), 0 <= e <= 23,
+ * the value is a multiple of the ulp 2^(e-23) and so is 1, so a step is exact unless its result
+ * lies in a higher binade than its operand; that step rounds once, by at most half the new ulp,
+ * 2^(e-24) for binade e. Each binade e = 0 (1 <= x < 2), 1, ..., E (the end's) is entered at
+ * most once, so the chain ends within (2^(E+1) - 1) x 2^-24 of x0 + A; that is below 1, so the
+ * end is below A + 2 and 2^E, an integer no larger than the end, is at most A + 1: the error is
+ * below 2^E x 2^-23 <= (A + 1) x 2^-23 (occ_mixed_chain_error). */
+#define OCC_MIXED_STEP 1.0f
 
 /* The start of chain u of global thread `thread`: 1 + 8 x (thread mod 8) + u, exact in fp32 and
  * fp64 (so neighbouring threads' chains differ and a wrong thread's result is seen). */

@@ -60,15 +60,16 @@ __device__ __forceinline__ void probe_chase(const OccLoadedArgs &a, LoadedHist &
 // Marks the end of the walk in next_chunk (no chunk has this number: claims stay far below it).
 constexpr unsigned int kStop = 0xffffffffu;
 
-// A line of n_lines, uniform and fixed for (chunk, warp, step): the lowbias32 mix of their index.
-__device__ __forceinline__ unsigned int random_line(unsigned int x, unsigned int n_lines)
+// One of n items (lines or sectors), uniform and fixed for x (the index of (chunk, warp, step) or
+// of (chunk, warp, step, lane)): the lowbias32 mix of x.
+__device__ __forceinline__ unsigned int random_item(unsigned int x, unsigned int n)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;
     x ^= x >> 15;
     x *= 0x846ca68bu;
     x ^= x >> 16;
-    return __umulhi(x, n_lines);
+    return __umulhi(x, n);
 }
 
 // What a trip needs of the walk's shape, computed once per thread: a 64-bit division in the
@@ -77,6 +78,7 @@ struct WalkShape {
     size_t chunk_vecs;     // read, copy: vectors per chunk (a trip of the background)
     unsigned int n_chunks; // read, copy: whole chunks in the buffer; chunk numbers wrap at it
     unsigned int n_lines;  // gather: 128-byte lines in the buffer
+    unsigned int n_sectors; // sector: 32-byte sectors in the buffer
 };
 
 // The first vector of thread t's first run of 32 in chunk c (read and copy): warp t / 32 takes U
@@ -88,7 +90,8 @@ __device__ __forceinline__ size_t trip_first(const WalkShape &w, unsigned int c,
 }
 
 // One trip's loads over chunk c (see background; read and copy: c < n_chunks): read and copy, U
-// 16-byte vectors of the chunk; gather, U words of random lines (in v[u].x).
+// 16-byte vectors of the chunk; gather, U words of random lines (in v[u].x), lane i word i of
+// its warp's line; sector, U words of random sectors (in v[u].x), each lane its own sector.
 template <int U, int kTraffic>
 __device__ __forceinline__ void trip_load(const OccLoadedArgs &a, const WalkShape &w, unsigned int c,
                                           unsigned int t, uint4 (&v)[U])
@@ -97,8 +100,13 @@ __device__ __forceinline__ void trip_load(const OccLoadedArgs &a, const WalkShap
         const unsigned int first = (c * 32u + t / 32u) * U;
 #pragma unroll
         for (int u = 0; u < U; u++)
-            v[u].x = __ldcs(a.stream_buf + (size_t)random_line(first + u, w.n_lines) * 32u +
+            v[u].x = __ldcs(a.stream_buf + (size_t)random_item(first + u, w.n_lines) * 32u +
                             (t & 31u));
+    } else if (kTraffic == OCC_LOADED_SECTOR) {
+        const unsigned int first = ((c * 32u + t / 32u) * U) * 32u + (t & 31u);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            v[u].x = __ldcs(a.stream_buf + (size_t)random_item(first + 32u * u, w.n_sectors) * 8u);
     } else {
         const uint4 *buf = reinterpret_cast<const uint4 *>(a.stream_buf);
         const size_t first = trip_first<U>(w, c, t);
@@ -107,13 +115,13 @@ __device__ __forceinline__ void trip_load(const OccLoadedArgs &a, const WalkShap
     }
 }
 
-// The trip's use of what it loaded: adds the words to *sum (gather: v[u].x only).
+// The trip's use of what it loaded: adds the words to *sum (gather and sector: v[u].x only).
 template <int U, int kTraffic>
 __device__ __forceinline__ void trip_sum(const uint4 (&v)[U], unsigned long long *sum)
 {
 #pragma unroll
     for (int u = 0; u < U; u++)
-        *sum += kTraffic == OCC_LOADED_GATHER
+        *sum += kTraffic == OCC_LOADED_GATHER || kTraffic == OCC_LOADED_SECTOR
                     ? (unsigned long long)v[u].x
                     : (unsigned long long)v[u].x + v[u].y + v[u].z + v[u].w;
 }
@@ -137,7 +145,8 @@ __device__ __forceinline__ void trip_store(const OccLoadedArgs &a, const WalkSha
 // sweep reaches 4.26). The barrier over the background warps (named barrier 1; the probe's warp
 // is not in it) hands the claim on. Where it sits is what the traffic copies of its family:
 //   read (reduce, whose warps hand chunks on through a ring and never wait for each other's
-//     loads) and gather (the warp chase, whose warps are independent): between the trip's loads
+//     loads), gather and sector (the warp and thread chases, whose warps are independent):
+//     between the trip's loads
 //     and their adds, so a warp waits at it for the other warps to issue and for thread 0's claim
 //     to return, not for any load, and for its own loads after it;
 //   copy (copy, whose warps meet at a barrier per chunk after storing what they loaded): after
@@ -158,11 +167,12 @@ __device__ __forceinline__ void background(const OccLoadedArgs &a)
     WalkShape w;
     w.chunk_vecs = (size_t)bg_threads * U;
     w.n_chunks = (unsigned int)(a.stream_vecs / w.chunk_vecs);
-    w.n_lines = (unsigned int)(a.stream_vecs / 8u); // 8 vectors a line
+    w.n_lines = (unsigned int)(a.stream_vecs / 8u);   // 8 vectors a line
+    w.n_sectors = (unsigned int)(a.stream_vecs / 2u); // 2 vectors a sector
     // Read and copy walk chunk numbers modulo n_chunks: the claims wrap at n_chunks, and the
     // offset of the claimed chunks (gridDim.x, as block b starts with chunk b) is taken modulo
-    // n_chunks once, so claim + offset < 2 x n_chunks. Gather hashes the claim itself.
-    const bool wrap = kTraffic != OCC_LOADED_GATHER;
+    // n_chunks once, so claim + offset < 2 x n_chunks. Gather and sector hash the claim itself.
+    const bool wrap = kTraffic == OCC_LOADED_READ || kTraffic == OCC_LOADED_COPY;
     const unsigned int offset = wrap ? gridDim.x % w.n_chunks : gridDim.x;
     unsigned int c = wrap ? blockIdx.x % w.n_chunks : blockIdx.x;
 #pragma unroll 1
@@ -220,7 +230,8 @@ __global__ void __launch_bounds__(1024, 1) loaded_latency_kernel(OccLoadedArgs a
         a.hist[(size_t)blockIdx.x * OCC_LOADED_BINS + i] = h.bin[i];
 }
 
-// Unrolls 1, 2, 4 of read and copy traffic (16-byte vectors), 4, 8, 16 of gather (4-byte words).
+// Unrolls 1, 2, 4 of read and copy traffic (16-byte vectors) and of sector traffic (a word of a
+// sector), 4, 8, 16 of gather (4-byte words of a line).
 template <int kTraffic, int U0, int U1, int U2>
 static void launch(const OccLoadedArgs *a, int grid_blocks, int threads, cudaStream_t stream)
 {
@@ -240,6 +251,8 @@ extern "C" cudaError_t occ_loaded_latency(const OccLoadedArgs *a, int grid_block
         launch<OCC_LOADED_COPY, 1, 2, 4>(a, grid_blocks, threads, stream);
     else if (a->traffic == OCC_LOADED_GATHER)
         launch<OCC_LOADED_GATHER, 4, 8, 16>(a, grid_blocks, threads, stream);
+    else if (a->traffic == OCC_LOADED_SECTOR)
+        launch<OCC_LOADED_SECTOR, 1, 2, 4>(a, grid_blocks, threads, stream);
     else
         launch<OCC_LOADED_READ, 1, 2, 4>(a, grid_blocks, threads, stream);
     return cudaGetLastError();

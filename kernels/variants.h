@@ -64,8 +64,9 @@
 
 /* The memory + arithmetic family (the arithmetic-intensity sweep of Volkov's thesis): X(A), the
  * reduce walk with OCC_MIXED_U loads of OCC_MIXED_V bytes per trip, each loaded float then taken
- * through A dependent FMAs before it is accumulated (the U x V/4 floats of a trip are independent
- * chains). Name mixed_u<U>_v<V>_a<A>. A = 0 is the plain reduce; FLOP per byte = 2A / 4. */
+ * through A dependent FMAs x = x * c + c (c = OCC_MIXED_STEP, fma_chain.h) before it is
+ * accumulated (the U x V/4 floats of a trip are independent chains). Name mixed_u<U>_v<V>_a<A>.
+ * A = 0 is the plain reduce; FLOP per byte = 2A / 4. */
 #define OCC_MIXED_U 2
 #define OCC_MIXED_V 16
 #define OCC_MIXED_VARIANTS(X)                                                                      \

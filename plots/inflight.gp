@@ -8,7 +8,7 @@
 # dotted lines, black to grey, a style no measured curve has.
 #
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
-#           [TRAFFIC [LOADED]]]]]
+#           [TRAFFIC [LOADED [SPREAD]]]]]]
 #
 # DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
 #       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
@@ -29,6 +29,8 @@
 #       8 is drawn through the levels'
 #       (X x L_k / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's latency (L is
 #       flat above it) up to the roof, then the roof; empty: not drawn
+# SPREAD  the run's trip spread s (harness/model/loaded_model.h, occ_curve_trip_spread): a
+#       stream's k adjacent lines wait L + s x (L_k - L), as the CSV's prediction; empty: 1
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 HERE = ARG0[1 : strlen(ARG0) - strlen("inflight.gp")]
@@ -45,6 +47,7 @@ SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
 TRAFFIC = ARGC >= 8 && ARG8 ne "" ? ARG8 + 0.0 : 0.0
 LOADED = ARGC >= 9 ? ARG9 : ""
+SPREAD = ARGC >= 10 && ARG10 ne "" ? ARG10 + 0.0 : 1.0
 
 stats DATA using XCOL nooutput
 BYTES_LO = STATS_min
@@ -62,8 +65,9 @@ LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
 LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
-# The widths drawn: a warp that waits on k lines per trip is predicted from the expected slowest
-# of k latencies (harness/model/loaded_model.h), LOADED's column WCOL[i] for k = 1, 2, 4, 8.
+# The widths drawn: a warp that waits on k adjacent lines per trip is predicted from the mean
+# plus SPREAD of the way to the expected slowest of k latencies (harness/model/loaded_model.h),
+# LOADED's column WCOL[i] for k = 1, 2, 4, 8.
 array WCOL[4] = [2, 7, 8, 9]
 # The predictions are black to grey, thin and dotted: a style no measured curve has.
 array WRGB[4] = ["#000000", "#444444", "#777777", "#aaaaaa"]
@@ -75,12 +79,13 @@ if (LOADED_ON) {
     stats LOADED every ::LAST::LAST using 1 nooutput
     LAST_GBPS = STATS_max
     do for [i = 1 : 4] {
-        stats LOADED every ::LAST::LAST using WCOL[i] nooutput
+        stats LOADED every ::LAST::LAST using ($2 + SPREAD * (column(WCOL[i]) - $2)) nooutput
         LAST_NS[i] = STATS_max
     }
 }
 # The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
-LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using ($1 * column(WCOL[i]) / (TRAFFIC * SMS)):" . \
+LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using " . \
+    "($1 * ($2 + SPREAD * (column(WCOL[i]) - $2)) / (TRAFFIC * SMS)):" . \
     "($1 < MROOF ? $1 : MROOF) with lines linewidth 2 dashtype (2, 3) linecolor rgb WRGB[i] " . \
     "title (i == 1 ? 'predicted: loaded latency L(X)' : ''), " . \
     "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 2 dashtype (2, 3) " . \

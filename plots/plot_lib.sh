@@ -91,6 +91,26 @@ load_levels() {
                     $c["latency_max2_ns"], $c["latency_max4_ns"], $c["latency_max8_ns"] }' \
             <"$1" >"$2-$t.dat"
     done
+    # The trip spread of a stream's adjacent lines (harness/model/loaded_model.h,
+    # occ_curve_trip_spread): over the ok read levels with background warps, the background's
+    # trip time T = warps x 32 x U x 16 B x SMs / GB/s on its k = 4U lines against the mean L
+    # and the expected largest of k, L_k: sum (T - L) / sum (L_k - L), clamped to [0, 1]; empty
+    # where no level gives it.
+    awk -F, '
+        { sub(/\r$/, "") }
+        /^#/ { next }
+        !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; next }
+        ("latency_mean_ns" in c) && $c["status"] == "ok" && $c["traffic"] == "read" &&
+            $c["stream_warps_per_sm"] > 0 && $c["gbps_median"] > 0 && $c["sm_count"] > 0 {
+            k = 4 * $c["unroll"]
+            w = k <= 2 ? "max2" : k <= 4 ? "max4" : k <= 8 ? "max8" : k <= 16 ? "max16" : "max32"
+            lk = $c["latency_" w "_ns"]; l = $c["latency_mean_ns"]
+            if (lk == "NaN" || l == "NaN") next
+            excess += 512 * $c["stream_warps_per_sm"] * $c["unroll"] * $c["sm_count"] / $c["gbps_median"] - l
+            spread += lk - l
+        }
+        END { if (spread > 0) { s = excess / spread; print (s < 0 ? 0 : (s > 1 ? 1 : s)) } }' \
+        <"$1" >"$2-spread.txt"
 }
 
 # plot_csv CSV N: draws the figures of CSV, which check_csv has read into $stage/info<N>: each
@@ -151,7 +171,7 @@ plot_csv() {
             run_gnuplot inflight.gp "$csv" "$suffix" "$data" "$out" \
                 "$title" "$roof" \
                 "$(meta_get "$info" roof_dram_peak_gbps)" "$(meta_get "$info" sm_count)" \
-                "$lat" "$factor" "$curve"
+                "$lat" "$factor" "$curve" "$(cat "$levels-spread.txt" 2>/dev/null)"
             ;;
         ladder)
             # L1 is what the carveout left (l1_kib, "224 (the rest of ...)"), else the combined

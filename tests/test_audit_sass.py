@@ -4,21 +4,26 @@
 
 Each case is a small function in cuobjdump -sass layout whose loop shape ptxas is known to emit
 (a 2 + 2 load split, a pipelined loop, unrolled body + remainder, divergence fallbacks that jump
-back, the reduce epilogue) with the count the audit must give.
+back, the reduce epilogue) with the count the audit must give; the mixed step's case also goes
+through the bound tests/test_sass_audit.py puts on it.
 """
 import importlib.util
+import os
 import sys
 import unittest
 
 
-def load_audit(path):
-    spec = importlib.util.spec_from_file_location('audit_sass', path)
+def load_audit(path, name='audit_sass'):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 audit_sass = None
+# tests/test_sass_audit.py, whose mixed rule test_mixed_step_forms runs on audited listings.
+sass_rule = load_audit(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    'test_sass_audit.py'), 'test_sass_audit')
 
 
 def listing(functions, arch='sm_90'):
@@ -329,6 +334,31 @@ class FmaChains(unittest.TestCase):
             'EXIT',
         ], 'occsweep_fma_fp32_u1')
         self.assertEqual(row[9], 1)
+
+    def test_mixed_step_forms(self):
+        # mixed, one 4-byte load per trip and A = 4 (ptxas's shapes, cut down): the old step
+        # x * m + c (sm_90: three registers) pairs in every FFMA; x * c + c only where the loaded
+        # register R9 shares c's bank (R3), and so on sm_80, which reads c from the constant bank
+        # in one slot (no register).
+        def mixed(chain, arch='sm_90'):
+            rows = audit_sass.audit(listing([('occsweep_mixed_u1_v4_a4', [
+                'LDG.E R9, desc[UR6][R4.64]',
+                'FFMA R10, R9, ' + chain,
+                'FFMA R10, R10, ' + chain,
+                'FFMA R10, R10, ' + chain,
+                'FFMA R10, R10, ' + chain,
+                'FADD R11, R10, R11',
+                '@P0 BRA 0x0',
+                'EXIT',
+            ])], arch))
+            return rows[0]
+        old, new = mixed('R2.reuse, R3.reuse'), mixed('R3.reuse, R3.reuse')
+        self.assertEqual(old[6:], (1, 4, 7, 4))
+        self.assertEqual(new[6:], (1, 4, 7, 1))
+        self.assertEqual(mixed('R3.reuse, c[0x0][0x1b0]', 'sm_80')[9], 1)
+        # tests/test_sass_audit.py allows one pair per chain (here 1) on sm_90 and later.
+        self.assertTrue(sass_rule.arithmetic_failures(*(old[:2] + old[6:])))
+        self.assertEqual(sass_rule.arithmetic_failures(*(new[:2] + new[6:])), [])
 
     def test_memory_kernel_has_no_chains(self):
         row = audit_one(['LDG.E R8, desc[UR6][R2.64]', 'FADD R9, R8, R9', '@P0 BRA 0x0', 'EXIT'],

@@ -162,10 +162,10 @@ run "${args[@]}"
 plan=$(cmdline "${args[@]}")
 check "$plan: exit" "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 1 "$err")")"
 check "$plan: stderr" "$([ -s "$err" ] && echo "not empty: $(head -n 1 "$err")")"
-# 117 reduce points, after the 33 load levels whose rows the model's curves come from.
-check "$plan: count line" "$([ "$(grep -E '^[0-9]+ points$' "$out")" = "150 points" ] || echo "'$(grep -E '^[0-9]+ points$' "$out")'")"
+# 117 reduce points, after the 44 load levels whose rows the model's curves come from.
+check "$plan: count line" "$([ "$(grep -E '^[0-9]+ points$' "$out")" = "161 points" ] || echo "'$(grep -E '^[0-9]+ points$' "$out")'")"
 check "$plan: the load levels first" "$([ "$(grep -cE '^loaded_(read|copy|gather)_w[0-9]{2}_u(1|2|4|8|16) +load level' "$out")" -eq 33 ] &&
-    grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 33 levels first")"
+    grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 44 levels first")"
 n=$(grep -cE '^reduce_u[124]_v(4|8|16)(_r[0-9]+)? ' "$out")
 check "$plan: point lines" "$([ "$n" -eq 117 ] || echo "$n lines name a variant, expected 117")"
 n=$(grep -E '^(copy|reduce)_' "$out" | grep -cvE "$reachable|$skipped")
@@ -208,7 +208,7 @@ reduce_u8_v16_r32:15:pad reduce_u8_v16_r32:16:regs " ] || echo "got '$n'")"
 args=(--dry-run --arch sm_90 --kernel reduce --unroll 8 --vec 16 --lever both --occ 62.5..100)
 run "${args[@]}"
 plan=$(cmdline "${args[@]}")
-check "$plan: two lines per level" "$([ "$(grep -E '^[0-9]+ points$' "$out")" = "47 points" ] &&
+check "$plan: two lines per level" "$([ "$(grep -E '^[0-9]+ points$' "$out")" = "58 points" ] &&
     [ "$(grep -cE '^reduce_u8_v16 +block .* skip: registers' "$out")" -eq 7 ] ||
     echo "'$(grep -E '^[0-9]+ points$' "$out")'")"
 # The GPU check's judge of the ladder (tests/ladder_check.py) on a fake device's CSV of the same

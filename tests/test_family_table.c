@@ -90,7 +90,6 @@ static void check_fields(int f, const OccFamilyInfo *fi)
          ".requests is set exactly where .dram_bytes_per_load_byte is (the model)");
     need(fi->curve_traffic >= 0 && fi->curve_traffic < OCC_CURVE_TRAFFICS, id,
          ".curve_traffic is no OccCurveTraffic");
-    need(!fi->bound_note || *fi->bound_note, id, ".bound_note is empty (omit it for none)");
     need(fi->size_l2_multiple >= 0 && fi->size_floor_gib >= 0, id, "a negative default size");
     need(fi->size_floor_gib == 0 || fi->size_l2_multiple > 0, id,
          ".size_floor_gib without .size_l2_multiple");

@@ -24,13 +24,13 @@ check '[ $rc -eq 0 ]' "exit status $rc (stderr: $(head -c 300 "$tmp/stderr"))"
 check '[ -f "$out" ] && [ ! -e "$out.partial" ]' "CSV renamed into place"
 # copy and reduce: 2 U x 2 V x 2 levels each; chase (warp): 2 K x 2 levels; auto lever: one
 # row each: 20 points; fma: 2 U x fp32 (V 4) x 2 levels; mixed: 2 A x 2 levels; smem (chase): 2 K
-# x 2 levels; mma (f16): 2 U x 2 levels: 36 points, after the 33 load levels (chase/loaded) the
-# model's curves come from: 69 rows.
+# x 2 levels; mma (f16): 2 U x 2 levels: 36 points, after the 44 load levels (chase/loaded) the
+# model's curves come from: 80 rows.
 rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
-check '[ "$rows" -eq 69 ]' "69 rows, got $rows"
-check 'grep -q "^# end_status=complete after 69 of 69 points" "$out"' "end_status complete"
-check '[ "$(grep -c ",chase,loaded,loaded_\(read\|copy\|gather\)_w[0-9]*_u[0-9]*,.*,ok$" "$out")" -eq 33 ]' \
-    "33 load levels ok"
+check '[ "$rows" -eq 80 ]' "80 rows, got $rows"
+check 'grep -q "^# end_status=complete after 80 of 80 points" "$out"' "end_status complete"
+check '[ "$(grep -c ",chase,loaded,loaded_\(read\|copy\|gather\|sector\)_w[0-9]*_u[0-9]*,.*,ok$" "$out")" -eq 44 ]' \
+    "44 load levels ok"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
 check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
 # By column name: every status ok, every gbps a positive number (fma: GFLOP/s and % of the

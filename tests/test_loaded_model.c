@@ -5,6 +5,7 @@
  * hop histogram and the curve of the ok levels. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "loaded_hist.h"
@@ -181,11 +182,11 @@ static void test_level_stats(void)
 }
 
 /* The level table: every level's name says its traffic, warps and U, and the steps rise from
- * idle (0 warps) to 31 warps of U = 4 in read and copy traffic, and of U = 16 lines (the same
- * bytes in flight) in gather traffic. */
+ * idle (0 warps) to 31 warps of U = 4 in read, copy and sector traffic, and of U = 16 lines (the
+ * same bytes in flight as the streams) in gather traffic. */
 static void test_level_names(void)
 {
-    static const char *const traffic[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather"};
+    static const char *const traffic[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather", "sector"};
     for (int i = 0; i < OCC_LOADED_LEVELS; i++) {
         OccLoadedLevel lv;
         char want[32];
@@ -204,15 +205,19 @@ static void test_level_names(void)
                                   &gather);
             /* 16-byte vectors against 128-byte lines of 4-byte words per warp and step. */
             if (lv.traffic == OCC_CURVE_READ) CHECK_INT_EQ(gather.unroll, 4 * lv.unroll);
+            if (lv.traffic == OCC_CURVE_SECTOR) CHECK_INT_EQ(gather.unroll, 4 * lv.unroll);
         }
     }
-    OccLoadedLevel first, last_copy, last;
+    OccLoadedLevel first, last_copy, last_gather, last;
     occ_loaded_level_spec(0, &first);
     occ_loaded_level_spec(2 * OCC_LOADED_STEPS - 1, &last_copy);
+    occ_loaded_level_spec(3 * OCC_LOADED_STEPS - 1, &last_gather);
     occ_loaded_level_spec(OCC_LOADED_LEVELS - 1, &last);
     CHECK_INT_EQ(first.stream_warps, 0);
     CHECK_INT_EQ(last_copy.stream_warps * last_copy.unroll, 31 * 4);
-    CHECK_INT_EQ(last.stream_warps * last.unroll, 31 * 16);
+    CHECK_INT_EQ(last_gather.stream_warps * last_gather.unroll, 31 * 16);
+    CHECK_INT_EQ(last.traffic, OCC_CURVE_SECTOR);
+    CHECK_INT_EQ(last.stream_warps * last.unroll, 31 * 4);
     CHECK(occ_loaded_level_name(OCC_LOADED_LEVELS) == NULL);
     CHECK(occ_loaded_level_name(-1) == NULL);
 }
@@ -253,8 +258,63 @@ static void test_widths(void)
     CHECK_INT_EQ(c.n, 1);
 }
 
+/* A level row of the given traffic, background and figures, on 100 SMs. */
+static OccRow level_row(OccLoadedLevel *lv, int traffic, int warps, int unroll, double gbps)
+{
+    static const double w[OCC_CURVE_WIDTHS] = {300, 340, 400, 450, 500, 540};
+    *lv = (OccLoadedLevel){.status = "ok", .traffic = traffic, .stream_warps = warps,
+                           .unroll = unroll, .gbps = gbps, .mean_ns = 300};
+    memcpy(lv->width_ns, w, sizeof w);
+    OccRow r;
+    occ_row_init(&r);
+    r.kernel = "chase";
+    r.mode = "loaded";
+    r.status = "ok";
+    r.sm_count = 100;
+    occ_loaded_level_to_row(lv, &r);
+    return r;
+}
+
+/* The trip spread: a read level's background of 4 warps x U 1 keeps 4 x 32 x 16 B = 2048 B per
+ * SM in flight on 4-line trips; at 204800 / 350 GB/s its trips take 350 ns, half-way from the
+ * mean (300) to the largest of 4 (400): 0.5. With U 2 (8 lines, largest 450) a trip of 375 ns
+ * is half-way too. Idle levels, other traffics and the unloaded curve leave it out; a spread
+ * beyond [0, 1] is clamped; the spread latency lies between the mean and the width's. */
+static void test_trip_spread(void)
+{
+    OccLatencyCurve read = {0}, rw = {0}, gather = {0}, sector = {0};
+    OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS] = {&read, &rw, &gather, &sector};
+    OccLoadedLevel lv[6];
+    const OccRow rows[6] = {level_row(&lv[0], OCC_CURVE_READ, 4, 1, 204800.0 / 350),
+                            level_row(&lv[1], OCC_CURVE_READ, 4, 2, 409600.0 / 375),
+                            level_row(&lv[2], OCC_CURVE_READ, 0, 1, 10),
+                            level_row(&lv[3], OCC_CURVE_COPY, 4, 1, 100),
+                            level_row(&lv[4], OCC_CURVE_GATHER, 4, 4, 100),
+                            level_row(&lv[5], OCC_CURVE_SECTOR, 4, 1, 100)};
+    for (int i = 0; i < 6; i++) CHECK_INT_EQ(occ_loaded_curve_take_row(curves, &rows[i]), 1);
+    CHECK_INT_EQ(sector.n, 1);
+    CHECK_NEAR(read.trip_excess_ns, 50 + 75, 1e-9);
+    CHECK_NEAR(read.trip_spread_ns, 100 + 150, 1e-9);
+    CHECK_NEAR(occ_curve_trip_spread(&read), 0.5, 1e-12);
+    CHECK(isnan(occ_curve_trip_spread(&rw)) && isnan(occ_curve_trip_spread(&gather)));
+    CHECK(isnan(occ_curve_trip_spread(&sector)) && isnan(occ_curve_trip_spread(NULL)));
+    CHECK_NEAR(occ_curve_latency_spread_ns(&read, 0, 4, 0.5), 350, 1e-9);
+    CHECK_NEAR(occ_curve_latency_spread_ns(&read, 0, 4, 1), occ_curve_latency_width_ns(&read, 0, 4),
+               0);
+    OccLatencyCurve fast = read, slow = read;
+    fast.trip_excess_ns = -10;
+    slow.trip_excess_ns = 1000;
+    CHECK_NEAR(occ_curve_trip_spread(&fast), 0, 0);
+    CHECK_NEAR(occ_curve_trip_spread(&slow), 1, 0);
+    /* The fixed point on the spread latency: 2048 B x 100 SMs at 350 ns below any roof. */
+    CHECK_NEAR(occ_curve_solve_spread_gbps(&read, 2048, 100, 1e6, 4, 0.5), 204800.0 / 350, 1e-3);
+    CHECK_NEAR(occ_curve_solve_spread_gbps(&read, 2048, 100, 1e6, 4, NAN),
+               occ_curve_solve_width_gbps(&read, 2048, 100, 1e6, 4), 0);
+}
+
 int main(void)
 {
+    test_trip_spread();
     test_widths();
     test_level_names();
     test_interpolation();

@@ -194,34 +194,54 @@ static void test_annotate_factor(void)
     CHECK_STR_EQ(k[0].cause, "");
 }
 
-/* Rule 2 of OccKnee.cause: the family's bound_note, when it has one, is the cause whatever the
- * direction of the miss; the same figures under a family without a note take the later rules. */
-static void test_bound_note(void)
+/* Each traffic's roof: copy against cudaMemcpy, reduce against cub::DeviceReduce, the warp
+ * chase against the highest random-line level and the thread chase against the highest
+ * random-sector level, each named in its knee; a chase without its curve falls back to the
+ * read-only roof. A measurement above a clamped prediction names the roof it beat. */
+static void test_traffic_roofs(void)
 {
-    const OccFamilyInfo *thread = family("chase", "thread");
-    CHECK(thread != NULL && thread->bound_note != NULL);
-    if (thread == NULL || thread->bound_note == NULL) return;
-    OccRow rows[6];
-    /* Predicted 1351.68 and 2703.36 GB/s: measured 40% below, then 40% above. */
-    rows[0] = point("chase", "thread", "chase_thread_k2", 8, 4096, 0.6 * 1351.68);
-    rows[1] = point("chase", "warp", "chase_warp_k2", 8, 4096, 0.6 * 1351.68);
-    rows[2] = point("chase", "thread", "chase_thread_k4", 16, 8192, 1.4 * 2703.36);
-    rows[3] = point("chase", "warp", "chase_warp_k4", 16, 8192, 1.4 * 2703.36);
-    /* A family outside the table has no note: a NULL mode is "-", not the default mode. */
-    rows[4] = point("stencil", NULL, "stencil_u1_v4", 8, 4096, 0.6 * 1351.68);
-    rows[4].dram_bytes_per_load_byte = 1.0;
-    rows[5] = point("chase", NULL, "chase_nomode", 8, 4096, 0.6 * 1351.68);
-    rows[5].dram_bytes_per_load_byte = 1.0;
-    OccKnee k[6];
-    CHECK_INT_EQ(occ_knee_compute(&model, rows, 6, k, 6), 6);
-    CHECK_NEAR(k[0].worst_miss_pct, 40.0, 1e-9);
-    CHECK_STR_EQ(k[0].cause, thread->bound_note);
-    CHECK_STR_EQ(k[1].cause, "latency rises under load (loaded latency 667 ns vs unloaded 400 ns)");
-    CHECK_NEAR(k[2].worst_miss_pct, 40.0, 1e-9);
-    CHECK_STR_EQ(k[2].cause, thread->bound_note);
-    CHECK_CONTAINS(k[3].cause, "more parallelism than the model counts");
-    CHECK_CONTAINS(k[4].cause, "latency rises under load");
-    CHECK_CONTAINS(k[5].cause, "latency rises under load");
+    OccLatencyCurve read = {0}, rw = {0}, gather = {0}, sector = {0};
+    occ_curve_add(&read, 0, 400);
+    occ_curve_add(&rw, 0, 500);
+    occ_curve_add(&gather, 0, 600);
+    occ_curve_add(&gather, 4100, 900);
+    occ_curve_add(&sector, 0, 700);
+    occ_curve_add(&sector, 1250, 1400);
+    const OccModel m = {.latency_ns = 400.0, .roof_gbps = 4000.0, .roof_read_gbps = 4500.0,
+                        .sm_count = 100, .curve = &read, .curve_rw = &rw,
+                        .curve_gather = &gather, .curve_sector = &sector};
+    OccRow r[5];
+    r[0] = point("copy", "stream", "copy_u1_v4", 64, 1000000, 4900.0);
+    r[1] = point("reduce", "stream", "reduce_u1_v4", 64, 1000000, 1.0);
+    r[2] = point("chase", "warp", "chase_warp_k4", 64, 1000000, 1.0);
+    r[3] = point("chase", "thread", "chase_thread_k4", 64, 1000000, 1.0);
+    r[4] = point("chase", "thread", "chase_thread_k4", 8, 2048, 1.0);
+    static const double roof[4] = {4000.0, 4500.0, 4100.0, 1250.0};
+    static const char *const name[4] = {"cudaMemcpy", "cub::DeviceReduce", "128-byte lines",
+                                         "32-byte sectors"};
+    for (int i = 0; i < 4; i++) {
+        const OccTrafficRoof got = occ_model_row_roof(&m, &r[i]);
+        CHECK_NEAR(got.gbps, roof[i], 0);
+        CHECK_CONTAINS(got.name, name[i]);
+    }
+    occ_model_annotate(&m, r, 5);
+    for (int i = 0; i < 4; i++) CHECK_NEAR(r[i].gbps_predicted, roof[i], 1e-9);
+    /* Below saturation the thread chase's latency comes from the sector curve: 2048 B x 100 SMs
+     * settle where X = 204800 / L(X), L rising from 700 ns at 0 to 1400 at 1250 GB/s. */
+    const double x = r[4].gbps_predicted;
+    CHECK(x > 0 && x < 1250.0);
+    CHECK_NEAR(x * (700.0 + 700.0 * x / 1250.0), 204800.0, 1e-2);
+    /* Without its curve the thread chase stops at the read-only roof. */
+    OccModel no_sector = m;
+    no_sector.curve_sector = NULL;
+    CHECK_NEAR(occ_model_row_roof(&no_sector, &r[3]).gbps, 4500.0, 0);
+    /* The knee names its roof; copy measured above its clamped prediction names it as beaten. */
+    OccKnee k[5];
+    CHECK_INT_EQ(occ_knee_compute(&m, r, 5, k, 5), 4);
+    CHECK_CONTAINS(k[0].roof.name, "cudaMemcpy");
+    CHECK_CONTAINS(k[0].cause, "faster than its roof (cudaMemcpy device to device");
+    CHECK_CONTAINS(k[3].roof.name, "32-byte sectors");
+    CHECK_NEAR(k[3].roof.gbps, 1250.0, 0);
 }
 
 /* Eight variants with known answers (bytes in flight per warp = 32 x U x V), behind a skip-only
@@ -315,14 +335,17 @@ static void test_knee(void)
     CHECK_NEAR(k[3].knee_predicted_pct, 50.0, 0.0);
 
     CHECK_NEAR(k[4].worst_miss_pct, (1.0 - 990.0 / 4000.0) * 100.0, 1e-9);
-    CHECK_STR_EQ(k[4].cause, "32-byte sector requests: DRAM efficiency, not latency, bounds it");
+    /* The thread chase without its sector curve: the memcpy roof, far above its plateau. */
+    CHECK_STR_EQ(k[4].cause, "plateaus at 25% of its roof (cudaMemcpy device to device): DRAM "
+                             "efficiency or issue rate, not latency, bounds it");
     CHECK_NEAR(k[5].worst_miss_pct, 22.5, 1e-9);
-    CHECK_CONTAINS(k[5].cause, "faster than the roof");
+    CHECK_STR_EQ(k[5].cause, "faster than its roof (cudaMemcpy device to device, 4000 GB/s): L2 "
+                             "hits or a traffic its roof does not measure");
     /* Clamped at the roof and below it: a plateau at 75% of the roof is not latency; a variant
      * that does reach the roof elsewhere is (32768 x 132 / 2800 = 1545 ns). */
     CHECK_NEAR(k[6].worst_miss_pct, 25.0, 1e-9);
-    CHECK_STR_EQ(k[6].cause, "plateaus at 75% of the roof: DRAM efficiency or issue rate, not "
-                             "latency, bounds it");
+    CHECK_STR_EQ(k[6].cause, "plateaus at 75% of its roof (cudaMemcpy device to device): DRAM "
+                             "efficiency or issue rate, not latency, bounds it");
     CHECK_NEAR(k[7].worst_miss_pct, 30.0, 1e-9);
     CHECK_NEAR(k[7].worst_miss_occ_pct, 25.0, 0.0);
     CHECK_STR_EQ(k[7].cause,
@@ -496,6 +519,21 @@ static void test_row_curve_width_roof(void)
     occ_model_annotate(&with_gather, g, 2);
     CHECK_NEAR(g[0].gbps_predicted, 1000.0 * 100 / 800, 1e-5);
     CHECK_NEAR(g[1].gbps_predicted, r[1].gbps_predicted, 0);
+    /* With the read levels' trip spread (0.5), a stream's four adjacent lines wait half the
+     * spread of four independent latencies, 450 ns; the chase's random lines all of it. */
+    OccLatencyCurve read_spread = read;
+    read_spread.trip_excess_ns = 50;
+    read_spread.trip_spread_ns = 100;
+    OccModel with_spread = m;
+    with_spread.curve = &read_spread;
+    OccRow s[2] = {r[5], r[2]};
+    occ_model_annotate(&with_spread, s, 2);
+    CHECK_NEAR(s[0].gbps_predicted, 1000.0 * 100 / 450, 1e-5);
+    CHECK_NEAR(s[1].gbps_predicted, 1000.0 * 100 / 500, 1e-5);
+    OccKnee ks[2];
+    CHECK_INT_EQ(occ_knee_compute(&with_spread, s, 2, ks, 2), 2);
+    CHECK_NEAR(ks[0].spread, 0.5, 0);
+    CHECK_NEAR(ks[1].spread, 1.0, 0);
     /* Without a read-only roof, reduce stops at the memcpy roof. */
     OccModel no_read_roof = m;
     no_read_roof.roof_read_gbps = NAN;
@@ -593,14 +631,18 @@ static void test_reports(void)
     CHECK_CONTAINS(md, "- roof (cudaMemcpy device to device): 4000.0 GB/s");
     CHECK_CONTAINS(md, "- SMs: 132");
     CHECK_CONTAINS(md, "roof x latency / SMs): 12121 B");
-    CHECK_CONTAINS(md, "| variant | kernel | mode | U | V | best GB/s | knee occ % measured |");
+    CHECK_CONTAINS(md, "- roof of each variant's traffic (the `roof GB/s` column): cudaMemcpy "
+                       "device to device 4000.0 GB/s\n");
+    CHECK_CONTAINS(md, "| variant | kernel | mode | U | V | best GB/s | roof GB/s | knee occ % "
+                       "measured |");
     for (int i = 0; i < n; i++) {
         char cell[80];
         snprintf(cell, sizeof cell, "| `%s` |", k[i].variant);
         CHECK_CONTAINS(md, cell);
     }
     CHECK_CONTAINS(md,
-                   "| `reduce_u1_v4` | reduce | stream | 1 | 4 | 1900.0 | 87.50 | 100.00 | 7168 |");
+                   "| `reduce_u1_v4` | reduce | stream | 1 | 4 | 1900.0 | 4000.0 | 87.50 | 100.00 | "
+                   "7168 |");
     CHECK_CONTAINS(md, "## Model misses > 20%");
     CHECK_CONTAINS(md, "- `reduce_u1_v4`: 29.7% at 100.00% occupancy: latency rises under load");
     CHECK(md != NULL && strstr(md, "- `reduce_u1_v16`:") == NULL);
@@ -623,7 +665,7 @@ int main(void)
     test_latency_recovered();
     test_annotate_skips();
     test_annotate_factor();
-    test_bound_note();
+    test_traffic_roofs();
     test_knee();
     test_agreement();
     test_reports();

@@ -205,10 +205,10 @@ check("a resumable file with the same point once (a distinct fail row kept) resu
       resumed(failed, *base) == full[1:])
 
 # --dry-run --resume says how many rows are kept and prints exactly the points still to measure
-# (the file holds 2 reduce rows and no load level: the 33 levels are measured again first).
+# (the file holds 2 reduce rows and no load level: the 44 levels are measured again first).
 rc, out, err = run(*base, "--resume", held)
 check("dry run reports the rows kept and the points to measure",
-      rc == 0 and f"resuming {held}: 2 rows kept, 35 points to measure" in err, err.strip())
+      rc == 0 and f"resuming {held}: 2 rows kept, 46 points to measure" in err, err.strip())
 check("dry run prints the points still to measure, in plan order",
       [p[:3] for p in plan(*base, "--resume", held)] == full[2:] and
       sum(1 for line in out.splitlines() if " target " in line) == 2, out)
@@ -218,7 +218,7 @@ check("dry run prints the points still to measure, in plan order",
 # comes from those rows), a file with some of them, or a fail level, plans the rest, first.
 rc, out, _ = run("--kernel", "chase", "--mode", "loaded")
 levels = [line.split()[0] for line in out.splitlines() if " load level " in line]
-check("the levels plan as 33 named points", rc == 0 and len(levels) == 33 and
+check("the levels plan as 44 named points", rc == 0 and len(levels) == 44 and
       levels[0] == "loaded_read_w00_u1", out[:300])
 sweep = ["--kernel", "reduce", "--unroll", "1", "--vec", "4", "--occ", "50"]
 

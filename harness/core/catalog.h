@@ -26,8 +26,11 @@ enum { OCC_MAX_FAMILIES = 32 };
  * family table's `requests`). */
 typedef enum OccRequestShape {
     OCC_REQUESTS_NONE = 0,  /* no bandwidth model, or nothing known: width 1 */
-    OCC_REQUESTS_LINES = 1, /* coalesced: the 128-byte lines of 32 lanes x vec_bytes, at least 1 */
-    OCC_REQUESTS_LANES = 2  /* one request per lane at a random address: 32 */
+    OCC_REQUESTS_LINES = 1, /* coalesced loads of a stream: the 128-byte lines of 32 lanes x
+                               vec_bytes, at least 1, adjacent to the trip's other lines */
+    OCC_REQUESTS_LANES = 2, /* one request per lane at a random address: 32 */
+    OCC_REQUESTS_RANDOM_LINES = 3 /* coalesced, as LINES, but each chain step's lines at a random
+                                     address, independent of the trip's others */
 } OccRequestShape;
 
 /* One family of the table; the fields, and what one left out of an entry holds, are documented
@@ -44,7 +47,6 @@ typedef struct OccFamilyInfo {
     int curve_traffic;               /* model: the OccCurveTraffic its rows are predicted from */
     int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
     int size_floor_gib;              /* default raised to this where memory allows; 0: none */
-    const char *bound_note;          /* knee-report cause when the model misses, or NULL */
     const char *plugin_path;         /* the shared object a family registered at run time came
                                         from (occ_catalog_add_family); NULL for the table's */
 } OccFamilyInfo;

@@ -22,23 +22,28 @@
  *                             Little's-law model; omitted: NAN (the model does not apply)
  *   .requests                 what one warp waits on per trip and per chain (unroll step), for
  *                             the model (OccRequestShape, catalog.h): OCC_REQUESTS_LINES for a
- *                             coalesced load (the 128-byte lines it touches, 32 lanes x vec_bytes
- *                             / 128: a stream's load, or one line per hop of a warp-wide
- *                             chase), OCC_REQUESTS_LANES for one load per lane at random
- *                             addresses (32 sector requests). The model's latency for such a warp
- *                             is the expected largest of (requests per step) x unroll
- *                             latencies (loaded_model.h). Omitted: OCC_REQUESTS_NONE (width 1)
+ *                             stream's coalesced load (the 128-byte lines it touches, 32 lanes x
+ *                             vec_bytes / 128, adjacent to the trip's other lines),
+ *                             OCC_REQUESTS_RANDOM_LINES for a coalesced load at a random line
+ *                             per chain step (a warp-wide chase), OCC_REQUESTS_LANES for one
+ *                             load per lane at random addresses (32 sector requests). The
+ *                             model's latency for such a warp is the expected largest of
+ *                             (requests per step) x unroll latencies (loaded_model.h), for a
+ *                             stream's adjacent lines only the run's measured share of that
+ *                             spread (occ_curve_trip_spread). Omitted: OCC_REQUESTS_NONE
+ *                             (width 1)
  *   .curve_traffic            the loaded-latency curve its rows are predicted from
- *                             (OccCurveTraffic, loaded_model.h): READ for read-only streams, COPY
- *                             for read + write streams, GATHER for loads at random addresses;
- *                             omitted: OCC_CURVE_READ (read only where the model applies)
+ *                             and whose roof they are predicted against (OccCurveTraffic,
+ *                             loaded_model.h; model.h occ_model_row_roof): READ for read-only
+ *                             streams, COPY for read + write streams, GATHER for 128-byte lines
+ *                             at random addresses, SECTOR for 32-byte sectors at random
+ *                             addresses; omitted: OCC_CURVE_READ (read only where the model
+ *                             applies)
  *   .size_l2_multiple         default buffer/footprint of a run, in L2 sizes; a family that sets
  *                             it takes "size"; omitted: 0 (no --size)
  *   .size_floor_gib           ... raised to this many GiB where free memory allows (a quarter of
  *                             it), so that one launch lasts long against its ramp and tail;
  *                             omitted: 0 (not raised)
- *   .bound_note               what bounds the family besides latency, quoted by the knee report
- *                             when the model misses; omitted: NULL (none)
  * tests/test_family_table.c checks every entry: its ops, options, default size, and each of its
  * variants' resource rows and SASS promise.
  * Adding a family: its variants in kernels/variants.h, one .cu, harness/families/family_<id>.c,
@@ -58,12 +63,12 @@
       .curve_traffic = OCC_CURVE_READ, .size_l2_multiple = 8, .size_floor_gib = 4)                 \
     X(chase_warp, .kernel = "chase", .mode = "warp", .default_mode = 1,                            \
       .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,block,lever,carveout,size",             \
-      .dram_bytes_per_load_byte = 1.0, .requests = OCC_REQUESTS_LINES,                             \
+      .dram_bytes_per_load_byte = 1.0, .requests = OCC_REQUESTS_RANDOM_LINES,                      \
       .curve_traffic = OCC_CURVE_GATHER, .size_l2_multiple = 8)                                    \
     X(chase_thread, .kernel = "chase", .mode = "thread", .shape = OCC_SHAPE_OCCUPANCY,             \
       .options = "unroll,occ,block,lever,carveout,size", .dram_bytes_per_load_byte = 1.0,          \
-      .requests = OCC_REQUESTS_LANES, .curve_traffic = OCC_CURVE_GATHER, .size_l2_multiple = 16,   \
-      .bound_note = "32-byte sector requests: DRAM efficiency, not latency, bounds it")            \
+      .requests = OCC_REQUESTS_LANES, .curve_traffic = OCC_CURVE_SECTOR,                           \
+      .size_l2_multiple = 16)                                                                      \
     X(ladder, .kernel = "chase", .mode = "latency", .shape = OCC_SHAPE_FOOTPRINT,                  \
       .options = "footprint,stride,cold,chain,index-bytes")                                        \
     X(loaded, .kernel = "chase", .mode = "loaded", .shape = OCC_SHAPE_LEVELS)                      \

@@ -22,7 +22,8 @@
 
 _Static_assert((int)OCC_LOADED_READ == (int)OCC_CURVE_READ &&
                    (int)OCC_LOADED_COPY == (int)OCC_CURVE_COPY &&
-                   (int)OCC_LOADED_GATHER == (int)OCC_CURVE_GATHER && OCC_CURVE_TRAFFICS == 3,
+                   (int)OCC_LOADED_GATHER == (int)OCC_CURVE_GATHER &&
+                   (int)OCC_LOADED_SECTOR == (int)OCC_CURVE_SECTOR && OCC_CURVE_TRAFFICS == 4,
                "the kernel's traffics are the model's");
 
 /* Untimed and timed hops per probe and level: 1024 hops of at most ~1.5 us keep a level's launch
@@ -40,16 +41,18 @@ _Static_assert((int)OCC_LOADED_READ == (int)OCC_CURVE_READ &&
 #define BG_WORD 0x01010101ull
 /* The probes' cycle and the background buffer, in L2 sizes, far beyond what L2 holds; set-up
  * makes them larger where the probes need more room for every level's hops on lines no level
- * visited before (an H100 SXM: 12 x 50 MiB holds 37,236 lines a probe of its 132, the 33 levels
- * take 38,016). */
+ * visited before (an H100 SXM: 12 x 50 MiB holds 37,236 lines a probe of its 132, the 44 levels
+ * take 50,688; an H200: 12 x 60 MiB holds 44,683 a probe, against the same 50,688). */
 #define FOOTPRINT_L2 12
 /* 4-byte words per line of the probes' cycle: 128-byte lines. */
 #define LINE_WORDS 32
 
 /* Bytes the delivered bandwidth counts per background load, and 4-byte words per load, by
- * traffic (OccLoadedTraffic): a 16-byte vector (copy: also stored), or one word of a line. */
-static const double bytes_per_load[3] = {16.0, 32.0, 4.0};
-static const unsigned long long words_per_load[3] = {4, 4, 1};
+ * traffic (OccLoadedTraffic): a 16-byte vector (copy: also stored), one word of a line (the
+ * warp's 32 words make the line's 128 bytes), or one word of a sector, counted as the sector's
+ * 32 bytes (as the thread chase counts a hop). */
+static const double bytes_per_load[OCC_CURVE_TRAFFICS] = {16.0, 32.0, 4.0, 32.0};
+static const unsigned long long words_per_load[OCC_CURVE_TRAFFICS] = {4, 4, 1, 1};
 
 /* Device buffers of one sweep. */
 typedef struct LoadedDev {

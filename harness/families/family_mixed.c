@@ -79,8 +79,7 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     OccStreamArgs a = {.in = c->buf->in, .n_floats = c->buf->n_floats,
                        .block_sums = c->scratch.block_sums,
                        .blocks_done = c->scratch.blocks_done, .sum = c->scratch.sum,
-                       .probe = probe, .sched = c->bound.sched, .fma_mul = OCC_MIXED_MUL,
-                       .fma_add = OCC_MIXED_ADD};
+                       .probe = probe, .sched = c->bound.sched, .fma_step = OCC_MIXED_STEP};
     c->bound.launch.stream = st;
     return c->bound.k->launch(&c->bound.launch, &a);
 }

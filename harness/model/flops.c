@@ -51,12 +51,17 @@ unsigned long long occ_fma_trips_run(const unsigned int *warp_trips, long long w
 
 double occ_mixed_expected_sum(double host_sum, size_t n_floats, int fma_per_element)
 {
-    return host_sum + (double)n_floats * fma_per_element * (double)OCC_MIXED_ADD;
+    return host_sum + (double)n_floats * fma_per_element;
+}
+
+double occ_mixed_chain_error(int fma_per_element)
+{
+    return fma_per_element > 0 ? (fma_per_element + 1.0) * ldexp(1.0, -23) : 0.0;
 }
 
 double occ_mixed_tolerance(double sum_tolerance, size_t n_floats, int fma_per_element,
                            double expected)
 {
     if (fma_per_element <= 0 || !(expected > 0)) return sum_tolerance;
-    return sum_tolerance + (double)n_floats * ldexp(1.0, -24) / expected;
+    return sum_tolerance + (double)n_floats * occ_mixed_chain_error(fma_per_element) / expected;
 }

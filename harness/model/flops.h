@@ -46,12 +46,16 @@ unsigned long long occ_fma_mismatches(const void *out, int elem_bytes, long long
 unsigned long long occ_fma_trips_run(const unsigned int *warp_trips, long long warps);
 
 /* What a mixed launch must sum to: every one of n_floats elements (sum host_sum, each in [0, 1))
- * plus A steps of OCC_MIXED_ADD: host_sum + n_floats x A x OCC_MIXED_ADD. */
+ * plus A steps of x + OCC_MIXED_STEP (x * 1 + 1, fma_chain.h): host_sum + n_floats x A. */
 double occ_mixed_expected_sum(double host_sum, size_t n_floats, int fma_per_element);
 
+/* The most one element's chain of A steps can end away from x0 + A, absolute: (A + 1) x 2^-23
+ * (the derivation is at OCC_MIXED_STEP, fma_chain.h); 0 when A <= 0. */
+double occ_mixed_chain_error(int fma_per_element);
+
 /* The mixed check's tolerance, relative to `expected`: the summation's bound sum_tolerance
- * (occ_reduce_tolerance, the same order of adds) plus the chains' rounding, at most 2^-24 per
- * element when A > 0 (fma_chain.h), n_floats x 2^-24 / expected. */
+ * (occ_reduce_tolerance, the same order of adds) plus every chain's rounding,
+ * n_floats x occ_mixed_chain_error(A) / expected. */
 double occ_mixed_tolerance(double sum_tolerance, size_t n_floats, int fma_per_element,
                            double expected);
 

@@ -40,6 +40,22 @@ static void print_share(FILE *f, int p, int q)
         fprintf(f, "%d of %d", p, q);
 }
 
+/* Writes "NAME G GB/s" for each distinct roof of k[0..n) (OccKnee.roof), in order of first
+ * appearance, separated by sep. */
+static void print_roofs(FILE *f, const OccKnee *k, int n, const char *sep)
+{
+    int printed = 0;
+    for (int i = 0; i < n; i++) {
+        if (k[i].roof.name == NULL) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = k[j].roof.name != NULL && strcmp(k[j].roof.name, k[i].roof.name) == 0 &&
+                   k[j].roof.gbps == k[i].roof.gbps;
+        if (seen) continue;
+        fprintf(f, "%s%s %.1f GB/s", printed++ ? sep : "", k[i].roof.name, k[i].roof.gbps);
+    }
+}
+
 /* 1 when the knees hold more than one block size (the tables then name each line's). */
 static int per_block(const OccKnee *k, int n)
 {
@@ -75,6 +91,9 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
     fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
                "same on the Little's-law prediction)\n",
             100.0 * OCC_SUMMARY_KNEE_FRACTION);
+    fputs("model roof: ", f);
+    print_roofs(f, k, n, "; ");
+    fputc('\n', f);
     OccAgreement a;
     occ_knee_agreement(k, n, &a);
     fprintf(f, "model agreement, natural variants: within %.0f%% at ", OCC_MODEL_AGREE_PCT);
@@ -118,22 +137,32 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
     fprintf(f, "- model: %s\n", which);
     fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
     fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
+    fputs("- roof of each variant's traffic (the `roof GB/s` column): ", f);
+    print_roofs(f, k, n, "; ");
+    fputc('\n', f);
     fprintf(f, "- SMs: %d\n", m->sm_count);
+    const double spread = occ_curve_trip_spread(m->curve);
+    if (occ_model_is_loaded(m) && !isnan(spread))
+        fprintf(f, "- trip spread of a stream's adjacent lines (the read levels' own trips): %.2f "
+                   "of the spread of independent latencies\n",
+                spread);
     fprintf(f, "- bytes in flight per SM the roof needs (roof x latency / SMs): %.0f B\n",
             m->sm_count > 0 ? m->roof_gbps * m->latency_ns / m->sm_count : NAN);
     fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
                "on the prediction\n\n",
             100.0 * OCC_SUMMARY_KNEE_FRACTION);
     const int blocks = per_block(k, n);
-    fprintf(f, "| variant | kernel | mode | U | V |%s best GB/s | knee occ %% measured | knee occ %% "
-               "predicted | bytes in flight per SM at knee | worst miss %% | at occ %% |\n",
+    fprintf(f, "| variant | kernel | mode | U | V |%s best GB/s | roof GB/s | knee occ %% measured | "
+               "knee occ %% predicted | bytes in flight per SM at knee | worst miss %% | at occ %% "
+               "|\n",
             blocks ? " block |" : "");
-    fprintf(f, "|---|---|---|--:|--:|%s--:|--:|--:|--:|--:|--:|\n", blocks ? "--:|" : "");
+    fprintf(f, "|---|---|---|--:|--:|%s--:|--:|--:|--:|--:|--:|--:|\n", blocks ? "--:|" : "");
     for (int i = 0; i < n; i++) {
         fprintf(f, "| `%s` | %s | %s | %d | %d |", k[i].variant, k[i].kernel ? k[i].kernel : "-",
                 k[i].mode ? k[i].mode : "-", k[i].unroll, k[i].vec_bytes);
         if (blocks) fprintf(f, " %d |", k[i].block_threads);
         occ_row_print_md_num(f, 1, k[i].best_gbps);
+        occ_row_print_md_num(f, 1, k[i].roof.gbps);
         occ_row_print_md_num(f, 2, k[i].knee_measured_pct);
         occ_row_print_md_num(f, 2, k[i].knee_predicted_pct);
         occ_row_print_md_num(f, 0, k[i].bytes_in_flight_at_knee);

@@ -11,7 +11,7 @@
 /* One load level: background warps and their ILP, what the memory system delivered and what the
  * probes' dependent loads took meanwhile. NaN = not measured. */
 typedef struct OccLoadedLevel {
-    int traffic;        /* OccCurveTraffic (loaded_model.h): read, copy or gather */
+    int traffic;        /* OccCurveTraffic (loaded_model.h): read, copy, gather or sector */
     int stream_warps;   /* background warps per SM (one block per SM) */
     int unroll;         /* U: loads in flight per background thread (OccLoadedArgs.unroll) */
     double gbps;        /* delivered bandwidth, background plus probes' bytes, GB/s */

@@ -2,6 +2,7 @@
 /* harness/model/loaded_levels.c: the load levels and their rows (contract in loaded_levels.h). */
 #include "loaded_levels.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "catalog.h"
@@ -10,11 +11,13 @@ static const int level_warps[OCC_LOADED_STEPS] = {0, 1, 2, 4, 4, 4, 8, 12, 16, 2
 static const int level_unroll[OCC_CURVE_TRAFFICS][OCC_LOADED_STEPS] = {
     {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4},
     {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4},
-    {4, 4, 4, 4, 8, 16, 16, 16, 16, 16, 16}};
+    {4, 4, 4, 4, 8, 16, 16, 16, 16, 16, 16},
+    {1, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4}};
 /* The CSV traffic column of each OccCurveTraffic. */
-static const char *const traffic_names[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather"};
-/* The names of the levels above, read, copy, then gather (the unit test checks them against the
- * table). */
+static const char *const traffic_names[OCC_CURVE_TRAFFICS] = {"read", "copy", "gather",
+                                                              "sector"};
+/* The names of the levels above, read, copy, gather, then sector (the unit test checks them
+ * against the table). */
 static const char *const level_names[OCC_LOADED_LEVELS] = {
     "loaded_read_w00_u1", "loaded_read_w01_u1", "loaded_read_w02_u1", "loaded_read_w04_u1",
     "loaded_read_w04_u2", "loaded_read_w04_u4", "loaded_read_w08_u4", "loaded_read_w12_u4",
@@ -24,7 +27,10 @@ static const char *const level_names[OCC_LOADED_LEVELS] = {
     "loaded_copy_w24_u4", "loaded_copy_w31_u4", "loaded_gather_w00_u4", "loaded_gather_w01_u4",
     "loaded_gather_w02_u4", "loaded_gather_w04_u4", "loaded_gather_w04_u8", "loaded_gather_w04_u16",
     "loaded_gather_w08_u16", "loaded_gather_w12_u16", "loaded_gather_w16_u16",
-    "loaded_gather_w24_u16", "loaded_gather_w31_u16"};
+    "loaded_gather_w24_u16", "loaded_gather_w31_u16", "loaded_sector_w00_u1",
+    "loaded_sector_w01_u1", "loaded_sector_w02_u1", "loaded_sector_w04_u1", "loaded_sector_w04_u2",
+    "loaded_sector_w04_u4", "loaded_sector_w08_u4", "loaded_sector_w12_u4", "loaded_sector_w16_u4",
+    "loaded_sector_w24_u4", "loaded_sector_w31_u4"};
 
 void occ_loaded_level_spec(int i, OccLoadedLevel *lv)
 {
@@ -103,10 +109,30 @@ int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv)
     return 1;
 }
 
+/* Adds a read level's trip to c's trip-spread sums (OccLatencyCurve.trip_excess_ns): its
+ * background warps each wait on U 16-byte loads of 32 lanes, k = 4U adjacent lines, per trip, and
+ * keep warps x 32 x U x 16 B in flight per SM; their trip time is that x SMs / the level's GB/s
+ * (which also counts the probes' 32 B a hop: under 3% at the lowest level with background). */
+static void add_trip(OccLatencyCurve *c, const OccLoadedLevel *lv, long long sm_count)
+{
+    if (lv->traffic != OCC_CURVE_READ || lv->stream_warps <= 0 || sm_count <= 0 ||
+        !(lv->gbps > 0))
+        return;
+    int j = 0;
+    while (j < OCC_CURVE_WIDTHS - 1 && (1 << j) < 4 * lv->unroll) j++;
+    const double trip_ns = 32.0 * 16.0 * lv->stream_warps * lv->unroll * sm_count / lv->gbps;
+    const double excess = trip_ns - lv->mean_ns, spread = lv->width_ns[j] - lv->mean_ns;
+    if (!(isfinite(excess) && isfinite(spread))) return;
+    c->trip_excess_ns += excess;
+    c->trip_spread_ns += spread;
+}
+
 int occ_loaded_curve_take_row(OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS], const OccRow *r)
 {
     OccLoadedLevel lv;
     if (!occ_loaded_level_from_row(r, &lv)) return 0;
     OccLatencyCurve *c = curves[lv.traffic];
-    return c != NULL && occ_curve_add_widths(c, lv.gbps, lv.width_ns) == 0;
+    if (c == NULL || occ_curve_add_widths(c, lv.gbps, lv.width_ns) != 0) return 0;
+    add_trip(c, &lv, r->sm_count);
+    return 1;
 }

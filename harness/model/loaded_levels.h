@@ -10,7 +10,8 @@
 #include "loaded_hist.h"
 #include "loaded_model.h"
 
-/* The load steps, idle to saturation, of each traffic (OccCurveTraffic: read, copy, gather). */
+/* The load steps, idle to saturation, of each traffic (OccCurveTraffic: read, copy, gather,
+ * sector). */
 #define OCC_LOADED_STEPS 11
 #define OCC_LOADED_LEVELS (OCC_CURVE_TRAFFICS * OCC_LOADED_STEPS)
 
@@ -18,14 +19,15 @@
  * and unroll and zeroes the rest of lv. The steps of read and copy: 0, 1, 2, 4 warps of U = 1, 4
  * warps of U = 2 and 4, then 8, 12, 16, 24 and 31 warps of U = 4 (63 KiB per SM in flight, past
  * what the roof needs at any loaded latency); of gather the same warps with 4 x U lines per warp
- * and trip (4 to 16: the same bytes in flight). */
+ * and trip (4 to 16: the same bytes in flight); of sector the same warps and U as read, each lane
+ * U random 32-byte sectors per trip (32 x U a warp). */
 void occ_loaded_level_spec(int i, OccLoadedLevel *lv);
 
-/* The CSV traffic column of an OccCurveTraffic ("read", "copy", "gather"); NULL outside
+/* The CSV traffic column of an OccCurveTraffic ("read", "copy", "gather", "sector"); NULL outside
  * 0..OCC_CURVE_TRAFFICS-1. */
 const char *occ_curve_traffic_name(int traffic);
 
-/* The CSV variant of level i, loaded_<read|copy|gather>_w<WW>_u<U> (e.g. loaded_read_w08_u4);
+/* The CSV variant of level i, loaded_<read|copy|gather|sector>_w<WW>_u<U> (e.g. loaded_read_w08_u4);
  * NULL outside 0..OCC_LOADED_LEVELS-1. */
 const char *occ_loaded_level_name(int i);
 
@@ -42,8 +44,9 @@ int occ_loaded_row_is_level(const OccRow *r);
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv);
 
 /* Adds r, when it is an ok load level (occ_loaded_level_from_row), to curves[its traffic]
- * (OccCurveTraffic). Returns 1 when added, 0 otherwise (any other row, a NULL or full curve or a
- * figure out of range). */
+ * (OccCurveTraffic), and a read level with background warps also to that curve's trip-spread
+ * sums (OccLatencyCurve.trip_excess_ns; r->sm_count SMs). Returns 1 when added, 0 otherwise (any
+ * other row, a NULL or full curve or a figure out of range). */
 int occ_loaded_curve_take_row(OccLatencyCurve *const curves[OCC_CURVE_TRAFFICS], const OccRow *r);
 
 #endif

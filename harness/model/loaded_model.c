@@ -61,6 +61,20 @@ double occ_curve_latency_ns(const OccLatencyCurve *c, double x_gbps)
     return occ_curve_latency_width_ns(c, x_gbps, 1);
 }
 
+double occ_curve_trip_spread(const OccLatencyCurve *c)
+{
+    if (c == NULL || !(c->trip_spread_ns > 0)) return NAN;
+    const double s = c->trip_excess_ns / c->trip_spread_ns;
+    return s < 0 ? 0 : s > 1 ? 1 : s;
+}
+
+double occ_curve_latency_spread_ns(const OccLatencyCurve *c, double x_gbps, int width,
+                                   double spread)
+{
+    const double mean = occ_curve_latency_width_ns(c, x_gbps, 1);
+    return mean + spread * (occ_curve_latency_width_ns(c, x_gbps, width) - mean);
+}
+
 double occ_curve_solve_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm, int sm_count,
                             double roof_gbps)
 {
@@ -70,17 +84,25 @@ double occ_curve_solve_gbps(const OccLatencyCurve *c, double bytes_in_flight_per
 double occ_curve_solve_width_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm,
                                   int sm_count, double roof_gbps, int width)
 {
+    return occ_curve_solve_spread_gbps(c, bytes_in_flight_per_sm, sm_count, roof_gbps, width, 1);
+}
+
+double occ_curve_solve_spread_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm,
+                                   int sm_count, double roof_gbps, int width, double spread)
+{
+    if (!(spread >= 0 && spread <= 1)) spread = 1;
     if (c == NULL || c->n <= 0 || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
         sm_count <= 0 || !(isfinite(roof_gbps) && roof_gbps > 0))
         return NAN;
     const double bs = bytes_in_flight_per_sm * sm_count;
     if (bs == 0) return 0;
     /* f(X) = X - bs / L(X): increasing, f(0) < 0. */
-    if (roof_gbps - bs / occ_curve_latency_width_ns(c, roof_gbps, width) <= 0) return roof_gbps;
+    if (roof_gbps - bs / occ_curve_latency_spread_ns(c, roof_gbps, width, spread) <= 0)
+        return roof_gbps;
     double lo = 0, hi = roof_gbps;
     while (hi - lo > 1e-9 * roof_gbps) {
         const double mid = 0.5 * (lo + hi);
-        if (mid - bs / occ_curve_latency_width_ns(c, mid, width) < 0) lo = mid;
+        if (mid - bs / occ_curve_latency_spread_ns(c, mid, width, spread) < 0) lo = mid;
         else hi = mid;
     }
     return 0.5 * (lo + hi);

@@ -17,9 +17,10 @@
 typedef enum OccCurveTraffic {
     OCC_CURVE_READ = 0,  /* contiguous read-only streams (reduce) */
     OCC_CURVE_COPY = 1,  /* contiguous read + write streams (copy) */
-    OCC_CURVE_GATHER = 2 /* 128-byte lines at random addresses (the chase) */
+    OCC_CURVE_GATHER = 2, /* 128-byte lines at random addresses (the warp chase) */
+    OCC_CURVE_SECTOR = 3  /* 32-byte sectors at random addresses (the thread chase) */
 } OccCurveTraffic;
-#define OCC_CURVE_TRAFFICS 3
+#define OCC_CURVE_TRAFFICS 4
 
 /* The most load levels one curve holds. */
 #define OCC_CURVE_MAX_LEVELS 32
@@ -41,6 +42,12 @@ typedef struct OccLatencyCurve {
      * largest of 2^j draws from the level's latency distribution. A warp that waits on 2^j
      * random lines per trip (a chase of 2^j chains) runs one trip per ns[i][j]. */
     double ns[OCC_CURVE_MAX_LEVELS][OCC_CURVE_WIDTHS];
+    /* The trip spread's sums (occ_curve_trip_spread), over the levels whose background is a
+     * contiguous stream of trips of k lines (read traffic; occ_loaded_curve_take_row): T - L and
+     * L_k - L, ns, with T the background's own trip time (its bytes in flight x SMs / its GB/s),
+     * L the level's mean and L_k its expected largest of k. 0 where no level added to them. */
+    double trip_excess_ns;
+    double trip_spread_ns;
 } OccLatencyCurve;
 
 /* Adds a sample whose latency is ns for every width (no spread: gbps GB/s, ns ns). Returns 0,
@@ -58,6 +65,17 @@ double occ_curve_latency_ns(const OccLatencyCurve *c, double x_gbps);
  * 2^j >= width (at most 2^(OCC_CURVE_WIDTHS - 1)); width <= 1 is the mean. */
 double occ_curve_latency_width_ns(const OccLatencyCurve *c, double x_gbps, int width);
 
+/* How much of the spread of k independent latencies a trip of k contiguous lines waits for:
+ * trip_excess_ns / trip_spread_ns, clamped to [0, 1]; NaN when c is NULL or trip_spread_ns is
+ * not > 0. 1 = the lines' latencies are independent draws; less = they move together (adjacent
+ * lines share DRAM pages and queues). On an H200 the read levels give about 0.67. */
+double occ_curve_trip_spread(const OccLatencyCurve *c);
+/* L(x_gbps) + spread x (L_width(x_gbps) - L(x_gbps)), ns: a trip of `width` requests whose
+ * latencies take `spread` of the independent draws' spread (spread 1: occ_curve_latency_width_ns).
+ * Nondecreasing in x for spread in [0, 1]. NaN as occ_curve_latency_width_ns. */
+double occ_curve_latency_spread_ns(const OccLatencyCurve *c, double x_gbps, int width,
+                                   double spread);
+
 /* The X of X = min(roof_gbps, bytes_in_flight_per_sm x sm_count / L(X)), GB/s, to within 1e-9
  * of the roof (relative). 0 for 0 bytes in flight. NaN when c has no sample, bytes_in_flight_per_sm
  * (bytes) is negative or NaN, sm_count <= 0 or roof_gbps is not finite and > 0. */
@@ -66,5 +84,9 @@ double occ_curve_solve_gbps(const OccLatencyCurve *c, double bytes_in_flight_per
 /* The same on the curve of `width` loads waited on together (occ_curve_latency_width_ns). */
 double occ_curve_solve_width_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm,
                                   int sm_count, double roof_gbps, int width);
+/* The same with occ_curve_latency_spread_ns(c, X, width, spread) for L(X); spread outside [0, 1]
+ * (or NaN) is taken as 1. */
+double occ_curve_solve_spread_gbps(const OccLatencyCurve *c, double bytes_in_flight_per_sm,
+                                   int sm_count, double roof_gbps, int width, double spread);
 
 #endif

@@ -16,6 +16,7 @@ void occ_model_use_curves(OccModel *m, const OccLatencyCurve curves[OCC_CURVE_TR
     m->curve = &curves[OCC_CURVE_READ];
     m->curve_rw = &curves[OCC_CURVE_COPY];
     m->curve_gather = &curves[OCC_CURVE_GATHER];
+    m->curve_sector = &curves[OCC_CURVE_SECTOR];
 }
 
 int occ_model_is_loaded(const OccModel *m)
@@ -46,9 +47,16 @@ double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
 
 double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width)
 {
+    return occ_model_predict_spread_gbps(m, bytes_in_flight_per_sm, width, 1.0);
+}
+
+double occ_model_predict_spread_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
+                                     double spread)
+{
     if (occ_model_is_loaded(m))
-        return m->sm_count > 0 ? occ_curve_solve_width_gbps(m->curve, bytes_in_flight_per_sm,
-                                                            m->sm_count, m->roof_gbps, width)
+        return m->sm_count > 0 ? occ_curve_solve_spread_gbps(m->curve, bytes_in_flight_per_sm,
+                                                             m->sm_count, m->roof_gbps, width,
+                                                             spread)
                                : NAN;
     if (m == NULL || isnan(bytes_in_flight_per_sm) || bytes_in_flight_per_sm < 0 ||
         !(m->latency_ns > 0) || !(m->roof_gbps > 0) || m->sm_count <= 0)
@@ -88,29 +96,50 @@ static const OccFamilyInfo *row_family(const OccRow *r)
     return occ_family_at(occ_family_find(r->kernel, r->mode ? r->mode : "-"));
 }
 
-/* What bounds the row's family besides latency (catalog.h), or NULL. */
-static const char *bound_note(const OccRow *r)
+/* The traffic of row r: its family's (OccFamilyInfo.curve_traffic); a row of no known family
+ * read + write when f > 1, else read. */
+static int row_traffic(const OccRow *r)
 {
     const OccFamilyInfo *f = row_family(r);
-    return f != NULL ? f->bound_note : NULL;
+    return f != NULL                          ? f->curve_traffic
+           : r->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY
+                                              : OCC_CURVE_READ;
 }
 
-/* m as it applies to row r: predicted from the curve measured under its family's traffic
- * (OccFamilyInfo.curve_traffic: read + write for copy, random lines for the chase), where the
- * run measured one; a read-only row (f <= 1) against the read-only roof, where the run measured
- * one. A row of no known family takes the read + write curve when f > 1. */
+/* m's curve of traffic t, when it holds samples, else NULL. */
+static const OccLatencyCurve *traffic_curve(const OccModel *m, int t)
+{
+    const OccLatencyCurve *c = t == OCC_CURVE_COPY     ? m->curve_rw
+                               : t == OCC_CURVE_GATHER ? m->curve_gather
+                               : t == OCC_CURVE_SECTOR ? m->curve_sector
+                                                       : m->curve;
+    return c != NULL && c->n > 0 ? c : NULL;
+}
+
+OccTrafficRoof occ_model_row_roof(const OccModel *m, const OccRow *r)
+{
+    const int t = row_traffic(r);
+    const OccLatencyCurve *own = traffic_curve(m, t);
+    if (t == OCC_CURVE_COPY)
+        return (OccTrafficRoof){m->roof_gbps, "cudaMemcpy device to device"};
+    const double top = own != NULL ? own->gbps[own->n - 1] : NAN;
+    if (t == OCC_CURVE_GATHER && top > 0)
+        return (OccTrafficRoof){top, "random 128-byte lines (highest gather level)"};
+    if (t == OCC_CURVE_SECTOR && top > 0)
+        return (OccTrafficRoof){top, "random 32-byte sectors (highest sector level)"};
+    if (r->dram_bytes_per_load_byte <= 1 && m->roof_read_gbps > 0)
+        return (OccTrafficRoof){m->roof_read_gbps, "cub::DeviceReduce (read-only streams)"};
+    return (OccTrafficRoof){m->roof_gbps, "cudaMemcpy device to device"};
+}
+
+/* m as it applies to row r: predicted from the curve measured under its traffic (row_traffic),
+ * where the run measured one, against that traffic's roof (occ_model_row_roof). */
 static OccModel row_model(const OccModel *m, const OccRow *r)
 {
     OccModel c = *m;
-    const OccFamilyInfo *f = row_family(r);
-    const int traffic = f != NULL                          ? f->curve_traffic
-                        : r->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY
-                                                           : OCC_CURVE_READ;
-    const OccLatencyCurve *own = traffic == OCC_CURVE_COPY     ? m->curve_rw
-                                 : traffic == OCC_CURVE_GATHER ? m->curve_gather
-                                                               : NULL;
-    if (own != NULL && own->n > 0) c.curve = own;
-    if (r->dram_bytes_per_load_byte <= 1 && m->roof_read_gbps > 0) c.roof_gbps = m->roof_read_gbps;
+    const OccLatencyCurve *own = traffic_curve(m, row_traffic(r));
+    if (own != NULL) c.curve = own;
+    c.roof_gbps = occ_model_row_roof(m, r).gbps;
     return c;
 }
 
@@ -122,19 +151,33 @@ static int row_width(const OccRow *r)
 {
     const OccFamilyInfo *f = row_family(r);
     const OccRequestShape shape = f != NULL ? f->requests : OCC_REQUESTS_NONE;
+    const int lines = shape == OCC_REQUESTS_LINES || shape == OCC_REQUESTS_RANDOM_LINES;
     const int per_step = shape == OCC_REQUESTS_LANES ? 32
-                         : shape == OCC_REQUESTS_LINES && r->vec_bytes > 0
+                         : lines && r->vec_bytes > 0
                              ? (32 * (int)r->vec_bytes + 127) / 128
                              : 0;
     return per_step > 0 && r->unroll > 0 ? per_step * (int)r->unroll : 1;
 }
 
-/* The row's prediction: its traffic's model (row_model) at its width (row_width). */
+/* The share of the width's spread row r's trip waits for: the run's measured trip spread
+ * (occ_curve_trip_spread of the read curve, m->curve) for a stream's adjacent lines
+ * (OCC_REQUESTS_LINES) where the run measured it, else 1 (independent requests). */
+static double row_spread(const OccModel *m, const OccRow *r)
+{
+    const OccFamilyInfo *f = row_family(r);
+    const double s = occ_curve_trip_spread(m->curve);
+    return f != NULL && f->requests == OCC_REQUESTS_LINES && occ_model_is_loaded(m) && !isnan(s)
+               ? s
+               : 1.0;
+}
+
+/* The row's prediction: its traffic's model (row_model) at its width (row_width) and spread
+ * (row_spread). */
 static double row_predicted_gbps(const OccModel *m, const OccRow *r)
 {
     const double b = model_bytes_in_flight(r);
     const OccModel rm = row_model(m, r);
-    return isnan(b) ? NAN : occ_model_predict_width_gbps(&rm, b, row_width(r));
+    return isnan(b) ? NAN : occ_model_predict_spread_gbps(&rm, b, row_width(r), row_spread(m, r));
 }
 
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
@@ -151,38 +194,38 @@ void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)
 }
 
 
-/* The rules are documented on OccKnee.cause; their order matters: a spill or a family's own
- * bound explains a miss in either direction, so they come before the direction tests. Below the
+/* The rules are documented on OccKnee.cause; their order matters: a spill explains a miss in
+ * either direction, so it comes before the direction tests. Below the
  * prediction, Little's law itself says the loads took longer than the unloaded latency; only a
  * variant whose best stays far under the roof is called bound by something else. */
 static void diagnose(const OccModel *m, const OccRow *worst, double predicted, OccKnee *k)
 {
     double measured = worst->gbps_median;
     int clamped = predicted >= m->roof_gbps;
-    const char *note = bound_note(worst);
     size_t len = sizeof k->cause;
     if (worst->local_bytes_per_thread > 0)
         snprintf(k->cause, len, "register spills add local-memory traffic (%lld B/thread)",
                  worst->local_bytes_per_thread);
-    else if (note != NULL)
-        snprintf(k->cause, len, "%s", note);
     else if (measured > predicted && clamped)
         snprintf(k->cause, len,
-                 "faster than the roof: read-only traffic or L2 hits beat cudaMemcpy");
+                 "faster than its roof (%s, %.0f GB/s): L2 hits or a traffic its roof does not "
+                 "measure",
+                 k->roof.name, k->roof.gbps);
     else if (measured > predicted)
         snprintf(k->cause, len,
                  "more parallelism than the model counts (e.g. L2 hits / prefetch) or latency "
                  "below the unloaded figure");
     else if (clamped && k->best_gbps < (1.0 - OCC_KNEE_MISS_PCT / 100.0) * m->roof_gbps)
         snprintf(k->cause, len,
-                 "plateaus at %.0f%% of the roof: DRAM efficiency or issue rate, not latency, "
-                 "bounds it",
-                 100.0 * k->best_gbps / m->roof_gbps);
+                 "plateaus at %.0f%% of its roof (%s): DRAM efficiency or issue rate, not "
+                 "latency, bounds it",
+                 100.0 * k->best_gbps / m->roof_gbps, k->roof.name);
     else if (occ_model_is_loaded(m))
         snprintf(k->cause, len,
                  "slower than the loaded-latency curve predicts (L(X) = %.0f ns at the predicted "
                  "%.0f GB/s): issue rate or DRAM efficiency, not the probes' latency, bounds it",
-                 occ_curve_latency_width_ns(m->curve, predicted, row_width(worst)), predicted);
+                 occ_curve_latency_spread_ns(m->curve, predicted, row_width(worst), k->spread),
+                 predicted);
     else
         snprintf(k->cause, len,
                  "latency rises under load (loaded latency %.0f ns vs unloaded %.0f ns)",
@@ -252,6 +295,8 @@ static void fill_variant(const OccModel *m, const OccRow *rows, int n_rows, OccK
     k->mode = first->mode;
     k->unroll = (int)first->unroll;
     k->vec_bytes = (int)first->vec_bytes;
+    k->roof = k->points > 0 ? occ_model_row_roof(m, first) : (OccTrafficRoof){NAN, NULL};
+    k->spread = row_spread(m, first);
     if (worst != NULL && k->worst_miss_pct > OCC_KNEE_MISS_PCT) {
         const OccModel rm = row_model(m, worst);
         diagnose(&rm, worst, worst_predicted, k);

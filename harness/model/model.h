@@ -4,7 +4,9 @@
  * Model: a kernel that keeps B bytes of loads in flight on each of S SMs, each load taking L ns,
  * moves B x S / L bytes per ns (= GB/s), up to the roof R:
  *     predicted GB/s = min(R, B x S / L)
- * B is the CSV's bytes_in_flight_per_sm, R the run's cudaMemcpy roof (roof_memcpy_gbps). L is the
+ * B is the CSV's bytes_in_flight_per_sm, R the saturated throughput of the row's own traffic
+ * (occ_model_row_roof: cub::DeviceReduce for read-only streams, cudaMemcpy for read + write
+ * streams, the highest load level of random lines or random sectors for the chases). L is the
  * latency under the load the prediction itself delivers when the run measured the loaded-latency
  * curve L(X) (loaded_model.h: X = min(R, B x S / L(X)), solved by bisection), else the unloaded
  * DRAM latency of the chase ladder (the fallback, which occ_model_describe names). Inverting
@@ -39,7 +41,8 @@
 /* The model's inputs, all measured on the GPU the rows come from. */
 typedef struct OccModel {
     double latency_ns; /* unloaded DRAM latency, ns (chase ladder, e.g. 336 on an H200) */
-    double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps */
+    double roof_gbps;  /* the run's roof, GB/s (1e9 B/s = bytes per ns): roof_memcpy_gbps; the
+                          roof of read + write rows, and of every row where no other applies */
     double roof_read_gbps; /* the roof of read-only rows (dram_bytes_per_load_byte <= 1), GB/s:
                               roof_cub_reduce_gbps; 0 or NaN: roof_gbps for them too */
     int sm_count;      /* streaming multiprocessors on the GPU */
@@ -50,12 +53,33 @@ typedef struct OccModel {
                                         of OCC_CURVE_COPY (NULL or no samples: curve) */
     const OccLatencyCurve *curve_gather; /* L(X) under random-line traffic, for rows of
                                             families of OCC_CURVE_GATHER (NULL or no samples:
-                                            curve) */
+                                            curve); its highest level is their roof */
+    const OccLatencyCurve *curve_sector; /* L(X) under random-sector traffic, for rows of
+                                            families of OCC_CURVE_SECTOR (NULL or no samples:
+                                            curve); its highest level is their roof */
 } OccModel;
 
-/* Points m's curves at curves[OCC_CURVE_READ], [OCC_CURVE_COPY] and [OCC_CURVE_GATHER] (curve,
- * curve_rw, curve_gather): the one place that maps a traffic to its field. */
+/* Points m's curves at curves[OCC_CURVE_READ], [OCC_CURVE_COPY], [OCC_CURVE_GATHER] and
+ * [OCC_CURVE_SECTOR] (curve, curve_rw, curve_gather, curve_sector): the one place that maps a
+ * traffic to its field. */
 void occ_model_use_curves(OccModel *m, const OccLatencyCurve curves[OCC_CURVE_TRAFFICS]);
+
+/* The roof a row is predicted against: the saturated throughput of its traffic. */
+typedef struct OccTrafficRoof {
+    double gbps;      /* GB/s; NaN when m says nothing */
+    const char *name; /* what measured it, e.g. "cub::DeviceReduce (read-only streams)": a
+                         static string */
+} OccTrafficRoof;
+
+/* The roof of row r's traffic (its family's OccFamilyInfo.curve_traffic, catalog.h; a row of
+ * no known family: COPY when dram_bytes_per_load_byte > 1, else READ):
+ *   COPY: roof_gbps (cudaMemcpy);
+ *   GATHER, SECTOR: the highest gbps of that traffic's load levels (its curve's last sample:
+ *     the levels end past saturation), where m has that curve and that gbps is > 0;
+ *   otherwise (READ, or a chase without its curve): roof_read_gbps where r's
+ *     dram_bytes_per_load_byte <= 1 and roof_read_gbps > 0 (cub::DeviceReduce), else roof_gbps.
+ * m and r must not be NULL. */
+OccTrafficRoof occ_model_row_roof(const OccModel *m, const OccRow *r);
 
 /* 1 when m predicts from its loaded-latency curve (a curve with samples and a finite roof), 0
  * when from the unloaded latency (or m is NULL). */
@@ -76,6 +100,10 @@ double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
 /* The same for warps that each wait on `width` independent random loads together: the loaded
  * curve of that width (occ_curve_solve_width_gbps); the unloaded model ignores width. */
 double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width);
+/* The same for `width` loads whose latencies take `spread` of the independent draws' spread
+ * (occ_curve_solve_spread_gbps; spread 1: occ_model_predict_width_gbps). */
+double occ_model_predict_spread_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
+                                     double spread);
 
 /* bytes_in_flight_per_sm (bytes) x sm_count / gbps (GB/s): the latency the loads actually saw, in
  * ns. The inverse of the unclamped prediction. NaN when an input is NaN, gbps is not positive,
@@ -99,6 +127,11 @@ typedef struct OccKnee {
     int unroll;           /* U of its first row: loads or chains in flight per thread */
     int vec_bytes;        /* V of its first row: bytes per load instruction per thread */
     double best_gbps;     /* highest gbps_median, GB/s (as occ_summary_compute) */
+    OccTrafficRoof roof;         /* the roof its first row is predicted against (occ_model_row_roof);
+                             {NaN, NULL} when the model predicts none of its rows */
+    double spread;        /* the share of the independent draws' spread its rows' trips wait
+                             for: the run's trip spread (occ_curve_trip_spread of m->curve)
+                             for a stream's adjacent lines (OCC_REQUESTS_LINES), else 1 */
     double knee_measured_pct;  /* lowest occ_achieved_pct whose gbps_median reaches
                                   OCC_SUMMARY_KNEE_FRACTION x best_gbps, % (occ_summary_compute) */
     double knee_predicted_pct; /* the same rule applied to the model's prediction over the same
@@ -115,22 +148,20 @@ typedef struct OccKnee {
                                   when either knee is NaN */
     double worst_miss_pct;     /* largest |measured / predicted - 1| x 100 over the rows, % */
     double worst_miss_occ_pct; /* occ_achieved_pct of that row (ties: lowest occupancy), % */
-    char cause[160]; /* likely cause when worst_miss_pct > OCC_KNEE_MISS_PCT, else "". Decided on
+    char cause[200]; /* likely cause when worst_miss_pct > OCC_KNEE_MISS_PCT, else "". Decided on
                         the worst row, first rule that applies:
                         1. local_bytes_per_thread > 0: "register spills add local-memory
                            traffic (N B/thread)";
-                        2. the row's family (occ_family_find(kernel, mode), catalog.h) has a
-                           bound_note: that note (e.g. chase thread mode's "32-byte sector
-                           requests: DRAM efficiency, not latency, bounds it");
-                        3. measured above a prediction clamped at the roof: "faster than the
-                           roof: read-only traffic or L2 hits beat cudaMemcpy";
-                        4. measured above an unclamped prediction: "more parallelism than the
+                        2. measured above a prediction clamped at the roof: "faster than its
+                           roof (NAME, R GB/s): L2 hits or a traffic its roof does not
+                           measure";
+                        3. measured above an unclamped prediction: "more parallelism than the
                            model counts (e.g. L2 hits / prefetch) or latency below the unloaded
                            figure";
-                        5. worst row's prediction clamped at the roof and best_gbps below
-                           (100 - OCC_KNEE_MISS_PCT)% of the roof: "plateaus at P% of the
-                           roof: DRAM efficiency or issue rate, not latency, bounds it";
-                        6. otherwise (measured below the prediction), unloaded model: "latency
+                        4. worst row's prediction clamped at the roof and best_gbps below
+                           (100 - OCC_KNEE_MISS_PCT)% of the roof: "plateaus at P% of its roof
+                           (NAME): DRAM efficiency or issue rate, not latency, bounds it";
+                        5. otherwise (measured below the prediction), unloaded model: "latency
                            rises under load (loaded latency X ns vs unloaded Y ns)", X inverted
                            from the worst row; loaded model: "slower than the loaded-latency
                            curve predicts (L(X) = Y ns at the predicted X GB/s): issue rate or
@@ -159,8 +190,8 @@ void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a);
 
 /* Prints to f an aligned table, one line per variant (variant, U, V, best GB/s, knee occupancy %
  * measured and predicted, bytes in flight per SM at the knee, worst miss % and its occupancy;
- * "-" for NaN), one line with the agreement (occ_knee_agreement), then one line per variant with
- * a cause. */
+ * "-" for NaN), a line naming each distinct roof of the variants ("model roof: NAME G GB/s; ..."),
+ * one line with the agreement (occ_knee_agreement), then one line per variant with a cause. */
 void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
 /* Writes the knee report's markdown to f: a title naming gpu_name, which model, its inputs, the
@@ -169,8 +200,10 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
 
 /* Writes the knee report as markdown to path (whole or not at all: harness/csv/report_file.h):
  * when m is not NULL and n > 0, the Little's-law report of occ_knee_markdown (a title naming
- * gpu_name, which model (occ_model_describe), its inputs and the bytes in flight per SM the roof
- * needs, a table with one row per variant, a section "Agreement" (occ_knee_agreement, and each
+ * gpu_name, which model (occ_model_describe), its inputs (with the trip spread where the curve
+ * has one: occ_curve_trip_spread), each distinct roof of the variants and
+ * the bytes in flight per SM the memcpy roof needs, a table with one row per variant (its roof
+ * in the column `roof GB/s`), a section "Agreement" (occ_knee_agreement, and each
  * natural variant whose knees are more than one level apart), a section "Model misses > 20%"
  * listing each cause or saying there is none), else only the title; then the chain section of
  * chains[0..n_chains) (harness/model/chain_model.h; none when n_chains is 0). Returns 0, or -1

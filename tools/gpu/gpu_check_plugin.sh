@@ -6,7 +6,7 @@
 # run: OCC_REQUIRE_GPU=1), then sweeps both examples as a user would:
 #   ./run_sweep --plugin BUILD/examples/libsaxpy.so   --occ 12.5..100 --plot   (60 points)
 #   ./run_sweep --plugin BUILD/examples/libstencil.so --occ 12.5..100 --plot   (45 points)
-# (with --no-loaded: the plugins' own rows, without the 33 load levels a model-using sweep
+# (with --no-loaded: the plugins' own rows, without the 44 load levels a model-using sweep
 # measures first; the --ncu run below keeps them)
 # (--max-time 0.25: at most 0.25 s per point, about 30 s for both), a --resume of the SAXPY CSV
 # (nothing left to measure) and one --ncu point. Prints PASS/FAIL lines with the figures:
@@ -71,7 +71,7 @@ before=$(grep -vc '^#' "$DIR/saxpy-$ts.csv")
 verdict '[ $? -eq 0 ] && grep -q "0 points to measure" "$DIR/resume.err" && [ "$(grep -vc "^#" "$DIR/saxpy-$ts.csv")" -eq "$before" ]' \
     "saxpy --resume: $(grep resuming "$DIR/resume.err")"
 
-# --ncu on one point (skipped where ncu is absent), after the 33 load levels, which ncu leaves
+# --ncu on one point (skipped where ncu is absent), after the 44 load levels, which ncu leaves
 # unprofiled (their ncu_* columns NaN): the plugin's row is the one judged.
 if command -v ncu >/dev/null || [ -x /usr/local/cuda/bin/ncu ]; then
     ./run_sweep --plugin "$OCC_BUILD/examples/libsaxpy.so" --unroll 8 --occ 50 --ncu --quiet \
