@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tests/test_cli_recompute.sh: --recompute FILE, the model and knee table of a finished run
-# recomputed without a GPU, on a real run's CSV (tests/data/h200-reduce-mission-3aa2b51.csv: an
-# unedited copy of results/h200/reduce-20261201T232037Z.csv, the mission command on an H200):
+# recomputed without a GPU, on a real run's CSV (tests/data/h100-reduce-mission-5900278.csv: an
+# unedited copy of a run of the mission command on an H100 at 5900278, git_rev in its metadata):
 # the recomputed predictions match what the run wrote (a change to the model that moves the
 # predictions shows here, and wants a new reference run), the table and its agreement line, the
 # markdown report at --out, and every refusal; and a run of the chain model alone (the smem
@@ -14,7 +14,7 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 
 root=${OCC_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-csv=$root/tests/data/h200-reduce-mission-3aa2b51.csv
+csv=$root/tests/data/h100-reduce-mission-5900278.csv
 
 run() { run_bin "$@"; }
 
@@ -36,9 +36,10 @@ elif [ -z "$why" ] && ! awk -v d="${BASH_REMATCH[1]}" 'BEGIN { exit !(d < 1e-4) 
 fi
 check "$(cmdline --recompute "$csv"): predictions recomputed" "$why"
 # What the run itself printed at the end (its closing lines): 117 of 117 within 10%, knees 9
-# of 9, reduce_u1_v16's one level apart (56.25% measured, 62.5% predicted).
-for want in '^model: loaded latency L\(X\): 11 levels, 342\.7 ns idle' \
-    '^reduce_u1_v16 +1 +16 +4483\.6 +56\.25 +62\.50 ' \
+# of 9, reduce_u1_v16's at 43.75% measured and predicted, the read-only roof named.
+for want in '^model: loaded latency L\(X\): 11 levels, 354\.3 ns idle' \
+    '^reduce_u1_v16 +1 +16 +3107\.5 +43\.75 +43\.75 ' \
+    '^model roof: cub::DeviceReduce \(read-only streams\) 3095\.2 GB/s$' \
     '^model agreement, natural variants: within 10% at 117 of 117 \(100%\) points; knee within one occupancy level for 9 of 9 \(100%\) variants$'; do
     check "--recompute output" "$(grep -qE -- "$want" "$out" || echo "no line matches '$want'")"
 done
@@ -50,7 +51,7 @@ why=""
 if [ "$rc" -ne 0 ]; then why="exit $rc: $(head -n 1 "$err")"
 elif [ ! -s "$cwd/knee.md" ]; then why="no knee.md"
 elif ! grep -q '^wrote knee.md$' "$out"; then why="no 'wrote' line"
-elif ! grep -q '^# Knee report: NVIDIA H200$' "$cwd/knee.md"; then why="no title naming the GPU"
+elif ! grep -q '^# Knee report: NVIDIA H100 80GB HBM3$' "$cwd/knee.md"; then why="no title naming the GPU"
 elif ! grep -q '^- predicted within 10% of measured: 117 of 117 (100%) points$' "$cwd/knee.md"; then
     why="no agreement on points"
 elif ! grep -q '^- predicted knee within one occupancy level of the measured: 9 of 9 (100%) variants$' "$cwd/knee.md"; then

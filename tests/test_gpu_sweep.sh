@@ -141,12 +141,12 @@ kill -INT $pid
 wait $pid
 irc=$?
 check '[ $irc -eq 1 ]' "interrupted sweep exits 1, got $irc ($(head -c 300 "$tmp/int.err"))"
-check 'grep -q "^# end_status=interrupted after [0-9]* of 481 points" "$int"' "end_status says interrupted"
+check 'grep -q "^# end_status=interrupted after [0-9]* of 492 points" "$int"' "end_status says interrupted"
 done_rows=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 said=$(sed -n 's/^# end_status=interrupted after \([0-9]*\) of.*/\1/p' "$int")
 check '[ "$done_rows" -gt 0 ] && [ "$done_rows" = "$said" ]' "rows kept ($done_rows) = rows said ($said)"
 
-# Resumed: the rest of the points are measured, none twice, and the file holds all 481: the 33
+# Resumed: the rest of the points are measured, none twice, and the file holds all 492: the 44
 # load levels (kept, not measured again, once they ran) and 448 sweep points (copy and reduce:
 # 12 (U, V) x 16 levels each; chase warp: 4 K x 16 levels; the auto lever puts a natural variant
 # or its capped twin at each level: one row per (variant pair, level)).
@@ -156,8 +156,8 @@ check '[ $? -eq 0 ]' "resume exits 0 ($(head -c 300 "$tmp/res.err"))"
 total=$(grep -v '^#' "$int" | tail -n +2 | wc -l)
 unique=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     {print $c["variant"], $c["lever"], $c["occ_target_pct"]}' "$int" | sort -u | wc -l)
-check '[ "$total" -eq 481 ] && [ "$unique" -eq 481 ]' "resumed file: $total rows, $unique distinct (want 481)"
+check '[ "$total" -eq 492 ] && [ "$unique" -eq 492 ]' "resumed file: $total rows, $unique distinct (want 492)"
 check 'grep -q "^# resumed_rows=$done_rows$" "$int"' "resumed_rows=$done_rows recorded"
 check 'grep -q "^# end_status=complete" "$int"' "resumed run complete"
-[ $fail -eq 0 ] && echo "mini sweep: 61 rows ok; interrupted sweep kept $done_rows rows; resume completed it"
+[ $fail -eq 0 ] && echo "mini sweep: $rows rows ok; interrupted sweep kept $done_rows rows; resume completed it"
 exit $fail
