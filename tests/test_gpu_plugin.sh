@@ -9,6 +9,10 @@
 # GPU exits 3 with one line. Skips (77) without a GPU unless OCC_REQUIRE_GPU=1.
 # The plugin sweeps run with --no-loaded: the load levels a model-using sweep measures first are
 # checked by test_gpu_sweep.sh; here only the plugins' own rows are counted.
+# The residency bound is docs/validation.md's promise (>= 95% of points within 2 points, none
+# beyond 4): under 20 rows (9 on an H100 or H200: saxpy 3, stencil 6) it leaves none beyond 2
+# points. The test runs alone (tests/meson.build): another process's time slice inside a probe
+# launch moves the figure. A failing row prints its spread across SMs and its launch time too.
 set -u
 bin=$1 saxpy=$3 stencil=$4 faulty=$5 faulty_sm80=$6
 tmp=$(mktemp -d)
@@ -28,7 +32,8 @@ rows() { awk -F, -v want="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] =
     $c["status"] ~ /^skip:/ {next}
     $c["status"] != "ok" || $c["mode"] != want || !($c["gbps_median"] > 0) ||
     !($c["occ_measured_pct"] - $c["occ_achieved_pct"] <= 2 && $c["occ_achieved_pct"] - $c["occ_measured_pct"] <= 2) {
-        print $c["variant"], $c["occ_target_pct"], $c["status"], $c["mode"], $c["occ_achieved_pct"], $c["occ_measured_pct"] }' "$1"; }
+        print $c["variant"], $c["occ_target_pct"], $c["status"], $c["mode"], "api", $c["occ_achieved_pct"],
+            "measured", $c["occ_measured_pct"], "spread", $c["occ_measured_spread_pct"], "ms", $c["time_ms_median"] }' "$1"; }
 check '[ $rc -eq 0 ]' "saxpy sweep exit $rc: $(tail -n 3 "$tmp/saxpy.err")"
 check '[ -z "$(rows "$tmp/saxpy.csv" persistent)" ]' "saxpy rows: $(rows "$tmp/saxpy.csv" persistent)"
 check 'grep -q "^# plugin=$saxpy$" "$tmp/saxpy.csv" && grep -q "^# plugin_grid=persistent$" "$tmp/saxpy.csv"' \

@@ -35,6 +35,21 @@ int main(void)
     CHECK_NEAR(r.occ_measured_pct, 25.0 * 2 / 3, 1e-9);
     CHECK_NEAR(r.spread_pct, 25.0, 1e-9);
     CHECK_INT_EQ(r.sms_used, 2);
+    /* Another process's time slice (1000 ns from t = 1990) inside the launch's last chunk
+     * (docs/validation.md, 'A shared GPU'): the 4 blocks that ended at 1990 miss it, the 4
+     * switched out across it count it as resident and end at 3000. The figure is
+     * 25 x (4 x 990 + 4 x 2000) / (8 x 2000) = 18.6875, where the launch's own 1000 ns (the
+     * slice taken out) give 25 x (4 x 990 + 4 x 1000) / (8 x 1000) = 24.875: 6.19 points low,
+     * about (blocks finished 1/2) x (slice 1000 / span 2000) x 25 = 6.25. */
+    for (int b = 0; b < 8; b++) set(p, b, b % 2, 1000, b < 4 ? 1990 : 3000);
+    CHECK_INT_EQ(occ_residency_compute(p, 8, 4, 2, 64, &r), 0);
+    CHECK_NEAR(r.occ_measured_pct, 18.6875, 1e-9);
+    CHECK_NEAR(r.span_ns, 2000.0, 1e-9);
+    /* The same slice inside the launch's body, every block alive across it: it counts for all,
+     * and the figure stays the API's 25%. */
+    for (int b = 0; b < 8; b++) set(p, b, b % 2, 1000, 3000);
+    CHECK_INT_EQ(occ_residency_compute(p, 8, 4, 2, 64, &r), 0);
+    CHECK_NEAR(r.occ_measured_pct, 25.0, 1e-9);
     /* Unusable probes. */
     set(p, 0, 7, 1000, 2000); /* SM id out of range */
     CHECK_INT_EQ(occ_residency_compute(p, 8, 4, 2, 64, &r), -1);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # tools/gpu/gpu_check_lib.sh DEFAULT_OUT [OUT_DIR]: the start that the GPU checks judging a build
-# for sm_90 share (sourced by gpu_check_ladder.sh and gpu_check_loaded.sh): cd to the source
+# share (sourced by gpu_check_ladder.sh, gpu_check_loaded.sh and gpu_repeat.sh): cd to the source
 # tree, OUT (OUT_DIR, else DEFAULT_OUT, made absolute) and LOGS=$OUT/logs, the build's
 # environment (OCC_BUILD, default build-sm90; OCC_MESON_ARGS, default sm_90 only), rc (0 until a
 # say fails), say OK TEXT (a PASS or FAIL line), ms (the time in ms), and the first step: the
@@ -20,4 +20,4 @@ ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t0=$(ms)
 ./run_sweep --version >"$LOGS/build.log" 2>&1
-say $? "build for sm_90 ($(($(ms) - t0)) ms; $LOGS/build.log)"
+say $? "build in $OCC_BUILD ($(($(ms) - t0)) ms; $LOGS/build.log)"
