@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tools/gpu/gpu_repeat.sh BUILD_DIR [N] [M] [OUT_DIR]: how often the GPU tests pass, for one call
-# on the lent H200 (issue 33: gpu_plugin failed 1 run in 7). Brings BUILD_DIR up to date (one
-# not configured yet is set up as gpu_check_lib.sh does: sm_90 alone), then runs each GPU test
-# that judges a measured figure alone, over and over (meson test NAME; OCC_REQUIRE_GPU=1, so a
-# skip is a failure):
-#   gpu_plugin  N times (default 20): the example plugins' residency within 2 points of the API's
-#   gpu_sweep   N/10 times (2): the residency of 32 copy/reduce points, the ladder's L1 step, ...;
-#               a run takes 3 times as long as gpu_plugin's, and the suite runs it M times more
-# then the whole GPU suite M times (default 3: meson test --suite gpu; gpu_sweep and gpu_plugin
-# alone, the other four side by side). Prints "NAME: K of N passed" per test with the seconds of
+# on the lent GPU. Brings BUILD_DIR up to date (one not configured yet is set up as
+# gpu_check_lib.sh does: sm_90 alone), then runs each GPU test that judges a measured figure
+# alone, N times in a row (default 20; meson test NAME; OCC_REQUIRE_GPU=1, so a skip is a
+# failure):
+#   gpu_plugin   the example plugins' residency within 2 points of the API's
+#   gpu_figures  the residency of 32 copy/reduce points, the ladder's L1 step
+# then the whole GPU suite M times (default 3: meson test --suite gpu; gpu_figures and
+# gpu_plugin alone, the other five side by side). Prints "NAME: K of N passed" per test with the seconds of
 # each run, the same per test over the suite runs, and keeps the log of each failing run (the
 # failing test's output in it) under OUT_DIR/logs (default ./out-repeat). Exit 1 when a run
 # failed.
-# Time on the GPU, each test run alone on an H100 (the H200 runs the same work): gpu_plugin
-# 7.4-8.6 s, gpu_sweep 23-24 s, gpu_kernels 17 s, gpu_fma 1 s, gpu_chase and gpu_model_vs_api
-# under 0.5 s; the suite about 50 s (gpu_kernels beside the three short ones, then gpu_sweep and
-# gpu_plugin alone). With the defaults 20 x 8.5 + 2 x 24 + 3 x 50 s, about 6 minutes, plus
-# meson's start (under 1 s a run) and the build check (seconds when BUILD_DIR is built).
+# Time on the GPU, each test run alone on an H100, before gpu_figures was split out of
+# gpu_sweep: gpu_plugin 7.4-8.6 s, gpu_sweep (both parts) 23-24 s, gpu_kernels 17 s, gpu_fma 1 s,
+# gpu_chase and gpu_model_vs_api under 0.5 s; the suite about 50 s. gpu_figures is two short
+# ladders and a 32-point sweep of --max-time 0.05, a few seconds of the 24 (not yet timed on its
+# own): the defaults should take 20 x 8.5 + 20 x (a few) + 3 x 50 s, under 8 minutes; the script
+# prints every run's seconds.
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: tools/gpu/gpu_repeat.sh BUILD_DIR [N] [M] [OUT_DIR]" >&2; exit 2; }
 export OCC_BUILD=$1
@@ -57,7 +57,7 @@ repeat() { # repeat NAME RUNS: NAME alone RUNS times in a row
     [ "$passed" -eq "$n" ] || rc=1
 }
 repeat gpu_plugin "$runs"
-repeat gpu_sweep $(((runs + 9) / 10))
+repeat gpu_figures "$runs"
 
 # The suite M times; each test's result per run from meson's JSON log.
 results=$LOGS/suite-results.txt
