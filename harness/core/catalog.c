@@ -99,6 +99,13 @@ int occ_family_find(const char *kernel, const char *mode)
     return -1;
 }
 
+int occ_family_is_levels(const char *kernel, const char *mode)
+{
+    const OccFamilyInfo *f =
+        kernel != NULL && mode != NULL ? occ_family_at(occ_family_find(kernel, mode)) : NULL;
+    return f != NULL && f->shape == OCC_SHAPE_LEVELS;
+}
+
 int occ_family_takes(const OccFamilyInfo *f, const char *name)
 {
     size_t len = strlen(name);

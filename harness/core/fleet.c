@@ -32,15 +32,10 @@ static double noise_at(const OccFleetMember *m, const char *variant, double best
     return NAN;
 }
 
-/* 1 when r is a row of a level-shaped family (its kernel and mode name an OCC_SHAPE_LEVELS entry
- * of the catalog: the load levels the model is built from), whatever its status. The same test as
- * the model's occ_loaded_row_is_level, which core may not include. */
+/* 1 when r is a row of a load level (catalog.h occ_family_is_levels), whatever its status. */
 static int is_model_input(const OccRow *r)
 {
-    const OccFamilyInfo *f = r->kernel != NULL && r->mode != NULL
-                                 ? occ_family_at(occ_family_find(r->kernel, r->mode))
-                                 : NULL;
-    return f != NULL && f->shape == OCC_SHAPE_LEVELS;
+    return occ_family_is_levels(r->kernel, r->mode);
 }
 
 /* The number of distinct load levels (is_model_input) among m's rows, and in *first the first

@@ -83,11 +83,7 @@ void occ_loaded_level_to_row(const OccLoadedLevel *lv, OccRow *r)
 
 int occ_loaded_row_is_level(const OccRow *r)
 {
-    const OccFamilyInfo *f =
-        r != NULL && r->kernel != NULL && r->mode != NULL
-            ? occ_family_at(occ_family_find(r->kernel, r->mode))
-            : NULL;
-    return f != NULL && f->shape == OCC_SHAPE_LEVELS;
+    return r != NULL && occ_family_is_levels(r->kernel, r->mode);
 }
 
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv)
@@ -118,8 +114,7 @@ static void add_trip(OccLatencyCurve *c, const OccLoadedLevel *lv, long long sm_
     if (lv->traffic != OCC_CURVE_READ || lv->stream_warps <= 0 || sm_count <= 0 ||
         !(lv->gbps > 0))
         return;
-    int j = 0;
-    while (j < OCC_CURVE_WIDTHS - 1 && (1 << j) < 4 * lv->unroll) j++;
+    const int j = occ_curve_width_column(4 * lv->unroll);
     const double trip_ns = 32.0 * 16.0 * lv->stream_warps * lv->unroll * sm_count / lv->gbps;
     const double excess = trip_ns - lv->mean_ns, spread = lv->width_ns[j] - lv->mean_ns;
     if (!(isfinite(excess) && isfinite(spread))) return;

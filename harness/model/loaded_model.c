@@ -30,8 +30,7 @@ int occ_curve_add(OccLatencyCurve *c, double gbps, double ns)
     return occ_curve_add_widths(c, gbps, w);
 }
 
-/* The column of the smallest width 2^j >= width. */
-static int width_column(int width)
+int occ_curve_width_column(int width)
 {
     int j = 0;
     while (j < OCC_CURVE_WIDTHS - 1 && (1 << j) < width) j++;
@@ -41,7 +40,7 @@ static int width_column(int width)
 double occ_curve_latency_width_ns(const OccLatencyCurve *c, double x_gbps, int width)
 {
     if (c == NULL || c->n <= 0 || isnan(x_gbps)) return NAN;
-    const int j = width_column(width);
+    const int j = occ_curve_width_column(width);
     /* lo: the running maximum of the latencies up to sample i (the monotone envelope). */
     double lo = c->ns[0][j];
     if (x_gbps <= c->gbps[0]) return lo;
@@ -71,6 +70,7 @@ double occ_curve_trip_spread(const OccLatencyCurve *c)
 double occ_curve_latency_spread_ns(const OccLatencyCurve *c, double x_gbps, int width,
                                    double spread)
 {
+    if (spread == 1) return occ_curve_latency_width_ns(c, x_gbps, width);
     const double mean = occ_curve_latency_width_ns(c, x_gbps, 1);
     return mean + spread * (occ_curve_latency_width_ns(c, x_gbps, width) - mean);
 }

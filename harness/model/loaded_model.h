@@ -58,6 +58,10 @@ int occ_curve_add(OccLatencyCurve *c, double gbps, double ns);
  * result of occ_curve_add, each ns_of_width[j] checked). */
 int occ_curve_add_widths(OccLatencyCurve *c, double gbps, const double ns_of_width[OCC_CURVE_WIDTHS]);
 
+/* The column j of OccLatencyCurve.ns (and of OccLoadedLevel.width_ns) that `width` loads waited
+ * on together take: the smallest 2^j >= width, at most OCC_CURVE_WIDTHS - 1; 0 for width <= 1. */
+int occ_curve_width_column(int width);
+
 /* L(x_gbps) in ns (the mean latency, width 1) by the rules on OccLatencyCurve. NaN when c is
  * NULL, holds no sample or x_gbps is NaN. */
 double occ_curve_latency_ns(const OccLatencyCurve *c, double x_gbps);
