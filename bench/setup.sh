@@ -163,10 +163,23 @@ occ_trap_cleanup() {
     trap 'exit 143' TERM
 }
 
-# Empties the build directory but for its lock.
+# The marker of a build directory this tool made: written into a directory that held nothing but
+# the lock when the tool set it up. Only such a directory is ever emptied (occ_wipe_build); one
+# the user made or filled (OCC_BUILD=$PWD/v) is never touched.
+OCC_BUILD_MARKER=.occ-build
+occ_build_is_ours() { [ -f "$OCC_BUILD/$OCC_BUILD_MARKER" ] && [ ! -L "$OCC_BUILD/$OCC_BUILD_MARKER" ]; }
+# 0 when the build directory holds nothing but the lock (and the marker).
+occ_build_is_empty() {
+    [ -z "$(find "$OCC_BUILD" -mindepth 1 -maxdepth 1 ! -name .occ-lock ! -name .occ-lock.d \
+        ! -name "$OCC_BUILD_MARKER" -print -quit 2>/dev/null)" ]
+}
+
+# Empties the build directory but for its lock and marker; a directory without the marker is
+# left as it is (returns 1).
 occ_wipe_build() {
+    occ_build_is_ours || return 1
     find "$OCC_BUILD" -mindepth 1 -maxdepth 1 ! -name .occ-lock ! -name .occ-lock.d \
-        -exec rm -rf {} +
+        ! -name "$OCC_BUILD_MARKER" -exec rm -rf {} +
 }
 
 occ_fail_build() {
@@ -244,11 +257,18 @@ occ_ensure_build() {
     if [ -n "$src" ] && ! occ_same_dir "$src" "$OCC_ROOT"; then
         # A copied checkout: its build/ still compiles the original's sources.
         why="occsweep: $where was configured for $src; setting it up again for $OCC_ROOT:"
-        occ_wipe_build
+        if ! occ_wipe_build; then
+            rm -f "$log"; occ_unlock
+            occ_die "occsweep: $OCC_BUILD was configured for $src and was not made by occsweep here ($OCC_BUILD_MARKER missing): remove it or set OCC_BUILD to another directory" 2
+        fi
     elif [ ! -f "$OCC_BUILD/build.ninja" ]; then
         why="occsweep: first use:"
     fi
     if [ ! -f "$OCC_BUILD/build.ninja" ]; then
+        if occ_build_is_empty; then
+            : >"$OCC_BUILD/$OCC_BUILD_MARKER" ||
+                occ_die "occsweep: cannot write $OCC_BUILD/$OCC_BUILD_MARKER" 1
+        fi
         meson setup "$OCC_BUILD" "$OCC_ROOT" ${OCC_MESON_ARGS:-} >"$log" 2>&1 ||
             occ_fail_build setup "$log"
         # The archs meson.build chose ("building for sm_90 (the GPU here)"), from its message.
