@@ -39,12 +39,32 @@ logs() { for f in "$T"/*.log; do echo "--- $f"; tail -n 15 "$f"; done; }
 
 # The submit helper's refusals (exit 2, one line, nothing submitted).
 for bad in "-- --kernel reduce" "--partition p --nodelist n -- x" "--partition p --per-gpu 0 --" \
-    "--bogus"; do
+    "--bogus" "--partition" "--partition p --partition q --" "--results -x --partition p --" \
+    "--partition p -- --out /elsewhere/z.csv" "--partition p -- --device=0" \
+    "--partition p -- --kernel reduce --resume r.csv"; do
     # shellcheck disable=SC2086 # each case is a list of arguments
     said=$("$SRC/bench/slurm/submit" $bad 2>&1); rc=$?
     check "submit $bad: refused with exit 2 and one line" \
         "$([ "$rc" -eq 2 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $said")"
 done
+
+# Without --results, nothing lands in the caller's working directory: the default is
+# results/slurm-<UTC> of the checkout (a copy of submit in a scratch tree, with stand-in sinfo and
+# sbatch that print what a cluster would); the --sbatch list is passed as words, '*' unexpanded.
+mkdir -p "$T/tree/bench/slurm" "$T/fakebin" "$T/cwd"
+cp "$SRC/bench/slurm/submit" "$T/tree/bench/slurm/"
+printf '#!/bin/sh\necho fakenode\n' >"$T/fakebin/sinfo"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >>"%s/sbatch-args"\necho 42\n' "$T" >"$T/fakebin/sbatch"
+chmod +x "$T/fakebin/sinfo" "$T/fakebin/sbatch"
+touch "$T/cwd/x.sbatch"
+said=$(cd "$T/cwd" && PATH=$T/fakebin:$PATH "$T/tree/bench/slurm/submit" --partition p \
+    --sbatch '*' -- --kernel reduce 2>&1); rc=$?
+check "submit without --results: exit 0, results under the checkout's results/slurm-<UTC>" \
+    "$([ "$rc" -eq 0 ] && echo "$said" | grep -q "results $T/tree/results/slurm-[0-9TZ]*$" || echo "exit $rc: $said")"
+check "submit without --results: the working directory is left as it was" \
+    "$(left=$(ls -A "$T/cwd"); [ "$left" = x.sbatch ] || echo "it holds: $left")"
+check "submit --sbatch '*': passed to sbatch as '*'" \
+    "$(grep -qx '[*]' "$T/sbatch-args" || echo "sbatch got: $(grep -v '^--' "$T/sbatch-args" | head -n 3)")"
 
 # munge: its own key, socket and files.
 mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/results"
