@@ -84,37 +84,47 @@ static int select_workers(const OccOptions *opt, Worker *w, int *n, char *err, s
 
 /* Worker paths: <stem>-gpuN-<pci, ':' as '.'>-<first 8 hex of the UUID>.csv and .log, stem from
  * --out (less ".csv"; a --out ending in '/' is a directory for the default name) or the default
- * path on the worker's GPU slug; one time stamp for all. */
-static void name_workers(const OccOptions *opt, Worker *w, int n)
+ * path on the worker's GPU slug; one time stamp for all. 0, or -1 with a one-line err when a name
+ * would not fit its buffer (cut names could give two workers one file). */
+static int name_workers(const OccOptions *opt, Worker *w, int n, char *err, size_t err_len)
 {
     char pattern[1024], stem[1024];
     occ_run_default_path(pattern, sizeof pattern, "\001", opt->families);
     for (int k = 0; k < n; k++) {
         const char *at = strchr(pattern, '\001');
         const size_t out_len = opt->out_path ? strlen(opt->out_path) : 0;
+        int len;
         if (out_len && opt->out_path[out_len - 1] == '/') /* a directory: the default name in it */
-            snprintf(stem, sizeof stem, "%s%s", opt->out_path, strrchr(pattern, '/') + 1);
+            len = snprintf(stem, sizeof stem, "%s%s", opt->out_path, strrchr(pattern, '/') + 1);
         else if (opt->out_path)
-            snprintf(stem, sizeof stem, "%s", opt->out_path);
+            len = snprintf(stem, sizeof stem, "%s", opt->out_path);
         else
-            snprintf(stem, sizeof stem, "%.*s%s%s", (int)(at - pattern), pattern, w[k].id.slug,
-                     at + 1);
-        const size_t len = strlen(stem);
-        if (len > 4 && strcmp(stem + len - 4, ".csv") == 0) stem[len - 4] = '\0';
+            len = snprintf(stem, sizeof stem, "%.*s%s%s", (int)(at - pattern), pattern,
+                           w[k].id.slug, at + 1);
+        if (len > 4 && (size_t)len < sizeof stem && strcmp(stem + len - 4, ".csv") == 0)
+            stem[len - 4] = '\0';
         char pci[32];
         snprintf(pci, sizeof pci, "%s", w[k].id.pci_bus_id);
         for (char *c = pci; *c; c++)
             *c = *c == ':' ? '.' : *c;
         const char *hex = strncmp(w[k].id.uuid, "GPU-", 4) == 0 ? w[k].id.uuid + 4 : w[k].id.uuid;
-        snprintf(w[k].path, sizeof w[k].path, "%s-gpu%d-%s-%.8s.csv", stem, w[k].id.index, pci,
-                 hex);
-        snprintf(w[k].log, sizeof w[k].log, "%.*s.log", (int)(strlen(w[k].path) - 4), w[k].path);
+        const int path_len = snprintf(w[k].path, sizeof w[k].path, "%s-gpu%d-%s-%.8s.csv", stem,
+                                      w[k].id.index, pci, hex);
+        if (len < 0 || (size_t)len >= sizeof stem || path_len < 0 ||
+            (size_t)path_len >= sizeof w[k].path) {
+            snprintf(err, err_len, "--out: the worker file names would pass %zu bytes; name a "
+                                   "shorter path (see --help)", sizeof w[k].path - 1);
+            return -1;
+        }
+        snprintf(w[k].log, sizeof w[k].log, "%.*s.log", path_len - 4, w[k].path);
         snprintf(w[k].label, sizeof w[k].label, "gpu%d %s", w[k].id.index, w[k].id.pci_bus_id);
     }
+    return 0;
 }
 
-/* Starts worker w: this program with argv plus --device and --out, output into its log. */
-static int spawn(Worker *w, int argc, char **argv, char *err, size_t err_len)
+/* Starts worker w: this program with argv plus --device and --out, output into its log (created
+ * new, or replaced with force; never written through a symbolic link). */
+static int spawn(Worker *w, int force, int argc, char **argv, char *err, size_t err_len)
 {
     char self[4096], index[16];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -130,7 +140,8 @@ static int spawn(Worker *w, int argc, char **argv, char *err, size_t err_len)
     args[argc + 1] = index;
     args[argc + 2] = "--out";
     args[argc + 3] = w->path;
-    const int fd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    const int fd = open(w->log, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+                                    (force ? O_TRUNC : O_EXCL), 0666);
     if (fd < 0) {
         free(args);
         return snprintf(err, err_len, "cannot create %s: %s", w->log, strerror(errno)), -1;
@@ -230,9 +241,13 @@ static int run_fleet(const OccOptions *opt, Worker *w, int argc, char **argv)
         fprintf(stderr, "occsweep: %s\n", err);
         return rc;
     }
-    name_workers(opt, w, n);
+    if (name_workers(opt, w, n, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
+    }
     for (int k = 0; k < n; k++)
         if (occ_csv_check_target(w[k].path, opt->force, err, sizeof err) != 0 ||
+            occ_csv_check_target(w[k].log, opt->force, err, sizeof err) != 0 ||
             occ_csv_make_parent_dirs(w[k].path, err, sizeof err) != 0) {
             fprintf(stderr, "occsweep: --out %s (see --help)\n", err);
             return OCC_EXIT_USAGE;
@@ -241,7 +256,7 @@ static int run_fleet(const OccOptions *opt, Worker *w, int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     for (int k = 0; k < n; k++) {
-        if (spawn(&w[k], argc, argv, err, sizeof err) != 0) {
+        if (spawn(&w[k], opt->force, argc, argv, err, sizeof err) != 0) {
             fprintf(stderr, "occsweep: worker for gpu%d: %s\n", w[k].id.index, err);
             w[k].exit_status = OCC_EXIT_FAIL;
             continue;

@@ -171,5 +171,29 @@ for c in $(csvs "$work/int"); do
 done
 check "SIGINT: every worker left its CSV" "$([ "$n" -eq 4 ] || echo "$n CSVs")"
 
+# A worker's log is a file of the fleet's own: a symbolic link where it would go is never
+# written through, an existing log is replaced only with --force, and names too long for the
+# workers' buffers are refused before anything is made (cut names gave two workers one file).
+d=$work/logs
+mkdir -p "$d"
+echo "the user's file" >"$work/precious"
+ln -s "$work/precious" "$d/l-gpu0-0000.01.00.0-fa4e0000.log"
+run "${SWEEP[@]}" --quiet --device 0,1 --out "$d/l.csv"
+check "a log path that is a symbolic link: refused, exit 2" \
+    "$([ "$rc" -eq 2 ] && [ "$(cat "$work/precious")" = "the user's file" ] || echo "exit $rc, precious: $(cat "$work/precious")")"
+run "${SWEEP[@]}" --quiet --device 0,1 --out "$d/l.csv" --force
+check "a log path that is a symbolic link: with --force the link is not followed either" \
+    "$([ "$(cat "$work/precious")" = "the user's file" ] || echo "precious now: $(head -c 80 "$work/precious")")"
+rm -f "$d"/*
+echo old >"$d/m-gpu0-0000.01.00.0-fa4e0000.log"
+run "${SWEEP[@]}" --quiet --device 0,1 --out "$d/m.csv"
+check "an existing log without --force: refused, exit 2, kept" \
+    "$([ "$rc" -eq 2 ] && [ "$(cat "$d/m-gpu0-0000.01.00.0-fa4e0000.log")" = old ] || echo "exit $rc")"
+seg=$(printf 'n%.0s' $(seq 200))
+long=$work/long/$seg/$seg/$seg/$seg/${seg:0:190}
+run "${SWEEP[@]}" --quiet --device 0,1 --out "$long.csv"
+check "worker names past the buffers: refused with exit 2 and one line, nothing made" \
+    "$([ "$rc" -eq 2 ] && [ "$(grep -c . "$err")" -eq 1 ] && [ ! -e "$work/long" ] || { echo "exit $rc"; head -n 3 "$err"; })"
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]
