@@ -195,5 +195,16 @@ run "${SWEEP[@]}" --quiet --device 0,1 --out "$long.csv"
 check "worker names past the buffers: refused with exit 2 and one line, nothing made" \
     "$([ "$rc" -eq 2 ] && [ "$(grep -c . "$err")" -eq 1 ] && [ ! -e "$work/long" ] || { echo "exit $rc"; head -n 3 "$err"; })"
 
+# occfleet reads only regular files within the input bound: a FIFO (which would block), a device
+# (which feeds without end) and a sparse file over 4 GiB are refused at once, exit 2, one line.
+mkfifo "$work/fifo.csv"
+truncate -s 5G "$work/sparse.csv"
+for input in "$work/fifo.csv" /dev/zero "$work/sparse.csv"; do
+    said=$(timeout 20 "$FLEET" "$input" 2>&1); rc=$?
+    check "occfleet $(basename "$input"): refused with exit 2 and one line" \
+        "$([ "$rc" -eq 2 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $(echo "$said" | head -c 200)")"
+done
+rm -f "$work/fifo.csv" "$work/sparse.csv"
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]

@@ -4,10 +4,12 @@
 #include "csv_schema.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int occ_csv_check_input(const char *path, char *err, size_t err_len)
 {
@@ -33,27 +35,46 @@ typedef struct Parser {
     size_t err_len;
 } Parser;
 
+/* The file's bytes, NUL-terminated. The checks of occ_csv_check_input are made on the open file
+ * itself (a FIFO is opened without blocking and refused, a file that grows while it is read
+ * stops at the bound), so that every reader of a CSV gets them. */
 static char *read_whole_file(const char *path, size_t *len, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
         occ_csv_set_err(err, err_len, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    const char *why = fstat(fd, &st) != 0 ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "is not a regular file"
+                      : (long long)st.st_size > OCC_CSV_MAX_INPUT_BYTES
+                          ? "is more than the 4 GiB an input CSV may hold"
+                          : NULL;
+    FILE *f = why ? NULL : fdopen(fd, "rb");
+    if (f == NULL) {
+        occ_csv_set_err(err, err_len, "%s: %s", path, why ? why : strerror(errno));
+        close(fd);
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     while (text != NULL) {
         n += fread(text + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
+        if (n < cap - 1 || (long long)n > OCC_CSV_MAX_INPUT_BYTES) break;
         char *grown = realloc(text, cap * 2);
         if (grown == NULL) free(text);
         text = grown;
         cap *= 2;
     }
-    int bad = text == NULL || ferror(f);
+    int bad = text == NULL || ferror(f) || (long long)n > OCC_CSV_MAX_INPUT_BYTES;
     fclose(f);
     if (bad) {
-        occ_csv_set_err(err, err_len, "%s: %s", path, text ? "read error" : "out of memory");
+        occ_csv_set_err(err, err_len, "%s: %s", path,
+                        !text ? "out of memory"
+                        : (long long)n > OCC_CSV_MAX_INPUT_BYTES
+                            ? "is more than the 4 GiB an input CSV may hold"
+                            : "read error");
         free(text);
         return NULL;
     }
