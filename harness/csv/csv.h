@@ -49,8 +49,12 @@ typedef struct OccCsvWriter OccCsvWriter;
 
 /* Creates "<path>.partial" and writes the metadata lines "# keys[i]=values[i]" (i < n; a NULL
  * value is written empty) and the header. Keys must be non-empty and made of letters, digits,
- * '_', '.' and '-'. Without force it refuses when <path> or "<path>.partial" (a run in progress
- * or one that crashed) exists; with force both are replaced (<path> only at occ_csv_close).
+ * '_', '.' and '-'. Without force it refuses when <path> exists; with force <path> is replaced
+ * at occ_csv_close. An existing "<path>.partial" is always refused, never replaced: the message
+ * says whether a run is writing it now (it holds the file's lock) or it is a leftover of a run
+ * that did not finish (then: how to resume from it). The writer holds an exclusive flock on its
+ * .partial until close and remembers the file's identity (device, inode). It sets SIGXFSZ to be
+ * ignored, so that the file size limit fails a write instead of ending the process mid-row.
  * The parent directory must exist (see occ_csv_make_parent_dirs). Returns NULL on failure with a
  * one-line message naming the path in err (err_len bytes, may be 0). */
 OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
@@ -64,13 +68,31 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
  * bytes) and the reason in err. */
 int occ_csv_check_target(const char *path, int force, char *err, size_t err_len);
 
+/* occ_csv_open in two steps, for a run that must first copy rows it keeps (--resume): the file
+ * is made without a name (or under a temporary one where the file system has no unnamed files)
+ * and holds the metadata and header; the caller writes the kept rows with occ_csv_write_row, then
+ * occ_csv_publish names it "<path>.partial" (link: an existing one is refused with
+ * occ_csv_open's message, never replaced). Until then an interruption leaves no .partial: the
+ * run can be repeated as it was. occ_csv_open is the two steps at once. */
+OccCsvWriter *occ_csv_open_unpublished(const char *path, int force, const char *const *keys,
+                                       const char *const *values, int n, char *err,
+                                       size_t err_len);
+/* Names w's file "<path>.partial". 0, or -1 with a one-line message in err (w stays open:
+ * occ_csv_abandon frees it). */
+int occ_csv_publish(OccCsvWriter *w, char *err, size_t err_len);
+/* Frees w and removes its file when it was never published (a published .partial stays). */
+void occ_csv_abandon(OccCsvWriter *w);
+
 /* Writes one row and flushes it. A NULL STR field is written "-". Returns 0, or -1 when the write
- * failed (errno says why; the rows before it are on disk). */
+ * failed (errno says why; the rows before it are on disk, and the file is cut back to them: it
+ * never ends in part of a row). */
 int occ_csv_write_row(OccCsvWriter *w, const OccRow *r);
 
 /* Appends "# end_key=end_value" when end_key is not NULL (e.g. end_status=complete or
- * interrupted), closes the file and renames "<path>.partial" to <path>. Frees w in every case.
- * Returns 0, or -1 (errno says why) with the data left in "<path>.partial". */
+ * interrupted), closes the file and renames "<path>.partial" to <path>, only when that name
+ * still is the file this writer created. Frees w in every case. Returns 0, or -1 (errno says
+ * why; ESTALE: "<path>.partial" is another file now, left alone) with the data left in
+ * "<path>.partial". */
 int occ_csv_close(OccCsvWriter *w, const char *end_key, const char *end_value);
 
 /* Creates the missing parent directories of path, like mkdir -p on its directory part (mode

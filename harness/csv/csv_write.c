@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/csv/csv_write.c: the CSV writer: quoting, metadata escaping, whole-row writes, the
  * ".partial" file and its rename (format and contract in csv.h). */
-#define _POSIX_C_SOURCE 200809L /* open(O_EXCL), fdopen, mkdir, strdup */
+#define _GNU_SOURCE /* O_TMPFILE, mkostemp, flock; open(O_EXCL), mkdir, strdup, ftruncate */
 
 #include "csv_schema.h"
 
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,41 +92,84 @@ static int put_meta(Buf *b, const char *key, const char *value)
 }
 
 struct OccCsvWriter {
-    FILE *f;
+    int fd;        /* the open "<path>.partial", held under an exclusive flock until close */
     char *path;
     char *partial; /* "<path>.partial", renamed to path at close */
+    struct stat id; /* device and inode of the file this writer created: its identity */
+    char *tmp;     /* before occ_csv_publish: the file's temporary name, or NULL when it has none
+                      (O_TMPFILE); NULL once published */
+    int published; /* 1 once the file is "<path>.partial" */
+    long long whole_bytes; /* bytes of whole lines on disk: a failed write is cut back to it */
     Buf line;
     int failed; /* a write failed: the file is incomplete, so close must not rename it */
 };
 
-/* Sends the assembled line to disk; the flush is what makes a killed run keep its rows. */
+/* Sends the assembled line to disk with write(2) (no stdio buffer: a killed run keeps every row
+ * it wrote). A write that fails part way (disk full, the file size limit) is cut back to the last
+ * whole line, so the file holds only whole rows whatever happens. */
 static int flush_line(OccCsvWriter *w, int build_rc)
 {
+    size_t done = 0;
     if (build_rc != 0) {
         errno = ENOMEM;
         w->failed = 1;
-    } else if (fwrite(w->line.p, 1, w->line.len, w->f) != w->line.len || fflush(w->f) != 0) {
-        w->failed = 1;
     }
+    while (!w->failed && done < w->line.len) {
+        const ssize_t n = write(w->fd, w->line.p + done, w->line.len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else {
+            const int e = n == 0 ? ENOSPC : errno;
+            /* If even the cut fails, a reader finds the torn row and names its line. */
+            const int cut = ftruncate(w->fd, (off_t)w->whole_bytes);
+            (void)cut;
+            errno = e;
+            w->failed = 1;
+        }
+    }
+    if (!w->failed) w->whole_bytes += (long long)w->line.len;
     w->line.len = 0;
     return w->failed ? -1 : 0;
 }
 
+/* 1 when another process holds an exclusive lock on the existing file path (a run still writing
+ * its .partial), else 0 (a leftover of a run that ended without finishing, or unreadable). */
+static int held_by_a_run(const char *path)
+{
+    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const int held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return held;
+}
+
 static void writer_free(OccCsvWriter *w)
 {
+    free(w->tmp);
     free(w->path);
     free(w->partial);
     free(w->line.p);
     free(w);
 }
 
-/* The message for an existing "<path>.partial": what it holds and the two ways on. */
+/* The message for an existing "<path>.partial": what it holds and the ways on. A run that is
+ * still writing it holds its lock: then the only advice is to wait for that run or stop it. */
 static void partial_exists(const char *partial, char *err, size_t err_len)
 {
     const int n = (int)strlen(partial) - (int)strlen(".partial");
+    if (held_by_a_run(partial)) {
+        occ_csv_set_err(err, err_len,
+                        "%.200s: exists and another run is writing it now: wait for that run to "
+                        "end (or stop it, and its finished rows stay there), or choose another "
+                        "--out",
+                        partial);
+        return;
+    }
     occ_csv_set_err(err, err_len,
-                    "%.200s: exists: the rows of a run that did not finish, or of one still "
-                    "writing them (never replaced, even with --force); to keep them: mv %.200s "
+                    "%.200s: exists: the rows of a run that did not finish (never replaced, even "
+                    "with --force); to keep them: mv %.200s "
                     "%.*s and run again with --resume %.*s; to start over: remove it",
                     partial, partial, n > 200 ? 200 : n, partial, n > 200 ? 200 : n, partial);
 }
@@ -235,8 +280,35 @@ int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
     return 0;
 }
 
-OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
-                           const char *const *values, int n, char *err, size_t err_len)
+/* Creates the writer's file without the name "<path>.partial" yet: an unnamed file in the target's
+ * directory (O_TMPFILE), or where the file system has none, "<path>.partial.tmp-XXXXXX". */
+static int create_unnamed(OccCsvWriter *w)
+{
+    char dir[4096 + 9];
+    snprintf(dir, sizeof dir, "%s", w->partial);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+#ifdef O_TMPFILE
+    w->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (w->fd >= 0) return 0;
+#endif
+    const size_t n = strlen(w->partial) + sizeof ".tmp-XXXXXX";
+    if ((w->tmp = malloc(n)) == NULL) return errno = ENOMEM, -1;
+    snprintf(w->tmp, n, "%s.tmp-XXXXXX", w->partial);
+    w->fd = mkostemp(w->tmp, O_CLOEXEC);
+    if (w->fd < 0) {
+        free(w->tmp);
+        w->tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+OccCsvWriter *occ_csv_open_unpublished(const char *path, int force, const char *const *keys,
+                                       const char *const *values, int n, char *err,
+                                       size_t err_len)
 {
     if (path == NULL || *path == '\0' || n < 0 || (n > 0 && (keys == NULL || values == NULL))) {
         occ_csv_set_err(err, err_len, "occ_csv_open: empty path or no metadata arrays");
@@ -258,18 +330,18 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
         if (w) writer_free(w);
         return NULL;
     }
+    w->fd = -1;
     memcpy(w->partial, path, plen);
     memcpy(w->partial + plen, ".partial", 9);
-    /* O_EXCL: a leftover .partial may hold the only copy of a crashed run's rows, and another
-     * run writing the same --out holds it now; neither is ever truncated or shared. */
-    int fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-    if (fd < 0 || (w->f = fdopen(fd, "w")) == NULL) {
+    /* The lock says "a run is writing this" to any other run that finds it (partial_exists);
+     * the file's identity lets close rename only the file this writer made. Past the file size
+     * limit (ulimit -f) a write fails with EFBIG instead of SIGXFSZ ending the process with a
+     * torn last row: flush_line then cuts the file back to its whole rows. */
+    signal(SIGXFSZ, SIG_IGN);
+    if (create_unnamed(w) != 0 || flock(w->fd, LOCK_EX | LOCK_NB) != 0 ||
+        fstat(w->fd, &w->id) != 0) {
         explain_create_error(w->partial, errno, err, err_len);
-        if (fd >= 0) {
-            close(fd);
-            unlink(w->partial);
-        }
-        writer_free(w);
+        occ_csv_abandon(w);
         return NULL;
     }
     int rc = 0;
@@ -280,9 +352,61 @@ OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
     }
     if (flush_line(w, rc) != 0) {
         occ_csv_set_err(err, err_len, "%s: write failed: %s", w->partial, strerror(errno));
-        fclose(w->f);
-        unlink(w->partial);
-        writer_free(w);
+        occ_csv_abandon(w);
+        return NULL;
+    }
+    return w;
+}
+
+int occ_csv_publish(OccCsvWriter *w, char *err, size_t err_len)
+{
+    if (w == NULL || w->published || w->failed) {
+        occ_csv_set_err(err, err_len, "%s: %s", w ? w->partial : "occ_csv_publish",
+                        w && w->failed ? "a write failed before the file was named" : "no file to name");
+        return -1;
+    }
+    /* link(2) never replaces: a .partial made meanwhile by another run is refused, not lost.
+     * An unnamed file is linked through /proc/self/fd (no privilege needed), else with
+     * AT_EMPTY_PATH. */
+    int rc;
+    if (w->tmp != NULL) {
+        rc = link(w->tmp, w->partial);
+    } else {
+        char fd_path[64];
+        snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", w->fd);
+        rc = linkat(AT_FDCWD, fd_path, AT_FDCWD, w->partial, AT_SYMLINK_FOLLOW);
+#ifdef AT_EMPTY_PATH
+        if (rc != 0 && errno == ENOENT && access(fd_path, F_OK) != 0)
+            rc = linkat(w->fd, "", AT_FDCWD, w->partial, AT_EMPTY_PATH);
+#endif
+    }
+    if (rc != 0) {
+        explain_create_error(w->partial, errno, err, err_len);
+        return -1;
+    }
+    if (w->tmp != NULL) {
+        unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+    }
+    w->published = 1;
+    return 0;
+}
+
+void occ_csv_abandon(OccCsvWriter *w)
+{
+    if (w == NULL) return;
+    if (w->tmp != NULL) unlink(w->tmp);
+    if (w->fd >= 0) close(w->fd);
+    writer_free(w);
+}
+
+OccCsvWriter *occ_csv_open(const char *path, int force, const char *const *keys,
+                           const char *const *values, int n, char *err, size_t err_len)
+{
+    OccCsvWriter *w = occ_csv_open_unpublished(path, force, keys, values, n, err, err_len);
+    if (w != NULL && occ_csv_publish(w, err, err_len) != 0) {
+        occ_csv_abandon(w);
         return NULL;
     }
     return w;
@@ -327,9 +451,21 @@ int occ_csv_close(OccCsvWriter *w, const char *end_key, const char *end_value)
             rc = -1;
         }
     }
-    if (w->failed) rc = -1;
-    if (fclose(w->f) != 0) rc = -1;
+    if (w->failed || !w->published) rc = -1;
+    /* Rename only the file this writer made: if "<path>.partial" is another file now (removed
+     * and made again by another run), that run's file is left alone and this close fails. */
+    struct stat now;
+    if (rc == 0 && (lstat(w->partial, &now) != 0 || now.st_dev != w->id.st_dev ||
+                    now.st_ino != w->id.st_ino)) {
+        errno = ESTALE;
+        rc = -1;
+    }
+    if (rc == 0 && fsync(w->fd) != 0 && errno != EINVAL) rc = -1;
     if (rc == 0 && rename(w->partial, w->path) != 0) rc = -1;
+    const int e = errno;
+    if (w->tmp != NULL) unlink(w->tmp); /* never published: nothing of it is kept */
+    if (close(w->fd) != 0 && rc == 0) rc = -1;
+    else errno = e;
     writer_free(w);
     return rc;
 }
