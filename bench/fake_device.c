@@ -2,6 +2,7 @@
 /* bench/fake_device.c: fake GPUs for the fleet tests (contract in bench/fake_device.h). */
 #include "fake_device.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ enum { FAKE_SM_COUNT = 132 };
 #define FAKE_LATENCY_NS 600.0
 #define FAKE_NOISE_PCT  0.2
 
-/* Set by SIGINT/SIGTERM, read between fake points. File-scope because a signal handler can reach
+/* Set by SIGINT/SIGTERM/SIGHUP, read between fake points. File-scope because a signal handler can reach
  * nothing else. */
 static volatile sig_atomic_t fake_stop = 0;
 static void on_signal(int sig)
@@ -171,7 +172,8 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, const OccArchLimits *a
 
 /* The CSV of a fake run, refused (one line, exit 2) before anything is created: --resume's file
  * (rewritten, as --force would), --out or the default path; missing directories are made after
- * the check. The writer, or NULL after the message. */
+ * the check. The writer, not yet published as the .partial (occ_csv_open_unpublished), or NULL
+ * after the message. */
 static OccCsvWriter *fake_open(const OccOptions *opt, const char *path, const OccMeta *meta)
 {
     char err[512];
@@ -183,7 +185,8 @@ static OccCsvWriter *fake_open(const OccOptions *opt, const char *path, const Oc
         return NULL;
     }
     if (occ_csv_make_parent_dirs(path, err, sizeof err) == 0)
-        w = occ_csv_open(path, force, meta->keys, meta->values, meta->n, err, sizeof err);
+        w = occ_csv_open_unpublished(path, force, meta->keys, meta->values, meta->n, err,
+                                     sizeof err);
     if (!w) fprintf(stderr, "occsweep: %s\n", err);
     return w;
 }
@@ -217,9 +220,24 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     fake_meta(&meta, d, arch, opt, resumed, argc, argv);
     OccCsvWriter *w = fake_open(opt, path, &meta);
     if (!w) return OCC_EXIT_USAGE;
+    /* The kept rows go in before the file is named .partial: an interruption or a failed write
+     * until then leaves the resumed file as the only copy, and the same command repeats it. */
+    char err[512];
+    if (resumed && fake_keep(w, resumed, plan) != 0) {
+        fprintf(stderr, "occsweep: copying the kept rows of %s failed (%s); it is unchanged\n",
+                path, strerror(errno));
+        occ_csv_abandon(w);
+        return OCC_EXIT_FAIL;
+    }
+    if (occ_csv_publish(w, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        occ_csv_abandon(w);
+        return OCC_EXIT_USAGE;
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    int done = 0, write_failed = resumed && fake_keep(w, resumed, plan) != 0;
+    signal(SIGHUP, on_signal);
+    int done = 0, write_failed = 0;
     char cc[8];
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
     for (; done < plan->n && !fake_stop; done++) {
@@ -233,11 +251,16 @@ int occ_fake_run(const OccOptions *opt, const OccFakeDevice *d, const OccPlan *p
     snprintf(end, sizeof end, "%s after %d of %d points (fake device)",
              done == plan->n ? "complete" : "interrupted", done, plan->n);
     write_failed |= occ_csv_close(w, "end_status", end) != 0;
-    printf("%s %s (%s)\n", write_failed ? "FAILED to write" : "wrote", path, end);
+    if (write_failed)
+        printf("FAILED to write %s (%d of %d points measured (fake device); the rows before the "
+               "failure are in %s.partial)\n", path, done, plan->n, path);
+    else
+        printf("wrote %s (%s)\n", path, end);
     if (write_failed)
         fprintf(stderr, "occsweep: writing %s failed; the rows written are in %s.partial\n", path,
                 path);
     else if (done < plan->n)
-        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
+        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s; to measure the rest, run "
+                        "again with --resume %s\n", done, path, path);
     return done < plan->n || write_failed ? OCC_EXIT_FAIL : OCC_EXIT_OK;
 }
