@@ -11,9 +11,11 @@
 
 #include "chain_model.h"
 #include "csv.h"
+#include "csv_ranges.h"
 #include "exitcodes.h"
 #include "loaded_levels.h"
 #include "model.h"
+#include "resume.h"
 #include "rowfmt.h"
 #include "run_summary.h"
 #include "summary_json.h"
@@ -155,6 +157,19 @@ int occ_recompute(const OccOptions *opt)
     if (occ_csv_read(path, &t, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: --recompute %s\n", err);
         return OCC_EXIT_USAGE;
+    }
+    /* Each point once (a row given twice would count twice in the agreement line), and every
+     * model input within its physical range. */
+    int i = -1, j = -1;
+    const int dup = occ_resume_find_duplicate(&t, &i, &j);
+    if (dup > 0)
+        snprintf(err, sizeof err, "data rows %d and %d are the same point (%.40s, %.60s)", i + 1,
+                 j + 1, t.rows[i].variant, t.rows[i].lever);
+    else if (dup < 0)
+        snprintf(err, sizeof err, "out of memory for the check of its %d rows", t.n_rows);
+    if (dup != 0 || occ_csv_check_ranges(&t, err, sizeof err) != 0) {
+        occ_csv_table_free(&t);
+        return fail(OCC_EXIT_USAGE, path, err);
     }
     const int rc = opt->out_path != NULL &&
                            occ_csv_check_target(opt->out_path, opt->force, err, sizeof err)

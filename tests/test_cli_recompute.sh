@@ -123,5 +123,30 @@ fi
 check "$(cmdline --recompute "$chase" --out chain.md)" "$why"
 rm -f "$cwd/chain.md"
 
+# ---- values outside their physical range: refused with exit 2 and one line naming the field ----
+# (each a copy of the mission CSV with one value changed; the model would switch off or count
+# them otherwise)
+edit() { # edit NAME SED-SCRIPT: $work/NAME.csv from the mission CSV
+    sed -e "$2" "$csv" >"$work/$1.csv"
+}
+first_row=$(grep -v '^#' "$csv" | sed -n 2p)
+edit latency0 's/^# dram_latency_ns=.*/# dram_latency_ns=0/'
+edit latencyneg 's/^# dram_latency_ns=.*/# dram_latency_ns=-300/'
+edit latencyhuge 's/^# dram_latency_ns=.*/# dram_latency_ns=1e308/'
+edit roof0 's/^# roof_memcpy_gbps=.*/# roof_memcpy_gbps=0/'
+edit smtext 's/^# sm_count=.*/# sm_count=many/'
+gbps_col=$(grep -v '^#' "$csv" | head -n 1 | tr ',' '\n' | grep -nx gbps_median | cut -d: -f1)
+awk -F, -v OFS=, -v c="$gbps_col" '/^#/ {print; next} !h {h = 1; print; next}
+    !done && $c != "NaN" {$c = -$c; done = 1} {print}' "$csv" >"$work/gbpsneg.csv"
+{ cat "$csv"; echo "$first_row"; } >"$work/duplicate.csv"
+for spec in latency0:dram_latency_ns latencyneg:dram_latency_ns latencyhuge:dram_latency_ns \
+    roof0:roof_memcpy_gbps smtext:sm_count gbpsneg:gbps_median duplicate:"are the same point"; do
+    name=${spec%%:*} want=${spec#*:}
+    run --recompute "$work/$name.csv"
+    check "--recompute with $name: exit 2, one line naming '$want'" \
+        "$([ "$rc" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] && grep -q "$want" "$err" && [ ! -s "$out" ] ||
+           echo "exit $rc: $(head -c 200 "$err")$(head -c 100 "$out")")"
+done
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]

@@ -89,9 +89,8 @@ static int by_point_then_row(const void *a, const void *b)
 
 static int has_kmv(const OccRow *r) { return r->kernel && r->mode && r->variant; }
 
-/* Rows i < j of t that are the same point, the first pair in row order (i least, then j): 1, or
- * 0 when every point is held once, or -1 when out of memory. */
-static int find_duplicate(const OccCsvTable *t, int *i, int *j)
+/* The first pair in row order: i least, then j (contract in resume.h). */
+int occ_resume_find_duplicate(const OccCsvTable *t, int *i, int *j)
 {
     RowRef *s = t->n_rows ? malloc((size_t)t->n_rows * sizeof *s) : NULL;
     if (t->n_rows && !s) return -1;
@@ -125,7 +124,7 @@ int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
         return -1;
     }
     int i = -1, j = -1;
-    const int dup = find_duplicate(t, &i, &j);
+    const int dup = occ_resume_find_duplicate(t, &i, &j);
     if (dup < 0)
         snprintf(err, err_len, "--resume %.200s: out of memory for the check of its %d rows", path,
                  t->n_rows);
