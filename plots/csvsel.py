@@ -8,13 +8,18 @@ not a row that holds a finite value beyond 1e15 in a column a figure draws: chec
 name each such row on stderr ("plots: FILE:LINE: COLUMN 'TEXT' is beyond 1e+15: row left out of
 the figures"), select leaves it out silently.
 
-    python3 plots/csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE
+    python3 plots/csvsel.py check [--data PREFIX] [--levels PREFIX] [--unroll U] [--vec V] FILE
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
-        (figures whose curves have those columns). The ok rows are grouped by (kernel, mode);
+        (figures whose curves have those columns); with --levels writes the load levels (ok rows
+        with a finite latency_mean_ns, latency_max2_ns, latency_max4_ns and latency_max8_ns) of
+        each traffic T (read, copy, gather) to PREFIX-T.dat, in file order, one line each of
+        gbps_median latency_mean_ns latency_p5_ns latency_p50_ns latency_p95_ns latency_p99_ns
+        latency_max2_ns latency_max4_ns latency_max8_ns (tab-separated, the CSV's text; empty
+        where the run has no such level): plots/loaded.gp's data. The other ok rows are grouped by (kernel, mode);
         what a group holds decides its figures: finite cycles_per_hop_median: a latency ladder
         (TYPE ladder); else finite hops_per_s_median: a chase throughput figure (chase), and
         where a row holds finite ns_per_hop_median and sm_clock_mhz_median also the cycles per
@@ -38,7 +43,8 @@ the figures"), select leaves it out silently.
         each TYPE is task select's output for:
           occupancy  PLOT_BY=unroll,vec_bytes,lever,block_threads PLOT_X=occ_achieved_pct
                      PLOT_Y=gbps_median (a capped twin is its own curve)
-          inflight   the same with PLOT_X=bytes_in_flight_per_sm PLOT_POSITIVE_X=1
+          inflight   the same with PLOT_X=bytes_in_flight_per_sm PLOT_POSITIVE_X=1 and
+                     gbps_predicted kept (the median of the model's predictions the rows hold)
           ladder     PLOT_BY=variant PLOT_X=buffer_bytes PLOT_Y=cycles_per_hop_median
                      PLOT_KEEP=ns_per_hop_median PLOT_POSITIVE_X=1
           chase      PLOT_BY=unroll,block_threads PLOT_X=occ_achieved_pct PLOT_Y=hops_per_s_median
@@ -80,8 +86,10 @@ Environment of select: PLOT_WHERE conditions "col=value" (the field's exact text
 \\037; PLOT_BY, PLOT_KEEP and PLOT_NEED (columns a row must hold finite) comma-separated
 column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM
 a metadata key that must hold a positive number; PLOT_WHAT names the figure in messages.
-Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2.
+Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2; a bad
+command line: the usage and what is wrong on stderr, exit 2.
 """
+import argparse
 import collections
 import os
 import sys
@@ -154,9 +162,24 @@ def curve_filter(spec, unroll, vec, block=None):
     return lambda by_vals: all(by_vals[i].lstrip(BLANKS) == w for i, w in wants)
 
 
-def check(path, prefix, unroll=None, vec=None):
+# The traffics whose levels plots/loaded.gp draws, in the order it takes them.
+LEVEL_TRAFFICS = ("read", "copy", "gather")
+
+
+def write_levels(run, prefix):
+    """PREFIX-T.dat for each of LEVEL_TRAFFICS: the run's drawn load levels of that traffic."""
+    for traffic in LEVEL_TRAFFICS:
+        with open_out("%s-%s.dat" % (prefix, traffic)) as f:
+            for t, texts in run.levels:
+                if t == traffic:
+                    f.write("\t".join(clean(v) for v in texts) + "\n")
+
+
+def check(path, prefix, unroll=None, vec=None, levels=None):
     run = scan(path)
     require_rows(run)
+    if levels is not None:
+        write_levels(run, levels)
     out = []
     for key, value in run.meta.items():
         out.append("meta\t%s\t%s" % (clean(key), clean(value)))
@@ -265,12 +288,12 @@ def compare_block(runs, kernel, mode):
 
 
 def compare(opts, paths):
-    specs = figspec.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts["--table"] else ())
+    specs = figspec.FIGURE_SPECS + ((comparetab.TABLE_SPEC,) if opts.table else ())
     runs = [scan(p, specs) for p in paths]
     for run in runs:
         require_rows(run)
     kernels = [stream_kernels(r) for r in runs]
-    kernel = opts["--kernel"]
+    kernel = opts.kernel
     if kernel is None:
         shared = sorted(set.intersection(*[set(k) for k in kernels]))
         if not shared:
@@ -289,61 +312,65 @@ def compare(opts, paths):
             fail("%s: kernel %s has occupancy figures in mode %s; --compare takes one mode, "
                  "the same in every CSV" % (run.path, kernel, ",".join(modes)))
         mode = modes[0]
-        if opts["--lever"] is None and len(figs) > 1:
+        if opts.lever is None and len(figs) > 1:
             fail("%s: kernel %s has levers %s: choose one with --lever"
                  % (run.path, kernel, ",".join(lev for _, lev in figs)))
-    spec = figspec.SPEC["inflight" if opts["--x"] == "inflight" else "occupancy"]
+    spec = figspec.SPEC["inflight" if opts.x == "inflight" else "occupancy"]
 
     block = compare_block(runs, kernel, mode)
-    keep_curve = curve_filter(spec, opts["--unroll"], opts["--vec"], block)
+    keep_curve = curve_filter(spec, opts.unroll, opts.vec, block)
     sets = []
     for set_idx, (run, label) in enumerate(zip(runs, labels_of(runs)), 1):
-        ents = entries(run, spec, kernel, mode, opts["--lever"], keep_curve)
+        ents = entries(run, spec, kernel, mode, opts.lever, keep_curve)
         if not ents:
             fail("%s: compare %s: no ok rows with finite %s and %s"
                  % (run.path, kernel, spec.x, spec.y))
         sets.append((set_idx, label, norm_of(run, "roof_memcpy_gbps"), ents))
-    with open_out(opts["--data"]) as f:
+    with open_out(opts.data) as f:
         write_points(f, spec, sets, "roof_memcpy_gbps")
-    if opts["--table"] and not comparetab.write(
-            opts["--table"], runs, labels_of(runs), kernel, mode, opts["--lever"],
-            curve_filter(comparetab.TABLE_SPEC, opts["--unroll"], opts["--vec"], block)):
+    if opts.table and not comparetab.write(
+            opts.table, runs, labels_of(runs), kernel, mode, opts.lever,
+            curve_filter(comparetab.TABLE_SPEC, opts.unroll, opts.vec, block)):
         fail("compare %s: no (variant, occupancy) point is in every CSV: no table" % kernel)
     synthetic = any((r.meta.get("synthetic") or "").startswith("1") for r in runs)
     print("%s\t%d" % (clean(kernel), synthetic))
 
 
-def parse_options(args, names):
-    """({--name: value or None}, the rest): options of names, each with a value, before the rest."""
-    opts = dict.fromkeys(names)
-    while args and args[0] in names:
-        if len(args) < 2:
-            fail("%s needs a value" % args[0])
-        opts[args[0]] = args[1]
-        args = args[2:]
-    if args[:1] == ["--"]:
-        args = args[1:]
-    return opts, args
+def parser():
+    p = argparse.ArgumentParser(prog="csvsel.py", allow_abbrev=False,
+                                description="The plots' pre-filter of occsweep CSVs.")
+    tasks = p.add_subparsers(dest="task", required=True, metavar="TASK")
+    c = tasks.add_parser("check", allow_abbrev=False,
+                         help="a CSV's metadata, figures and their data")
+    c.add_argument("--data", metavar="PREFIX")
+    c.add_argument("--levels", metavar="PREFIX")
+    c.add_argument("--unroll", metavar="U")
+    c.add_argument("--vec", metavar="V")
+    c.add_argument("file", metavar="FILE")
+    s = tasks.add_parser("select", allow_abbrev=False,
+                         help="points chosen by the PLOT_* environment variables")
+    s.add_argument("files", metavar="FILE", nargs="+")
+    m = tasks.add_parser("compare", allow_abbrev=False, help="several CSVs on one figure")
+    m.add_argument("--data", metavar="FILE", required=True)
+    for name, meta in (("--table", "PREFIX"), ("--x", "occ|inflight"), ("--kernel", "K"),
+                       ("--lever", "L"), ("--unroll", "U"), ("--vec", "V")):
+        m.add_argument(name, metavar=meta)
+    m.add_argument("files", metavar="CSV", nargs="+")
+    return p
 
 
 def main(argv):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(encoding="utf-8", errors="surrogateescape")
-    task, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    if task == "check":
-        opts, args = parse_options(args, ["--data", "--unroll", "--vec"])
-        if len(args) == 1:
-            return check(args[0], opts["--data"], opts["--unroll"], opts["--vec"])
-    elif task == "select" and args:
-        return select(args)
-    elif task == "compare":
-        opts, args = parse_options(args, ["--data", "--table", "--x", "--kernel", "--lever",
-                                          "--unroll", "--vec"])
-        if opts["--data"] is not None and len(args) >= 2:
-            return compare(opts, args)
-    fail("usage: csvsel.py check [--data PREFIX] [--unroll U] [--vec V] FILE | "
-         "csvsel.py select FILE... | "
-         "csvsel.py compare --data FILE [options] CSV...")
+    p = parser()
+    a = p.parse_args(argv[1:])
+    if a.task == "check":
+        return check(a.file, a.data, a.unroll, a.vec, a.levels)
+    if a.task == "select":
+        return select(a.files)
+    if len(a.files) < 2:
+        p.error("compare takes two CSVs or more")
+    return compare(a, a.files)
 
 
 if __name__ == "__main__":

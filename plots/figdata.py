@@ -3,8 +3,10 @@
 
 scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothing else) and keeps:
   - the metadata (last value of each key), the row counts;
-  - per (kernel, mode) of the ok rows but the load levels (finite latency_mean_ns: plots/plot
-    draws their figure from the rows themselves) a Group: what its rows hold (finite
+  - the ok load levels (rows with a finite latency_mean_ns), in file order: of those that also
+    hold a finite latency_max2_ns, latency_max4_ns and latency_max8_ns, their traffic and the
+    texts of LEVEL_COLUMNS (the loaded-latency figure's data, which plots/csvsel.py writes);
+  - per (kernel, mode) of the other ok rows a Group: what its rows hold (finite
     cycles_per_hop_median: a latency ladder; else finite hops_per_s_median: a chase throughput
     figure, and where a row holds finite ns_per_hop_median and sm_clock_mhz_median the hop-time
     figure too; else finite gflops_median: the arithmetic figures; else the stream figures) and
@@ -37,6 +39,13 @@ from median import MEDIAN_EXACT, Median
 # Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
 # 8 block sizes is 6144 per figure), and it bounds the memory of a pass.
 MAX_POINTS = 200000
+
+# The columns of a load level the loaded-latency figure draws (plots/loaded.gp), in its order; a
+# level is drawn where the mean and the expected slowest of 2, 4 and 8 are finite.
+LEVEL_COLUMNS = ("gbps_median", "latency_mean_ns", "latency_p5_ns", "latency_p50_ns",
+                 "latency_p95_ns", "latency_p99_ns", "latency_max2_ns", "latency_max4_ns",
+                 "latency_max8_ns")
+LEVEL_NEED = ("latency_mean_ns", "latency_max2_ns", "latency_max4_ns", "latency_max8_ns")
 
 
 class Error(Exception):
@@ -99,6 +108,7 @@ class Run:
         self.index = {name: i for i, (name, _) in enumerate(columns)}
         self.meta, self.n_rows, self.n_ok = collections.OrderedDict(), 0, 0
         self.n_levels = 0  # ok load-level rows (finite latency_mean_ns), in no group
+        self.levels = []  # [(traffic, texts of LEVEL_COLUMNS)] of those drawn (see the module)
         self.groups = collections.OrderedDict()
         self.points, self.n_points = {}, 0
 
@@ -184,7 +194,9 @@ def _scan_part(path, specs, part):
     i_status, i_kernel, i_mode, i_lever = ix["status"], ix["kernel"], ix["mode"], ix["lever"]
     i_cycles, i_hops = ix["cycles_per_hop_median"], ix["hops_per_s_median"]
     i_ns, i_mhz = ix["ns_per_hop_median"], ix["sm_clock_mhz_median"]
-    i_loaded = ix["latency_mean_ns"]
+    i_loaded, i_traffic = ix["latency_mean_ns"], ix["traffic"]
+    level_texts = operator.itemgetter(*[ix[c] for c in LEVEL_COLUMNS])
+    level_need = [ix[c] for c in LEVEL_NEED]
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"],
@@ -211,6 +223,10 @@ def _scan_part(path, specs, part):
                     continue
             if row[i_loaded] != "NaN" and value(row[i_loaded]) is not None:
                 run.n_levels += 1
+                if all(value(row[i]) is not None for i in level_need):
+                    run.new_point()
+                    run.levels.append((row[i_traffic], tuple(t.lstrip(BLANKS)
+                                                             for t in level_texts(row))))
                 continue  # a load level: the loaded-latency figure's, which plots/plot draws
             kernel, mode, lever = row[i_kernel], row[i_mode], row[i_lever]
             g = groups.get((kernel, mode))
@@ -300,6 +316,7 @@ def _merge(run, other):
     run.n_rows += other.n_rows
     run.n_ok += other.n_ok
     run.n_levels += other.n_levels
+    run.levels += other.levels
     for key, g in other.groups.items():
         mine = run.groups.get(key)
         if mine is None:

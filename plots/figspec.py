@@ -77,9 +77,11 @@ FIGURE_SPECS = (
     Spec("occupancy", ["unroll", "vec_bytes", "lever", "block_threads"], "occ_achieved_pct",
          "gbps_median", ["reg_cap_per_thread", "local_bytes_per_thread"],
          first=("reg_cap_per_thread", "local_bytes_per_thread")),
+    # The model's prediction of each point, as the run computed it (harness/model/model.h): the
+    # line plots/inflight.gp draws beside the measured curve.
     Spec("inflight", ["unroll", "vec_bytes", "lever", "block_threads"], "bytes_in_flight_per_sm",
-         "gbps_median", ["reg_cap_per_thread", "local_bytes_per_thread"], positive_x=True,
-         first=("reg_cap_per_thread", "local_bytes_per_thread")),
+         "gbps_median", ["reg_cap_per_thread", "local_bytes_per_thread", "gbps_predicted"],
+         positive_x=True, first=("reg_cap_per_thread", "local_bytes_per_thread")),
     Spec("ladder", ["variant"], "buffer_bytes", "cycles_per_hop_median", ["ns_per_hop_median"],
          positive_x=True),
     Spec("chase", ["unroll", "block_threads"], "occ_achieved_pct", "hops_per_s_median"),

@@ -4,14 +4,16 @@
 # occupancy.gp (volkov.gp's encoding; the groups of equal U x V named in a column at the right),
 # the roof lines named in the key, % of the memcpy roof on the right axis, and the Little's-law
 # model as a grey dash-dot line up to where it meets the roof (past that it is the roof, whose
-# line stays visible), and beside it the loaded-latency model when the run measured L(X): thin
-# dotted lines, black to grey, a style no measured curve has.
+# line stays visible), and beside each curve the model's own prediction of its points (the rows'
+# gbps_predicted, which the run's knee report judges): a thin dotted black line, a style no
+# measured curve has.
 #
 #   gnuplot -c plots/inflight.gp DATA OUT TITLE [ROOF_GBPS [DRAM_PEAK_GBPS [SM_COUNT LATENCY_NS
-#           [TRAFFIC [LOADED [SPREAD]]]]]]
+#           [TRAFFIC [PREDICTED]]]]]
 #
 # DATA  plots/csvsel.py data of an inflight figure: PLOT_BY=unroll,vec_bytes,lever,block_threads
-#       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1
+#       (one block size), PLOT_X=bytes_in_flight_per_sm, PLOT_Y=gbps_median, PLOT_POSITIVE_X=1,
+#       PLOT_KEEP=...,gbps_predicted
 # OUT   output path without extension: writes OUT.png and OUT.svg
 # ROOF_GBPS       memcpy device-to-device GB/s of the run; empty: no roof line, no right axis.
 #       "MEMCPY:MODEL" gives the roof the models stop at as well (read-only rows: the run's
@@ -21,16 +23,8 @@
 #       min(ROOF, TRAFFIC x bytes_in_flight_per_sm x SM_COUNT / LATENCY_NS) (bytes/ns = GB/s)
 #       is drawn; TRAFFIC is the rows' dram_bytes_per_load_byte, the DRAM bytes gbps_median
 #       counts per loaded byte (2 where each load is stored again)
-# LOADED  with SM_COUNT, TRAFFIC and ROOF_GBPS: the run's ok loaded-latency levels (plots/loaded.gp's
-#       DATA: gbps mean_ns p5 p50 p95 p99, then max2_ns max4_ns max8_ns). The loaded model
-#       X = min(ROOF, TRAFFIC x B x SM_COUNT / L_U(X)) holds exactly where
-#       B = X x L_k(X) / (TRAFFIC x SM_COUNT), L_k the expected slowest of k latencies (a warp
-#       whose trip touches k 128-byte lines, U x V / 4 for a stream): its curve for k = 1, 2, 4,
-#       8 is drawn through the levels'
-#       (X x L_k / (TRAFFIC x SM_COUNT), min(X, ROOF)), then on the last level's latency (L is
-#       flat above it) up to the roof, then the roof; empty: not drawn
-# SPREAD  the run's trip spread s (harness/model/loaded_model.h, occ_curve_trip_spread): a
-#       stream's k adjacent lines wait L + s x (L_k - L), as the CSV's prediction; empty: 1
+# PREDICTED  the key's name of the predictions (e.g. "predicted: loaded latency L(X)"): each
+#       curve's points with a finite gbps_predicted are joined by a dotted line; empty: not drawn
 # plots/plot prepares DATA and the arguments from a sweep CSV.
 
 HERE = ARG0[1 : strlen(ARG0) - strlen("inflight.gp")]
@@ -46,8 +40,7 @@ PEAK = ARGC >= 5 && ARG5 ne "" ? ARG5 + 0.0 : 0.0
 SMS = ARGC >= 6 && ARG6 ne "" ? ARG6 + 0.0 : 0.0
 LAT_NS = ARGC >= 7 && ARG7 ne "" ? ARG7 + 0.0 : 0.0
 TRAFFIC = ARGC >= 8 && ARG8 ne "" ? ARG8 + 0.0 : 0.0
-LOADED = ARGC >= 9 ? ARG9 : ""
-SPREAD = ARGC >= 10 && ARG10 ne "" ? ARG10 + 0.0 : 1.0
+PREDICTED = ARGC >= 9 ? ARG9 : ""
 
 stats DATA using XCOL nooutput
 BYTES_LO = STATS_min
@@ -64,35 +57,20 @@ LITTLE_GBPS(x) = TRAFFIC * x * SMS / LAT_NS
 # The bytes in flight at which the model reaches the roof; the line ends there.
 KNEE_BYTES = LITTLE ? MROOF * LAT_NS / (TRAFFIC * SMS) : 0
 little(x) = x <= KNEE_BYTES ? LITTLE_GBPS(x) : NaN
-LOADED_ON = LOADED ne "" && ROOF > 0 && SMS > 0 && TRAFFIC > 0
-# The widths drawn: a warp that waits on k adjacent lines per trip is predicted from the mean
-# plus SPREAD of the way to the expected slowest of k latencies (harness/model/loaded_model.h),
-# LOADED's column WCOL[i] for k = 1, 2, 4, 8.
-array WCOL[4] = [2, 7, 8, 9]
-# The predictions are black to grey, thin and dotted: a style no measured curve has.
-array WRGB[4] = ["#000000", "#444444", "#777777", "#aaaaaa"]
-array WK[4] = [1, 2, 4, 8]
-array LAST_NS[4]
-if (LOADED_ON) {
-    stats LOADED using 1 nooutput
-    LAST = STATS_records - 1
-    stats LOADED every ::LAST::LAST using 1 nooutput
-    LAST_GBPS = STATS_max
-    do for [i = 1 : 4] {
-        stats LOADED every ::LAST::LAST using ($2 + SPREAD * (column(WCOL[i]) - $2)) nooutput
-        LAST_NS[i] = STATS_max
-    }
+# The curves holding a prediction, PB[1 .. NPB] (a clause of a block without one would warn).
+array PB[NB]
+array PRED_N[NB]
+do for [b = 1 : NB] { PRED_N[b] = 0 }
+if (PREDICTED ne "") {
+    stats DATA using (strcol("set_idx") eq "set_idx" ? 0 : (b = column(-2) + 1, \
+                      PRED_V = column("gbps_predicted"), PRED_N[b] = PRED_N[b] + (PRED_V == PRED_V), 0)) nooutput
 }
-# The loaded model's clauses, a macro: gnuplot opens a clause's file even where a loop skips it.
-LOADED_PLOT = LOADED_ON ? "for [i = 1 : 4] LOADED using " . \
-    "($1 * ($2 + SPREAD * (column(WCOL[i]) - $2)) / (TRAFFIC * SMS)):" . \
-    "($1 < MROOF ? $1 : MROOF) with lines linewidth 2 dashtype (2, 3) linecolor rgb WRGB[i] " . \
-    "title (i == 1 ? 'predicted: loaded latency L(X)' : ''), " . \
-    "for [i = 1 : 4] loaded_tail(x, i) with lines linewidth 2 dashtype (2, 3) " . \
-    "linecolor rgb WRGB[i] notitle," : ""
-# Above the last level: B x SMS x TRAFFIC / LAST_NS from that level's B up to the roof's.
-loaded_tail(x, i) = LOADED_ON && x >= LAST_GBPS * LAST_NS[i] / (TRAFFIC * SMS) ? \
-    (TRAFFIC * x * SMS / LAST_NS[i] < MROOF ? TRAFFIC * x * SMS / LAST_NS[i] : MROOF) : NaN
+NPB = 0
+do for [b = 1 : NB] { if (PRED_N[b] > 0) { NPB = NPB + 1; PB[NPB] = b } }
+# Their clauses, a macro: gnuplot evaluates a clause's index even where its loop is empty.
+PRED_PLOT = NPB > 0 ? "for [k = 1 : NPB] DATA index (PB[k] - 1) using XCOL:'gbps_predicted' " . \
+    "with lines linewidth 2 dashtype (2, 3) linecolor rgb '#000000' " . \
+    "title (k == 1 ? PREDICTED : ''), " : ""
 
 TOPROOF = MROOF > ROOF ? MROOF : ROOF
 YTOP = 1.1 * (YMAX > TOPROOF ? (YMAX > PEAK ? YMAX : PEAK) : (TOPROOF > PEAK ? TOPROOF : PEAK))
@@ -120,7 +98,7 @@ eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
      for [k = 1 : LITTLE] little(x) with lines linewidth 3 dashtype (6, 3, 1.5, 3) \
          linecolor rgb "#999999" title (LITTLE ? LITTLE_TITLE : ""), \
-     @LOADED_PLOT \
+     @PRED_PLOT \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
      for [k = 1 : MROOF_ON] MROOF with lines dashtype 4 linewidth 2 linecolor rgb ROOF_RGB \

@@ -28,10 +28,14 @@ csv_readable() {
 }
 
 # Reads CSV $1 once: its metadata and figure list go to the file named by $2, the data of its
-# figure k to $2-k.tsv.
+# figure k to $2-k.tsv, and (unless --latency-ns) its load levels to $2-levels-T.dat for each
+# traffic T: read (read-only background), copy (read + write) and gather (random lines), empty
+# where the run has no such level (csvsel.py check --levels).
 check_csv() {
+    local levels=()
     csv_readable "$1"
-    "$PYTHON" "$HERE/csvsel.py" check --data "$2-" ${unroll:+--unroll "$unroll"} \
+    [ -n "$latency_ns" ] || levels=(--levels "$2-levels")
+    "$PYTHON" "$HERE/csvsel.py" check --data "$2-" "${levels[@]}" ${unroll:+--unroll "$unroll"} \
         ${vec:+--vec "$vec"} -- "$1" >"$2" || exit 2
 }
 
@@ -67,52 +71,6 @@ run_gnuplot() {
     [ ! -s "$stage/gnuplot.err" ] || sed "s|^|plots: $figure: |" "$stage/gnuplot.err" >&2
 }
 
-# load_levels CSV PREFIX: the run's load levels (its ok rows with a finite latency_mean_ns:
-# chase/loaded) as plain numbers for gnuplot, one file per traffic: PREFIX-read.dat (read-only
-# background), PREFIX-copy.dat (read + write) and PREFIX-gather.dat (random lines: the chase's rows
-# are predicted from it), empty where the run has no such level. Columns by name: gbps_median
-# latency_mean_ns latency_p5_ns latency_p50_ns latency_p95_ns latency_p99_ns latency_max2_ns
-# latency_max4_ns latency_max8_ns (a level lacking one is left out). (The level rows hold no comma
-# inside a quoted field.) A CRLF file reads as its LF twin (as occ_csv_read and plots/occcsv.py
-# read it): each line's trailing \r is dropped before its fields are used. The CSV comes on stdin,
-# never as an operand, which awk would take for an assignment where its name holds '=' (run=3.csv).
-load_levels() {
-    local t
-    for t in read copy gather; do
-        awk -F, -v OFS='\t' -v want="$t" '
-            { sub(/\r$/, "") }
-            /^#/ { next }
-            !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; next }
-            ("latency_mean_ns" in c) && $c["status"] == "ok" && $c["traffic"] == want &&
-                $c["latency_mean_ns"] != "NaN" && $c["latency_max2_ns"] != "NaN" &&
-                $c["latency_max4_ns"] != "NaN" && $c["latency_max8_ns"] != "NaN" {
-                print $c["gbps_median"], $c["latency_mean_ns"], $c["latency_p5_ns"],
-                    $c["latency_p50_ns"], $c["latency_p95_ns"], $c["latency_p99_ns"],
-                    $c["latency_max2_ns"], $c["latency_max4_ns"], $c["latency_max8_ns"] }' \
-            <"$1" >"$2-$t.dat"
-    done
-    # The trip spread of a stream's adjacent lines (harness/model/loaded_model.h,
-    # occ_curve_trip_spread): over the ok read levels with background warps, the background's
-    # trip time T = warps x 32 x U x 16 B x SMs / GB/s on its k = 4U lines against the mean L
-    # and the expected largest of k, L_k: sum (T - L) / sum (L_k - L), clamped to [0, 1]; empty
-    # where no level gives it.
-    awk -F, '
-        { sub(/\r$/, "") }
-        /^#/ { next }
-        !head { for (i = 1; i <= NF; i++) c[$i] = i; head = 1; next }
-        ("latency_mean_ns" in c) && $c["status"] == "ok" && $c["traffic"] == "read" &&
-            $c["stream_warps_per_sm"] > 0 && $c["gbps_median"] > 0 && $c["sm_count"] > 0 {
-            k = 4 * $c["unroll"]
-            w = k <= 2 ? "max2" : k <= 4 ? "max4" : k <= 8 ? "max8" : k <= 16 ? "max16" : "max32"
-            lk = $c["latency_" w "_ns"]; l = $c["latency_mean_ns"]
-            if (lk == "NaN" || l == "NaN") next
-            excess += 512 * $c["stream_warps_per_sm"] * $c["unroll"] * $c["sm_count"] / $c["gbps_median"] - l
-            spread += lk - l
-        }
-        END { if (spread > 0) { s = excess / spread; print (s < 0 ? 0 : (s > 1 ? 1 : s)) } }' \
-        <"$1" >"$2-spread.txt"
-}
-
 # plot_csv CSV N: draws the figures of CSV, which check_csv has read into $stage/info<N>: each
 # "fig" line's gnuplot script with the figure's data and the metadata it marks, then the levers
 # figure after a bounds occupancy figure, the ncu figure of a --ncu run and the load levels'
@@ -124,9 +82,8 @@ plot_csv() {
     base=${csv##*/}
     base=${base%.csv}
     dest=${outdir:-$(dir_of "$csv")}
-    local loaded="" loaded_rw="" loaded_gather="" levels="$stage/loaded$n"
+    local loaded="" loaded_rw="" loaded_gather="" levels="$info-levels"
     if [ -z "$latency_ns" ]; then
-        load_levels "$csv" "$levels"
         [ ! -s "$levels-read.dat" ] || loaded="$levels-read.dat"
         [ ! -s "$levels-copy.dat" ] || loaded_rw="$levels-copy.dat"
         [ ! -s "$levels-gather.dat" ] || loaded_gather="$levels-gather.dat"
@@ -152,12 +109,13 @@ plot_csv() {
             # The model line uses --latency-ns, else the DRAM latency the run measured, and the
             # rows' own traffic factor ("-" where they state none: no line).
             lat=${latency_ns:-$(meta_get "$info" dram_latency_ns)}
-            # A row that writes as well as reads (factor > 1) is predicted from the read +
-            # write curve where the run measured one.
             [ "$factor" != - ] || factor=""
-            local curve=$loaded
-            if [ -n "$loaded_rw" ] && awk -v f="${factor:-0}" 'BEGIN { exit !(f > 1) }'; then
-                curve=$loaded_rw
+            # The predictions the run's model made for the rows (gbps_predicted), named after
+            # the model: none with --latency-ns, which replaces the run's latency.
+            local predicted=""
+            if [ -z "$latency_ns" ]; then
+                predicted="predicted: unloaded latency"
+                [ -z "$loaded$loaded_rw$loaded_gather" ] || predicted="predicted: loaded latency L(X)"
             fi
             # Read-only rows (factor <= 1) are predicted up to the run's cub::DeviceReduce roof,
             # as their CSV prediction is (harness/model/model.h: roof_read_gbps): "memcpy:model".
@@ -171,7 +129,7 @@ plot_csv() {
             run_gnuplot inflight.gp "$csv" "$suffix" "$data" "$out" \
                 "$title" "$roof" \
                 "$(meta_get "$info" roof_dram_peak_gbps)" "$(meta_get "$info" sm_count)" \
-                "$lat" "$factor" "$curve" "$(cat "$levels-spread.txt" 2>/dev/null)"
+                "$lat" "$factor" "$predicted"
             ;;
         ladder)
             # L1 is what the carveout left (l1_kib, "224 (the rest of ...)"), else the combined
