@@ -19,8 +19,9 @@ Field values are kept as the file's text, never converted; number() converts one
 
     python3 plots/occcsv.py [--dump] FILE...
         reads each FILE; prints "FILE: N rows" (--dump: what was read, see dump()) or the error
-        on stderr; exit 0, or 2 when any file was rejected
+        on stderr; exit 0, or 2 when any file was rejected or the command line is wrong
 """
+import argparse
 import csv
 import math
 import os
@@ -362,17 +363,25 @@ def dump(table):
 
 csv.field_size_limit(1 << 30)  # occ_csv_read has no limit on a field's length
 
-if __name__ == "__main__":
-    sys.stderr.reconfigure(errors="surrogateescape")
-    as_dump = sys.argv[1:2] == ["--dump"]
+def main(argv):
+    p = argparse.ArgumentParser(prog="plots/occcsv.py", allow_abbrev=False,
+                                description="Reads occsweep CSV files as occ_csv_read does.")
+    p.add_argument("--dump", action="store_true", help="print what was read (see dump())")
+    p.add_argument("files", metavar="FILE", nargs="*")
+    a = p.parse_args(argv)
     status = 0
-    for name in sys.argv[1 + as_dump:]:
+    for name in a.files:
         try:
             t = read(name)
         except CsvError as err:
             print(err, file=sys.stderr)
             status = 2
             continue
-        sys.stdout.buffer.write(dump(t) if as_dump else b"%s: %d rows\n" % (
+        sys.stdout.buffer.write(dump(t) if a.dump else b"%s: %d rows\n" % (
             name.encode("utf-8", "surrogateescape"), len(t.rows)))
-    sys.exit(status)
+    return status
+
+
+if __name__ == "__main__":
+    sys.stderr.reconfigure(errors="surrogateescape")
+    sys.exit(main(sys.argv[1:]))

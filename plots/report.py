@@ -17,8 +17,10 @@ achieved occupancy reaching 90% of the variant's best GB/s (of each block size, 
 has several), on the measurement and on the
 Little's-law prediction min(roof, f x bytes in flight per SM x SMs / latency).
 
-Exit status: 0 written; 2 bad usage or a CSV occ_csv_read would refuse (one line names it).
+Exit status: 0 written; 2 bad usage (the usage and what is wrong) or a CSV occ_csv_read would
+refuse (one line names it).
 """
+import argparse
 import glob
 import html
 import math
@@ -339,27 +341,21 @@ def add_run(page, run, figdir, level):
     page.add("code", cmds)
 
 
+def parser():
+    p = argparse.ArgumentParser(prog="plots/report.py", allow_abbrev=False,
+                                description="The one-page report (Markdown and HTML) of occsweep "
+                                "runs.")
+    p.add_argument("--out", metavar="PREFIX", help="write PREFIX.md and PREFIX.html (default: "
+                   "the first CSV without .csv, plus -report)")
+    p.add_argument("--figdir", metavar="DIR", help="the figures' directory (default: each CSV's)")
+    p.add_argument("files", metavar="FILE.csv", nargs="+")
+    return p
+
+
 def main(argv):
-    out, figdir, files = None, None, []
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a in ("--out", "--figdir"):
-            if not args:
-                return usage("%s needs a value" % a)
-            if a == "--out":
-                out = args.pop(0)
-            else:
-                figdir = args.pop(0)
-        elif a == "--":
-            files += args
-            break
-        elif a.startswith("-") and a != "-":
-            return usage("unknown option '%s'" % a)
-        else:
-            files.append(a)
-    if not files:
-        return usage("no CSV given")
+    p = parser()
+    a = p.parse_args(argv)
+    out, figdir, files = a.out, a.figdir, a.files
     runs = []
     for f in files:
         try:
@@ -376,7 +372,8 @@ def main(argv):
         add_run(page, run, figdir or os.path.dirname(run.path) or ".", 2)
     md_dir = os.path.dirname(out) or "."
     if not os.path.isdir(md_dir):
-        return usage("--out %s: directory %s does not exist" % (out, md_dir))
+        print("report: --out %s: directory %s does not exist" % (out, md_dir), file=sys.stderr)
+        return 2
     try:
         outfile.write_whole(out + ".md", render_md(page, md_dir))
         outfile.write_whole(out + ".html", render_html(page, title))
@@ -386,12 +383,6 @@ def main(argv):
     print(out + ".md")
     print(out + ".html")
     return 0
-
-
-def usage(msg):
-    print("report: %s; usage: plots/report.py [--out PREFIX] [--figdir DIR] FILE.csv..." % msg,
-          file=sys.stderr)
-    return 2
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ reports of the session, as results/<gpu>/<kernel>-<UTC stamp>.csv and ...-knee.m
   5. results/<gpu>/README.md is generated again (results_readme.py).
 --root DIR: the tree to refresh (default: the one this script is in). Needs gnuplot (plots/plot).
 Exit 0 when refreshed, 1 when a step failed (the message says which), 2 on bad usage."""
+import argparse
 import os
 import re
 import shutil
@@ -179,14 +180,14 @@ def refresh(root, tgz):
 
 
 def main(argv):
-    root = results_readme.ROOT
-    if argv[:1] == ["--root"] and len(argv) >= 2:
-        root, argv = argv[1], argv[2:]
-    if len(argv) != 1 or argv[0].startswith("-"):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
+    p = argparse.ArgumentParser(prog="tools/results/refresh.py", allow_abbrev=False,
+                                description=__doc__.split("\n\n")[0].split(": ", 1)[1])
+    p.add_argument("--root", metavar="DIR", default=results_readme.ROOT,
+                   help="the tree to refresh (default: the one this script is in)")
+    p.add_argument("tgz", metavar="RESULTS_TGZ")
+    a = p.parse_args(argv)
     try:
-        refresh(os.path.abspath(root), argv[0])
+        refresh(os.path.abspath(a.root), a.tgz)
     except Refusal as e:
         print("refresh: %s" % e, file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ occ_csv_read rejects.
 EMBEDDED is the one list of the figures the documentation embeds: tools/results/refresh.py draws
 these and no other, and the results_links test checks that results/ holds exactly these PNGs.
 Standard library only."""
+import argparse
 import math
 import os
 import sys
@@ -208,12 +209,14 @@ def folders_of(root):
 
 
 def main(argv):
-    check = argv[:1] == ["--check"]
-    dirs = argv[1:] if check else argv
-    if any(d.startswith("-") for d in dirs):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
-    dirs = dirs or folders_of(ROOT)
+    p = argparse.ArgumentParser(prog="tools/results/results_readme.py", allow_abbrev=False,
+                                description="Writes results/<gpu>/README.md from its CSVs.")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 where a committed page differs")
+    p.add_argument("dirs", metavar="GPU_DIR", nargs="*")
+    a = p.parse_args(argv)
+    check = a.check
+    dirs = a.dirs or folders_of(ROOT)
     status = 0
     for folder in dirs:
         path = os.path.join(folder, "README.md")
