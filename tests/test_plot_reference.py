@@ -14,12 +14,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import svgfig  # noqa: E402
-from pycheck import check, finish  # noqa: E402
 
 CSVS = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*.csv")))
 if shutil.which("gnuplot") is None or not CSVS:
@@ -86,44 +86,64 @@ def overlaps(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-T = tempfile.mkdtemp()
-for csv in CSVS:
-    name = os.path.basename(csv)
-    out = os.path.join(T, os.path.basename(os.path.dirname(csv)))
-    r = subprocess.run([os.path.join(ROOT, "plots", "plot"), "--outdir", out, csv],
-                       capture_output=True, text=True)
-    check("%s: plots/plot exits 0" % name, r.returncode == 0)
-    check("%s: gnuplot prints nothing on stderr (%s)" % (name, r.stderr.strip()[:300]),
-          r.stderr.strip() == "")
-    gpu = ""
+def gpu_of(csv):
+    """The gpu_name metadata of csv ("" where it has none)."""
     with open(csv, encoding="utf-8") as f:
         for line in f:
             if not line.startswith("#"):
                 break
             if line.startswith("# gpu_name="):
-                gpu = line.split("=", 1)[1].strip()
-    for svg in sorted(p for p in r.stdout.split("\n") if p.endswith(".svg")):
+                return line.split("=", 1)[1].strip()
+    return ""
+
+
+class ReferenceFigures(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_every_figure(self):
+        for csv in CSVS:
+            with self.subTest(csv=os.path.basename(csv)):
+                self.check_csv(csv)
+
+    def check_csv(self, csv):
+        out = os.path.join(self.tmp, os.path.basename(os.path.dirname(csv)))
+        r = subprocess.run([os.path.join(ROOT, "plots", "plot"), "--outdir", out, csv],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.strip(), "", "gnuplot prints nothing on stderr")
+        gpu = gpu_of(csv)
+        svgs = sorted(p for p in r.stdout.split("\n") if p.endswith(".svg"))
+        self.assertTrue(svgs)
+        for svg in svgs:
+            with self.subTest(figure=os.path.basename(svg)):
+                self.check_figure(svg, gpu)
+
+    def check_figure(self, svg, gpu):
         fig = os.path.basename(svg)
         areas, keys, texts = parse(svg)
-        check("%s: a plot area" % fig, len(areas) >= 1)
-        check("%s: the title says what against what" % fig,
-              any(":" in t and " against " in t for t in texts))
-        check("%s: the title names the GPU (%s)" % (fig, gpu),
-              any(t.startswith(gpu + " · ") for t in texts))
-        check("%s: no axis calls the API's occupancy achieved" % fig,
-              not any(t.startswith("achieved occupancy") for t in texts))
+        self.assertGreaterEqual(len(areas), 1, "a plot area")
+        self.assertTrue(any(":" in t and " against " in t for t in texts),
+                        "the title says what against what")
+        self.assertTrue(any(t.startswith(gpu + " · ") for t in texts),
+                        "the title names the GPU (%s)" % gpu)
+        self.assertFalse(any(t.startswith("achieved occupancy") for t in texts),
+                         "no axis calls the API's occupancy achieved")
         if "-occupancy-" in fig or "-flops-" in fig or "-chase" in fig:
-            check("%s: the occupancy axis is the theoretical one" % fig,
-                  any(t.startswith("occupancy, theoretical") for t in texts))
+            self.assertTrue(any(t.startswith("occupancy, theoretical") for t in texts),
+                            "the occupancy axis is the theoretical one")
         inside = [k[4] for k in keys for a in areas if overlaps(k, a)]
-        check("%s: no key entry inside a plot area (%s)" % (fig, ", ".join(inside[:3])),
-              not inside)
+        self.assertEqual(inside, [], "no key entry inside a plot area")
         if keys:
             top, bottom = min(k[1] for k in keys), max(k[3] for k in keys)
-            check("%s: the key takes at most a quarter of the height (%.0f px)"
-                  % (fig, bottom - top), bottom - top <= H / 4)
+            self.assertLessEqual(bottom - top, H / 4,
+                                 "the key takes at most a quarter of the height")
             out_of = [k[4] for k in keys if k[0] < 0 or k[2] > W or k[1] < 0 or k[3] > H]
-            check("%s: every key entry within the image (%s)" % (fig, ", ".join(out_of[:3])),
-                  not out_of)
-shutil.rmtree(T, ignore_errors=True)
-finish()
+            self.assertEqual(out_of, [], "every key entry within the image")
+
+
+if __name__ == "__main__":
+    unittest.main()
