@@ -15,7 +15,8 @@
             archive of the set under new stamps: the new set replaces the old, the links follow,
             the page is regenerated; archives it must refuse leave the tree as it was (exit 77
             without gnuplot)
-Standard library only. Prints FAIL lines and "N checks, M failed"; exit 0 when none failed."""
+Standard library only (unittest). Exit 0 passed, 1 failed, 2 bad usage, 77 refresh without
+gnuplot."""
 import io
 import os
 import re
@@ -24,12 +25,12 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import unittest
 
 sys.dont_write_bytecode = True
 ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "."
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
-from pycheck import check, finish  # noqa: E402
 import results_readme  # noqa: E402
 from headline import occcsv  # noqa: E402
 
@@ -77,115 +78,12 @@ def bump_peak(folder):
     return None
 
 
-def test_readme():
-    r = run(GEN, "--check")
-    check("results_readme.py --check on the tree: exit %d, %s" % (r.returncode, r.stdout.strip()
-          or r.stderr.strip()), r.returncode == 0)
-    for folder in gpu_dirs():
-        gpu = os.path.basename(folder)
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = os.path.join(tmp, gpu)
-            shutil.copytree(folder, copy)
-            r = run(GEN, "--check", copy)
-            check("%s: --check on an unchanged copy: exit %d %s" % (gpu, r.returncode, r.stdout),
-                  r.returncode == 0)
-            readme = os.path.join(copy, "README.md")
-            with open(readme, encoding="utf-8") as f:
-                text = f.read()
-            changed = re.sub(r"(\| )(\d+)(\.\d )", lambda m: m.group(1) + str(int(m.group(2)) + 1)
-                             + m.group(3), text, count=1)
-            check("%s: README.md has a headline figure to change" % gpu, changed != text)
-            with open(readme, "w", encoding="utf-8") as f:
-                f.write(changed)
-            r = run(GEN, "--check", copy)
-            check("%s: --check after a README figure changed: exit %d (want 1), %d lines"
-                  % (gpu, r.returncode, len(r.stdout.splitlines())),
-                  r.returncode == 1 and len(r.stdout.splitlines()) == 1 and "README.md" in r.stdout)
-            with open(readme, "w", encoding="utf-8") as f:
-                f.write(text)
-            name = bump_peak(copy)
-            check("%s: a CSV with a peak to change" % gpu, name is not None)
-            r = run(GEN, "--check", copy)
-            check("%s: --check after a peak of %s changed: exit %d (want 1), %d lines"
-                  % (gpu, name, r.returncode, len(r.stdout.splitlines())),
-                  r.returncode == 1 and len(r.stdout.splitlines()) == 1)
-
-
-def test_size():
-    total = 0
-    for d, _, names in os.walk(RESULTS):
-        total += sum(os.path.getsize(os.path.join(d, n)) for n in names)
-    check("results/ holds %d bytes, under %d" % (total, MAX_BYTES), total < MAX_BYTES)
-    for name in sorted(os.listdir(RESULTS)):
-        check("results/%s: a GPU folder or README.md" % name,
-              name == "README.md" or os.path.isdir(os.path.join(RESULTS, name)))
-    for folder in gpu_dirs():
-        for name in sorted(os.listdir(folder)):
-            ok = os.path.isfile(os.path.join(folder, name)) and (
-                name == "README.md" or name.endswith((".csv", "-knee.md", ".png")))
-            check("results/%s/%s: only README.md, CSVs, knee reports and PNGs belong in a set"
-                  % (os.path.basename(folder), name), ok)
-
-
-def test_revision():
-    for folder in gpu_dirs():
-        revs = {}
-        for name in csvs(folder):
-            rev = occcsv.read(os.path.join(folder, name)).meta_get("git_rev") or "(none)"
-            revs.setdefault(rev, []).append(name)
-        gpu = os.path.basename(folder)
-        detail = "; ".join("%s: %d CSVs (%s)" % (rev, len(n), ", ".join(n))
-                           for rev, n in sorted(revs.items()))
-        check("results/%s: the CSVs name %d git revisions, a set is one: %s"
-              % (gpu, len(revs), detail), len(revs) == 1)
-        print("results/%s: %s" % (gpu, "; ".join("%s (%d CSVs)" % (rev, len(n))
-                                                for rev, n in sorted(revs.items()))))
-
-
 def links_of(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     text = re.sub(r"`[^`\n]*`", "", text)
     return [m.group(1) for m in LINK.finditer(text)
             if not re.match(r"^[a-z][a-z0-9+.-]*:", m.group(1))]
-
-
-def test_links(root=ROOT):
-    results = os.path.join(root, "results")
-    docs = [os.path.join(root, "README.md")] + sorted(
-        os.path.join(root, "docs", n) for n in os.listdir(os.path.join(root, "docs"))
-        if n.endswith(".md"))
-    pages = [os.path.join(results, "README.md")] + [
-        os.path.join(f, "README.md") for f in gpu_dirs(results)]
-    linked = set()
-    for path in docs + pages:
-        if not os.path.isfile(path):
-            check("%s exists" % os.path.relpath(path, root), path not in pages)
-            continue
-        for target in links_of(path):
-            dest = os.path.normpath(os.path.join(os.path.dirname(path), target.partition("#")[0]))
-            inside = dest.startswith(results + os.sep)
-            if path in docs and not inside:
-                continue  # the docs' other links are the docs test's
-            check("%s: link %s resolves" % (os.path.relpath(path, root), target),
-                  os.path.exists(dest))
-            if path in docs:
-                linked.add(dest)
-    for folder in gpu_dirs(results):
-        gpu = os.path.basename(folder)
-        pngs = sorted(n for n in os.listdir(folder) if n.endswith(".png"))
-        for png in pngs:
-            check("results/%s/%s is linked from README.md or docs/" % (gpu, png),
-                  os.path.join(folder, png) in linked)
-        commands = {n: occcsv.read(os.path.join(folder, n)).meta_get("command") or ""
-                    for n in csvs(folder)}
-        wanted = results_readme.embedded_pngs(commands)
-        for png, command in wanted:
-            check("results/%s: a CSV of '%s', whose figure the docs embed" % (gpu, command),
-                  png is not None)
-        want = sorted({p for p, _ in wanted if p})
-        check("results/%s: the PNGs are the embedded ones: extra %s, missing %s"
-              % (gpu, sorted(set(pngs) - set(want)), sorted(set(want) - set(pngs))), pngs == want)
 
 
 def snapshot(tree):
@@ -206,62 +104,168 @@ def archive(path, files):
             tf.addfile(info, io.BytesIO(data))
 
 
-def test_refresh():
-    if shutil.which(os.environ.get("GNUPLOT", "gnuplot")) is None:
-        print("SKIP: no gnuplot (plots/plot draws the embedded figures)")
-        sys.exit(77)
-    folder = gpu_dirs()[0]
-    gpu = os.path.basename(folder)
-    with tempfile.TemporaryDirectory() as tmp:
-        tree = os.path.join(tmp, "tree")
-        os.makedirs(tree)
-        shutil.copy(os.path.join(ROOT, "README.md"), tree)
-        shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(tree, "docs"))
-        shutil.copytree(RESULTS, os.path.join(tree, "results"))
-        old = [n for n in os.listdir(folder) if n.endswith((".csv", "-knee.md"))]
-        # The same runs under new stamps: 2026 becomes 2099 in every name.
-        files = {}
-        for n in old:
-            with open(os.path.join(folder, n), "rb") as f:
-                files["results/%s/%s" % (gpu, n.replace("-2026", "-2099", 1))] = f.read()
-        before = snapshot(tree)
-        bad = dict(files, **{"results/%s/sub/x.csv" % gpu: b""})
-        archive(os.path.join(tmp, "bad.tgz"), bad)
-        dup = dict(files, **{"results/%s/%s" % (gpu, csvs(folder)[0].replace("-2026", "-2098")):
-                             files["results/%s/%s" % (gpu, csvs(folder)[0].replace("-2026",
-                                                                                   "-2099"))]})
-        archive(os.path.join(tmp, "dup.tgz"), dup)
-        for name in ("bad.tgz", "dup.tgz"):
-            r = run(REFRESH, "--root", tree, os.path.join(tmp, name))
-            check("refresh of %s: exit %d (want 1): %s" % (name, r.returncode, r.stderr.strip()),
-                  r.returncode == 1 and r.stderr.startswith("refresh: "))
-            check("refresh of %s leaves the tree as it was" % name, snapshot(tree) == before)
-        archive(os.path.join(tmp, "results.tgz"), files)
-        r = run(REFRESH, "--root", tree, os.path.join(tmp, "results.tgz"))
-        check("refresh: exit %d: %s" % (r.returncode, r.stderr.strip()), r.returncode == 0)
-        new = os.path.join(tree, "results", gpu)
-        names = sorted(os.listdir(new))
-        check("refresh: no file of the old set is left",
-              not any("-2026" in n for n in names))
-        check("refresh: every CSV and knee report of the archive is there",
-              all(m.split("/")[-1] in names for m in files))
-        r = run(GEN, "--check", new)
-        check("refresh: the page agrees with the new set: %s" % r.stdout.strip(),
-              r.returncode == 0)
-        with open(os.path.join(tree, "README.md"), encoding="utf-8") as f:
-            readme = f.read()
-        check("refresh: README.md's embedded figure follows the new set",
-              "results/%s/" % gpu in readme and "-2026" not in
-              " ".join(re.findall(r"results/%s/\S*" % re.escape(gpu), readme)))
-        test_links(tree)
+class Results(unittest.TestCase):
+    def test_readme(self):
+        r = run(GEN, "--check")
+        self.assertEqual(r.returncode, 0, "results_readme.py --check on the tree: %s"
+                         % (r.stdout.strip() or r.stderr.strip()))
+        for folder in gpu_dirs():
+            gpu = os.path.basename(folder)
+            with tempfile.TemporaryDirectory() as tmp:
+                copy = os.path.join(tmp, gpu)
+                shutil.copytree(folder, copy)
+                r = run(GEN, "--check", copy)
+                self.assertEqual(r.returncode, 0,
+                                 "%s: --check on an unchanged copy: %s" % (gpu, r.stdout))
+                readme = os.path.join(copy, "README.md")
+                with open(readme, encoding="utf-8") as f:
+                    text = f.read()
+                changed = re.sub(r"(\| )(\d+)(\.\d )",
+                                 lambda m: m.group(1) + str(int(m.group(2)) + 1) + m.group(3),
+                                 text, count=1)
+                self.assertTrue(changed != text,
+                                "%s: README.md has a headline figure to change" % gpu)
+                with open(readme, "w", encoding="utf-8") as f:
+                    f.write(changed)
+                r = run(GEN, "--check", copy)
+                self.assertTrue(r.returncode == 1 and len(r.stdout.splitlines()) == 1 and
+                                "README.md" in r.stdout,
+                                "%s: --check after a README figure changed: exit %d (want 1), "
+                                "%d lines" % (gpu, r.returncode, len(r.stdout.splitlines())))
+                with open(readme, "w", encoding="utf-8") as f:
+                    f.write(text)
+                name = bump_peak(copy)
+                self.assertTrue(name is not None, "%s: a CSV with a peak to change" % gpu)
+                r = run(GEN, "--check", copy)
+                self.assertTrue(r.returncode == 1 and len(r.stdout.splitlines()) == 1,
+                                "%s: --check after a peak of %s changed: exit %d (want 1), %d lines"
+                                % (gpu, name, r.returncode, len(r.stdout.splitlines())))
 
+    def test_size(self):
+        total = 0
+        for d, _, names in os.walk(RESULTS):
+            total += sum(os.path.getsize(os.path.join(d, n)) for n in names)
+        self.assertTrue(total < MAX_BYTES, "results/ holds %d bytes, under %d" % (total, MAX_BYTES))
+        for name in sorted(os.listdir(RESULTS)):
+            self.assertTrue(name == "README.md" or os.path.isdir(os.path.join(RESULTS, name)),
+                            "results/%s: a GPU folder or README.md" % name)
+        for folder in gpu_dirs():
+            for name in sorted(os.listdir(folder)):
+                ok = os.path.isfile(os.path.join(folder, name)) and (
+                    name == "README.md" or name.endswith((".csv", "-knee.md", ".png")))
+                self.assertTrue(ok, "results/%s/%s: only README.md, CSVs, knee reports and PNGs "
+                                "belong in a set" % (os.path.basename(folder), name))
 
-TESTS = {"readme": test_readme, "size": test_size, "revision": test_revision,
-         "links": test_links, "refresh": test_refresh}
+    def test_revision(self):
+        for folder in gpu_dirs():
+            revs = {}
+            for name in csvs(folder):
+                rev = occcsv.read(os.path.join(folder, name)).meta_get("git_rev") or "(none)"
+                revs.setdefault(rev, []).append(name)
+            gpu = os.path.basename(folder)
+            detail = "; ".join("%s: %d CSVs (%s)" % (rev, len(n), ", ".join(n))
+                               for rev, n in sorted(revs.items()))
+            self.assertTrue(len(revs) == 1,
+                            "results/%s: the CSVs name %d git revisions, a set is one: %s"
+                            % (gpu, len(revs), detail))
+            print("results/%s: %s" % (gpu, "; ".join("%s (%d CSVs)" % (rev, len(n))
+                                                    for rev, n in sorted(revs.items()))))
+
+    def test_links(self, root=ROOT):
+        results = os.path.join(root, "results")
+        docs = [os.path.join(root, "README.md")] + sorted(
+            os.path.join(root, "docs", n) for n in os.listdir(os.path.join(root, "docs"))
+            if n.endswith(".md"))
+        pages = [os.path.join(results, "README.md")] + [
+            os.path.join(f, "README.md") for f in gpu_dirs(results)]
+        linked = set()
+        for path in docs + pages:
+            if not os.path.isfile(path):
+                self.assertTrue(path not in pages, "%s exists" % os.path.relpath(path, root))
+                continue
+            for target in links_of(path):
+                dest = os.path.normpath(os.path.join(os.path.dirname(path),
+                                                     target.partition("#")[0]))
+                inside = dest.startswith(results + os.sep)
+                if path in docs and not inside:
+                    continue  # the docs' other links are the docs test's
+                self.assertTrue(os.path.exists(dest),
+                                "%s: link %s resolves" % (os.path.relpath(path, root), target))
+                if path in docs:
+                    linked.add(dest)
+        for folder in gpu_dirs(results):
+            gpu = os.path.basename(folder)
+            pngs = sorted(n for n in os.listdir(folder) if n.endswith(".png"))
+            for png in pngs:
+                self.assertTrue(os.path.join(folder, png) in linked,
+                                "results/%s/%s is linked from README.md or docs/" % (gpu, png))
+            commands = {n: occcsv.read(os.path.join(folder, n)).meta_get("command") or ""
+                        for n in csvs(folder)}
+            wanted = results_readme.embedded_pngs(commands)
+            for png, command in wanted:
+                self.assertTrue(png is not None, "results/%s: a CSV of '%s', whose figure the "
+                                "docs embed" % (gpu, command))
+            want = sorted({p for p, _ in wanted if p})
+            self.assertTrue(pngs == want,
+                            "results/%s: the PNGs are the embedded ones: extra %s, missing %s"
+                            % (gpu, sorted(set(pngs) - set(want)), sorted(set(want) - set(pngs))))
+
+    def test_refresh(self):
+        folder = gpu_dirs()[0]
+        gpu = os.path.basename(folder)
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = os.path.join(tmp, "tree")
+            os.makedirs(tree)
+            shutil.copy(os.path.join(ROOT, "README.md"), tree)
+            shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(tree, "docs"))
+            shutil.copytree(RESULTS, os.path.join(tree, "results"))
+            old = [n for n in os.listdir(folder) if n.endswith((".csv", "-knee.md"))]
+            # The same runs under new stamps: 2026 becomes 2099 in every name.
+            files = {}
+            for n in old:
+                with open(os.path.join(folder, n), "rb") as f:
+                    files["results/%s/%s" % (gpu, n.replace("-2026", "-2099", 1))] = f.read()
+            before = snapshot(tree)
+            bad = dict(files, **{"results/%s/sub/x.csv" % gpu: b""})
+            archive(os.path.join(tmp, "bad.tgz"), bad)
+            dup = dict(files, **{"results/%s/%s" % (gpu, csvs(folder)[0].replace("-2026", "-2098")):
+                                 files["results/%s/%s" % (gpu, csvs(folder)[0].replace("-2026",
+                                                                                       "-2099"))]})
+            archive(os.path.join(tmp, "dup.tgz"), dup)
+            for name in ("bad.tgz", "dup.tgz"):
+                r = run(REFRESH, "--root", tree, os.path.join(tmp, name))
+                self.assertTrue(r.returncode == 1 and r.stderr.startswith("refresh: "),
+                                "refresh of %s: exit %d (want 1): %s"
+                                % (name, r.returncode, r.stderr.strip()))
+                self.assertTrue(snapshot(tree) == before,
+                                "refresh of %s leaves the tree as it was" % name)
+            archive(os.path.join(tmp, "results.tgz"), files)
+            r = run(REFRESH, "--root", tree, os.path.join(tmp, "results.tgz"))
+            self.assertTrue(r.returncode == 0,
+                            "refresh: exit %d: %s" % (r.returncode, r.stderr.strip()))
+            new = os.path.join(tree, "results", gpu)
+            names = sorted(os.listdir(new))
+            self.assertTrue(not any("-2026" in n for n in names),
+                            "refresh: no file of the old set is left")
+            self.assertTrue(all(m.split("/")[-1] in names for m in files),
+                            "refresh: every CSV and knee report of the archive is there")
+            r = run(GEN, "--check", new)
+            self.assertTrue(r.returncode == 0,
+                            "refresh: the page agrees with the new set: %s" % r.stdout.strip())
+            with open(os.path.join(tree, "README.md"), encoding="utf-8") as f:
+                readme = f.read()
+            self.assertTrue("results/%s/" % gpu in readme and "-2026" not in
+                            " ".join(re.findall(r"results/%s/\S*" % re.escape(gpu), readme)),
+                            "refresh: README.md's embedded figure follows the new set")
+            self.test_links(tree)
+
+CHECKS = ("readme", "size", "revision", "links", "refresh")
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in TESTS:
-        print("usage: test_results.py SRCDIR %s" % "|".join(TESTS), file=sys.stderr)
+    if len(sys.argv) != 3 or sys.argv[2] not in CHECKS:
+        print("usage: test_results.py SRCDIR %s" % "|".join(CHECKS), file=sys.stderr)
         sys.exit(2)
-    TESTS[sys.argv[2]]()
-    finish()
+    if sys.argv[2] == "refresh" and shutil.which(os.environ.get("GNUPLOT", "gnuplot")) is None:
+        print("SKIP: no gnuplot (plots/plot draws the embedded figures)")
+        sys.exit(77)
+    unittest.main(argv=[sys.argv[0], "Results.test_" + sys.argv[2]])

@@ -20,7 +20,7 @@ sys.dont_write_bytecode = True
 
 CODE = (".c", ".h", ".cu", ".cuh", ".py", ".sh")
 # Files meson does not run that belong in tests/ all the same, each with the reason. Every other
-# helper (cli_lib.sh, check.h, pycheck.py, svgfig.py, fixtures/, data/, ...) is reached from a
+# helper (cli_lib.sh, check.h, svgfig.py, fixtures/, data/, ...) is reached from a
 # test by the rules above.
 HELPERS = {
     "fixtures/.gitattributes": "git keeps the fixtures' bytes as written (CRLF line ends included)",
