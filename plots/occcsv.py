@@ -109,6 +109,15 @@ class Table:
     def field(self, row, name):
         return row[self.index[name]]
 
+    def meta_dict(self):
+        """{key: value} of the metadata, the last value of a key that repeats."""
+        return dict(self.meta)
+
+    def dicts(self):
+        """Each row as {column: field text}."""
+        names = [name for name, _ in self.columns]
+        return [dict(zip(names, row)) for row in self.rows]
+
 
 class _Lines:
     """The file's lines (each with its LF; the last may lack one), split at LF only and read in

@@ -20,13 +20,13 @@ rows.
 """
 import collections
 import csv
+import os
 import re
 import sys
 
-
-def read_rows(path):
-    with open(path, newline='') as f:
-        return list(csv.DictReader(line for line in f if not line.startswith('#')))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'plots'))
+import occcsv  # noqa: E402
 
 
 def num(text):
@@ -37,10 +37,12 @@ def num(text):
 
 
 def table_of(path):
-    """(variant, arch) -> (registers, stack bytes) of the build's resource table."""
-    return {(r['variant'], r['arch']): (int(r['regs_per_thread']),
-                                        int(r['stack_bytes_per_thread']))
-            for r in read_rows(path)}
+    """(variant, arch) -> (registers, stack bytes) of the build's resource table (its own
+    schema: read with the csv module)."""
+    with open(path, newline='') as f:
+        return {(r['variant'], r['arch']): (int(r['regs_per_thread']),
+                                            int(r['stack_bytes_per_thread']))
+                for r in csv.DictReader(f)}
 
 
 def check_group(key, rows, table, say):
@@ -97,9 +99,9 @@ def main():
         print('usage: ladder_check.py CSV [RESOURCES_CSV]', file=sys.stderr)
         return 2
     try:
-        rows = read_rows(sys.argv[1])
+        rows = occcsv.read(sys.argv[1]).dicts()
         table = table_of(sys.argv[2]) if len(sys.argv) == 3 else None
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, KeyError, ValueError, occcsv.CsvError) as e:
         print('ERROR: %r' % e, file=sys.stderr)
         return 2
     groups = collections.OrderedDict()

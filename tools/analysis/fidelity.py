@@ -10,21 +10,20 @@ Per file (copy/reduce rows with status ok):
              maximum over occupancy, before 100%, in % (a curve that bends down);
   roofs      the best gbps_median of each kernel against the run's own library roof
              (reduce: roof_cub_reduce_gbps; copy: roof_memcpy_gbps).
-Prints one block per file; reads CSV with Python's csv module."""
-import csv
+Prints one block per file; reads each CSV with plots/occcsv.py."""
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots"))
+import occcsv  # noqa: E402
 
 
 def read(path):
-    meta, lines = {}, []
-    with open(path, newline="") as f:
-        for line in f:
-            if line.startswith("#"):
-                k, _, v = line[1:].strip().partition("=")
-                meta[k.strip()] = v
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(lines))
+    """(metadata {key: value}, rows [{column: text}]) of the CSV at path, read by plots/occcsv.py
+    (what occ_csv_read accepts; raises occcsv.CsvError for anything else)."""
+    t = occcsv.read(path)
+    return t.meta_dict(), t.dicts()
 
 
 ROOF = {"reduce": "roof_cub_reduce_gbps", "copy": "roof_memcpy_gbps"}

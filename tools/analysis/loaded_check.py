@@ -12,11 +12,14 @@ idle level's mean latency within 5% of dram_latency_ns (the ladder's DRAM step),
 <= 30 s (the family's set-up, metadata loaded_setup_s, plus every level's launch), every level
 ok. Prints the figures and a PASS or FAIL line per target; exit 1 if any FAIL.
 """
-import csv
 import math
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots"))
+import occcsv  # noqa: E402
 
 failed = 0
 
@@ -28,15 +31,10 @@ def say(ok, text):
 
 
 def read(path):
-    meta, lines = {}, []
-    with open(path) as f:
-        for line in f:
-            if line.startswith('#'):
-                key, _, value = line[1:].strip().partition('=')
-                meta[key.strip()] = value.strip()
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(lines))
+    """(metadata {key: value}, rows [{column: text}]) of the CSV at path, read by plots/occcsv.py
+    (what occ_csv_read accepts; raises occcsv.CsvError for anything else)."""
+    t = occcsv.read(path)
+    return t.meta_dict(), t.dicts()
 
 
 def num(v):
