@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/csv/csv_schema.h: the column table behind csv.h, shared by the files of the CSV module only
- * (csv_schema.c: table, row init, column queries; csv_write.c: writer; csv_read.c: reader).
+ * (csv_schema.c: table, row init, column queries; csv_write.c: writer; csv_target.c: the writer's
+ * path checks; csv_read.c: reader).
  * Everything else uses csv.h. */
 #ifndef OCC_CSV_SCHEMA_H
 #define OCC_CSV_SCHEMA_H
@@ -33,6 +34,11 @@ static inline void *occ_csv_field(const OccRow *r, const OccCsvColumn *c)
 {
     return (char *)r + c->offset;
 }
+
+/* Explains a failed create (errno e) of the .partial file in terms of what the user can fix:
+ * an existing one (a run writing it, or a leftover and how to resume from it), a missing or
+ * unwritable directory (csv_target.c; the writer, csv_write.c, calls it). */
+void occ_csv_explain_create_error(const char *partial, int e, char *err, size_t err_len);
 
 /* Formats a one-line message into err (err_len bytes); does nothing when err is NULL or err_len
  * is 0. */
