@@ -8,7 +8,7 @@
  * `<stem>-gpuN-<pci>-<uuid8>.log`. SIGINT and SIGTERM are passed on to every worker (each keeps
  * its finished rows, as a single run does); a worker killed outright leaves FILE.partial, which
  * the supervisor closes with `# end_status=killed by signal N` and renames to FILE. Then it prints
- * a line per worker and the fleet summary (harness/core/fleet.h) over the CSVs there are. */
+ * a line per worker and the fleet summary (harness/report/fleet.h) over the CSVs there are. */
 #ifndef OCC_FLEET_RUN_H
 #define OCC_FLEET_RUN_H
 

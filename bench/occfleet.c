@@ -2,7 +2,7 @@
 /* bench/occfleet.c: the fleet summary of CSVs from several GPUs (a --device all run, the CSVs of
  * a Slurm job array): occfleet FILE.csv... prints, per variant of the sweep (the load levels,
  * the model's inputs, only counted), each GPU's plateau and knee and the GPUs more than the
- * runs' noise away from their model's median (harness/core/fleet.h). A GPU is labelled by its
+ * runs' noise away from their model's median (harness/report/fleet.h). A GPU is labelled by its
  * file's host, gpu_index and pci_bus_id metadata. Exit status: 0 printed (with or without
  * outliers), 1 out of host memory, 2 bad usage or a file that does not read as a sweep CSV. */
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * the recomputed predictions are from the file's gbps_predicted column, then the knee table
  * (bench/run_summary.h occ_run_summary_knees) with the chain section of the on-chip families,
  * and writes the markdown knee report to opt->out_path when set (refused when it exists, unless
- * opt->force) and the JSON summary of the file (harness/model/summary_json.h) to opt->json_path
+ * opt->force) and the JSON summary of the file (harness/report/summary_json.h) to opt->json_path
  * when set (refused before the file is read when occ_summary_json_check_target refuses it, or it
  * names the file or --out). A file of chain rows alone (fma, smem, mma) needs no model inputs: its report is
  * the chain section. Exit codes (harness/core/exitcodes.h): OCC_EXIT_OK; OCC_EXIT_USAGE for an

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "chain_model.h"
+#include "knee_report.h"
 #include "sink.h"
 #include "summary.h"
+#include "summary_print.h"
 #include "summary_json.h"
 
 /* The latency table: footprint, cycles and ns per dependent load of every row that has them, and
@@ -27,7 +29,7 @@ static void print_latency(const OccRunRow *rows, int n)
     }
 }
 
-/* The JSON summary of json with these knees (harness/model/summary_json.h). 0, or -1 after a
+/* The JSON summary of json with these knees (harness/report/summary_json.h). 0, or -1 after a
  * one-line message on stderr. */
 static int write_json(const OccRunJson *json, const OccModel *m, const OccKnee *knees, int nk,
                       const OccChainKnee *chains, int nc)

@@ -15,7 +15,7 @@ struct OccSink;
  * the residency check (plots/report.py holds the same tolerance). */
 #define OCC_RESIDENCY_TOLERANCE_PTS 5.0
 
-/* Where the JSON summary of --json goes and what it describes (harness/model/summary_json.h). */
+/* Where the JSON summary of --json goes and what it describes (harness/report/summary_json.h). */
 typedef struct OccRunJson {
     const char *path;         /* the JSON file to write */
     const char *csv_path;     /* the CSV it describes, as the command line named it */
@@ -34,7 +34,7 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
                           const char *gpu_name, const OccRunJson *json);
 
 /* The end-of-run summary of the sink's rows (bench/sink.h, closed): the summary table
- * (harness/core/summary.h; the sweep rows, when any has a rate), the latency table (rows with
+ * (harness/model/summary.h; the sweep rows, when any has a rate), the latency table (rows with
  * cycles per load, and skipped footprints), the knee table of model (when not NULL) and the
  * chain section with <csv>-knee.md beside path (occ_run_summary_knees), the residency check (rows with a measured residency), the roof
  * and "wrote <path> (<end_status>)" or "FAILED to write ...". The load-level rows (finite

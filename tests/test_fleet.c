@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_fleet.c: the fleet summary (harness/core/fleet.h) on synthetic runs: plateaus, knees,
+/* tests/test_fleet.c: the fleet summary (harness/report/fleet.h) on synthetic runs: plateaus, knees,
  * each GPU against its model's median, the noise bound that makes an outlier, the printed lines,
  * the load levels (the model's inputs) left out of the comparison. */
 #include <math.h>

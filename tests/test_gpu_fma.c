@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "family_fma.h"
 #include "family_reduce.h"
+#include "family_stream.h"
 #include "flops.h"
 #include "stream_buf.h"
 

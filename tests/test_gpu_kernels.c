@@ -10,6 +10,7 @@
 #include "gpu_test.h"
 #include "catalog.h"
 #include "family_reduce.h"
+#include "family_stream.h"
 #include "stream_buf.h"
 #include "variants.h"
 

@@ -10,6 +10,7 @@
 
 #include "catalog.h"
 #include "check.h"
+#include "knee_report.h"
 #include "model.h"
 #include "summary.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/test_resume_scale.c: --resume on large files (harness/csv/resume.c). A 200,000-row file
+/* tests/test_resume_scale.c: --resume on large files (harness/plan/resume.c). A 200,000-row file
  * written by the CSV writer: occ_resume_read finds no duplicate in it and finds one appended at its
  * end; occ_resume_filter_points and occ_resume_keep_rows on 200,000 rows and 200,000 points. One
  * row against every other (the old checks) would take many minutes there; the sorted lookups take

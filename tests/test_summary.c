@@ -7,6 +7,7 @@
 #include "check.h"
 #include "rowfmt.h"
 #include "summary.h"
+#include "summary_print.h"
 
 enum { MAX_ROWS = 16 };
 

@@ -138,7 +138,7 @@ typedef struct OccOptions {
                                      given; NULL (default) = none */
     const char *json_path;        /* --json FILE (points into argv): the JSON summary of the
                                      run's CSV (with --recompute: of that CSV), written at the
-                                     end (harness/model/summary_json.h); NULL (default) = none */
+                                     end (harness/report/summary_json.h); NULL (default) = none */
     int devices[OCC_MAX_LIST];    /* --device LIST|all: CUDA device indices, distinct, >= 0, in
                                      the order given (ranges like 0..3 allowed); default {0} */
     int n_devices;                /* entries in devices, 1..OCC_MAX_LIST, or OCC_DEVICES_ALL for

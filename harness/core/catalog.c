@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "family_table.h"
-#include "loaded_model.h"
 #include "variants.h"
 
 /* An entry is the values of the fields it may leave out (family_table.h), then its own

@@ -33,6 +33,16 @@ typedef enum OccRequestShape {
                                      address, independent of the trip's others */
 } OccRequestShape;
 
+/* The background traffics a curve is measured under (the values of OccLoadedTraffic,
+ * kernels/api.h), one of which each family's rows are predicted from (family_table.h). */
+typedef enum OccCurveTraffic {
+    OCC_CURVE_READ = 0,  /* contiguous read-only streams (reduce) */
+    OCC_CURVE_COPY = 1,  /* contiguous read + write streams (copy) */
+    OCC_CURVE_GATHER = 2, /* 128-byte lines at random addresses (the warp chase) */
+    OCC_CURVE_SECTOR = 3  /* 32-byte sectors at random addresses (the thread chase) */
+} OccCurveTraffic;
+#define OCC_CURVE_TRAFFICS 4
+
 /* One family of the table; the fields, and what one left out of an entry holds, are documented
  * in family_table.h. */
 typedef struct OccFamilyInfo {

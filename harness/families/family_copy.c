@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "family.h"
+#include "family_stream.h"
 
 static const OccStreamKernel kernels[] = {OCC_COPY_VARIANTS(OCC_STREAM_KERNEL_ENTRY)};
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };

@@ -10,6 +10,7 @@
 
 #include "family.h"
 #include "family_reduce.h"
+#include "family_stream.h"
 #include "flops.h"
 
 #define ENTRY(a) {OCC_MIXED_NAME(OCC_MIXED_U, OCC_MIXED_V, a), occ_launch_mixed_a##a,             \

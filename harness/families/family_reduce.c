@@ -8,6 +8,7 @@
 
 #include "family.h"
 #include "family_reduce.h"
+#include "family_stream.h"
 
 static const OccStreamKernel kernels[] = {OCC_REDUCE_VARIANTS(OCC_STREAM_KERNEL_ENTRY)};
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };

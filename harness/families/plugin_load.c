@@ -36,7 +36,7 @@ enum {
 /* The loaded plugin, a file static on purpose: one plugin per process, whose family joins the
  * process-wide catalog (harness/core/catalog.c) and whose kernels and resources are asked for
  * by catalog variant alone (occ_plugin_kernel, occ_plugin_resources: the point loop's kernel()
- * op and harness/gpu/resources.c hold no plugin state). It is set while the process is
+ * op and harness/families/resources.c hold no plugin state). It is set while the process is
  * single-threaded, before the options are parsed; later calls fill the caches below. The
  * descriptor, its variant table and its names are copies (read_plugin): nothing after the load
  * reads the plugin's own memory but through its functions. */

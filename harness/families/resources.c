@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/gpu/resources.c: variant resources from the runtime or the build-time table. */
+/* harness/families/resources.c: variant resources from the runtime or the build-time table. */
 #include "resources.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/gpu/resources.h: the registers, local memory and static shared memory of every catalog
+/* harness/families/resources.h: the registers, local memory and static shared memory of every catalog
  * variant, from the device's runtime attributes or, without a device, from the build's resource
  * table (kernels/kernel_resources.h). */
 #ifndef OCC_RESOURCES_H

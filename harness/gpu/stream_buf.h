@@ -91,10 +91,4 @@ cudaError_t occ_sum_scratch_total(OccSumScratch *s, cudaStream_t st,
                                                         unsigned long long *probe),
                                   void *state, float *got);
 
-/* The kernel tables of the streaming families (family_copy.c, family_reduce.c,
- * family_mixed.c), *n entries each, for the GPU tests that exercise every launcher directly. */
-const OccStreamKernel *occ_copy_kernels(int *n);
-const OccStreamKernel *occ_reduce_kernels(int *n);
-const OccStreamKernel *occ_mixed_kernels(int *n);
-
 #endif

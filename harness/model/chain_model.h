@@ -14,7 +14,7 @@
  * chain keeps one operation in flight, so the rate is min(W x U / L, r) and the warps an SM needs
  * for it are W* = L x r / U (per sub-partition: W* / 4). The predicted knee is the lowest
  * occupancy level of the variant with W >= OCC_SUMMARY_KNEE_FRACTION x W*, the measured one the
- * lowest reaching that fraction of its best rate (the knee of harness/core/summary.h). */
+ * lowest reaching that fraction of its best rate (the knee of harness/model/summary.h). */
 #ifndef OCC_CHAIN_MODEL_H
 #define OCC_CHAIN_MODEL_H
 

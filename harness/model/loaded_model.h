@@ -12,15 +12,7 @@
 #ifndef OCC_LOADED_MODEL_H
 #define OCC_LOADED_MODEL_H
 
-/* The background traffics a curve is measured under (the values of OccLoadedTraffic,
- * kernels/api.h), one of which each family's rows are predicted from (family_table.h). */
-typedef enum OccCurveTraffic {
-    OCC_CURVE_READ = 0,  /* contiguous read-only streams (reduce) */
-    OCC_CURVE_COPY = 1,  /* contiguous read + write streams (copy) */
-    OCC_CURVE_GATHER = 2, /* 128-byte lines at random addresses (the warp chase) */
-    OCC_CURVE_SECTOR = 3  /* 32-byte sectors at random addresses (the thread chase) */
-} OccCurveTraffic;
-#define OCC_CURVE_TRAFFICS 4
+#include "catalog.h" /* OccCurveTraffic, the traffics a curve is measured under */
 
 /* The most load levels one curve holds. */
 #define OCC_CURVE_MAX_LEVELS 32

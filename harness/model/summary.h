@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/summary.h: the end-of-run summary table: best point and knee occupancy per variant.
+/* harness/model/summary.h: the figures of the end-of-run summary: best point and knee occupancy
+ * per variant (printed by harness/report/summary_print.h; the model's knee report compares its
+ * predicted knee with this measured one).
  *
  * Only rows whose status is exactly "ok" count; rows with a NaN gbps_median (e.g. chase latency
  * points) count in n_ok but take no part in the best point or the knee. The arithmetic families'
  * rows (a finite gflops_median) get the same figures on GFLOP/s. */
 #ifndef OCC_SUMMARY_H
 #define OCC_SUMMARY_H
-
-#include <stdio.h>
 
 #include "csv.h"
 
@@ -39,14 +39,5 @@ int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, 
 
 /* 1 when the entries hold more than one block size (the tables then name each line's). */
 int occ_summary_per_block(const OccVariantSummary *v, int n);
-
-/* Prints to f an aligned table with a header line and one line per variant, or per (variant,
- * block size) when the rows hold several (a block column after the name) (ok rows, best GB/s,
- * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN; variants with
- * GFLOP/s but no GB/s are left to the next table), then a line counting the ok, skip and fail
- * rows (and "other" statuses, if any). When some variant has GFLOP/s, an arithmetic table
- * follows (best GFLOP/s, occupancy % at it, % of the arithmetic peak, knee occupancy %) with a
- * line saying what its knee is. */
-void occ_summary_print(FILE *f, const OccRow *rows, int n_rows);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv/resume.c: matching planned points against the rows of an earlier run. The duplicate
+/* harness/plan/resume.c: matching planned points against the rows of an earlier run. The duplicate
  * check, occ_resume_filter_points and occ_resume_keep_rows compare rows through arrays of pointers
  * to them sorted by their keys (qsort) and binary searches in them, O((rows + points) log rows),
  * not each row against every other row or point. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv/resume.h: --resume FILE: which planned points an earlier run's CSV already holds
+/* harness/plan/resume.h: --resume FILE: which planned points an earlier run's CSV already holds
  * (pure). A point is held by a row of the same kernel, mode, variant and, for occupancy points,
  * lever, block size and requested occupancy, or, for footprint points, footprint (buffer_bytes)
  * (a load level's variant names the level: kernel, mode and variant are its keys),

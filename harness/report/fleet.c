@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/fleet.c: the fleet summary (contract in fleet.h). */
+/* harness/report/fleet.c: the fleet summary (contract in fleet.h). */
 #include "fleet.h"
 
 #include <math.h>

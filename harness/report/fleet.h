@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/fleet.h: the fleet summary: the same sweep on several GPUs, compared per variant.
+/* harness/report/fleet.h: the fleet summary: the same sweep on several GPUs, compared per variant.
  *
  * Each GPU's plateau (its best gbps_median for the variant) and knee (occ_summary_compute), and,
  * among GPUs of the same model (equal gpu_name), how far each plateau lies from the median of the

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model/knee_report.c: the knee table printed and written as markdown, and the model's
- * agreement over its natural variants (contract in model.h). */
+/* harness/report/knee_report.c: the knee table printed and written as markdown, and the model's
+ * agreement over its natural variants (contract in knee_report.h). */
+#include "knee_report.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "chain_model.h"
-#include "model.h"
 #include "report_file.h"
 #include "rowfmt.h"
 #include "summary.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/plan_print.c: the plan as printed before a run (contract in bench/plan_print.h). */
+/* harness/report/plan_print.c: the plan as printed before a run (contract in harness/report/plan_print.h). */
 #include "plan_print.h"
 
 #include <string.h>

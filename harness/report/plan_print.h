@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/plan_print.h: the plan of harness/plan/plan.h as printed before any measurement: the
+/* harness/report/plan_print.h: the plan of harness/plan/plan.h as printed before any measurement: the
  * occupancy levels a run announces on stderr, and the whole plan of --dry-run on stdout. */
 #ifndef OCC_PLAN_PRINT_H
 #define OCC_PLAN_PRINT_H

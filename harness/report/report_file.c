@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv/report_file.c: a report written whole or not at all (contract in report_file.h). */
+/* harness/report/report_file.c: a report written whole or not at all (contract in report_file.h). */
 #define _POSIX_C_SOURCE 200809L /* open(O_EXCL), fdopen */
 #include "report_file.h"
 

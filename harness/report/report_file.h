@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/csv/report_file.h: a text report (the knee report's markdown) written whole or not at
+/* harness/report/report_file.h: a text report (the knee report's markdown) written whole or not at
  * all, by the rule the CSV writer follows: into a file of its own, created next to the target
  * with O_CREAT | O_EXCL (never through a link, never shared with another run), renamed over the
  * target once complete (a symlink at the target is replaced, not followed). Pure: POSIX only. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model/summary_json.c: the JSON summary of a run (document and contract in
+/* harness/report/summary_json.c: the JSON summary of a run (document and contract in
  * summary_json.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "summary_json.h"
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knee_report.h"
 #include "report_file.h"
 #include "rowfmt.h"
 #include "summary.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/model/summary_json.h: the machine-readable summary of a run (--json FILE), for
+/* harness/report/summary_json.h: the machine-readable summary of a run (--json FILE), for
  * dashboards and CI comparisons: one JSON document describing one CSV. Pure: rows, metadata
  * and the knee report's figures in, a file out (written whole or not at all, as
- * harness/csv/report_file.h writes the knee report).
+ * harness/report/report_file.h writes the knee report).
  *
  * The document (one object; a number that is NaN or infinite is null):
  *   "schema": "occsweep-summary/1"

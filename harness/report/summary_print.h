@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* harness/report/summary_print.h: the end-of-run summary table of a run's rows, from the
+ * per-variant figures of harness/model/summary.h. */
+#ifndef OCC_SUMMARY_PRINT_H
+#define OCC_SUMMARY_PRINT_H
+
+#include <stdio.h>
+
+#include "csv.h"
+
+/* Prints to f an aligned table with a header line and one line per variant, or per (variant,
+ * block size) when the rows hold several (a block column after the name) (ok rows, best GB/s,
+ * occupancy % at the best, % of memcpy roof, knee occupancy %; "-" for NaN; variants with
+ * GFLOP/s but no GB/s are left to the next table), then a line counting the ok, skip and fail
+ * rows (and "other" statuses, if any). When some variant has GFLOP/s, an arithmetic table
+ * follows (best GFLOP/s, occupancy % at it, % of the arithmetic peak, knee occupancy %) with a
+ * line saying what its knee is. */
+void occ_summary_print(FILE *f, const OccRow *rows, int n_rows);
+
+#endif
