@@ -8,6 +8,10 @@
   circles  no include circle between C modules (a module is foo.c, foo.h, foo.cu and foo.cuh of
            one folder; A depends on B when a file of A has #include "..." of a file of B) and no
            import circle between Python modules of one folder (import of a sibling module);
+  ranks    the C folders in one order (RANKS: a folder of harness/ is harness/<name>, elsewhere
+           the top folder): a file includes only files of its own folder or of a folder ranked
+           below it, every folder with C files has a rank, and no include circle between folders;
+           harness/README.md's folder table lists the folders of harness/ in that order;
   harness  no .c directly under harness/ (its sources live in its folders), and no folder of
            harness/ (itself included) with more than 30 files.
 Prints a FAIL line per finding and a summary; exit 0 when there is none."""
@@ -20,6 +24,10 @@ sys.dont_write_bytecode = True
 
 MAX_LINES = 400
 MAX_FILES = 30
+# The C folders, lowest rank first: each includes only folders before it (harness/README.md).
+RANKS = ("include", "kernels", "harness/core", "harness/csv", "harness/model", "harness/cli",
+         "harness/plan", "harness/report", "harness/gpu", "harness/families", "bench",
+         "examples")
 DIRS = ("harness", "bench", "kernels", "plots", "examples", "include", "tools")
 TOP = ("run_sweep", "run_tests")
 EXTS = (".c", ".h", ".cu", ".cuh", ".py", ".sh", ".gp")
@@ -175,6 +183,45 @@ def cycle_in(graph, comp):
     return sorted(comp)
 
 
+def folder_of(mod):
+    """The folder a module ranks by: harness/<name> under harness/, else its top folder."""
+    parts = mod.split("/")
+    return "/".join(parts[:2]) if parts[0] == "harness" and len(parts) > 2 else parts[0]
+
+
+def check_ranks(root, cg):
+    """Every C folder ranked, every include downward (or within the folder), no folder circle;
+    harness/README.md's table in rank order. Returns the folder graph."""
+    folders = {}
+    for mod, deps in cg.items():
+        a = folder_of(mod)
+        folders.setdefault(a, set())
+        for dep in sorted(deps):
+            b = folder_of(dep)
+            if b == a:
+                continue
+            folders[a].add(b)
+            if a in RANKS and b in RANKS and RANKS.index(b) > RANKS.index(a):
+                fail("%s includes %s: %s/ may include only the folders ranked below it (%s), "
+                     "not %s/" % (mod, dep, a, ", ".join(RANKS[:RANKS.index(a)]), b))
+    for f in sorted(folders):
+        if f not in RANKS:
+            fail("%s/: a folder of C files with no rank (add it to RANKS in tests/test_layout.py "
+                 "and to harness/README.md)" % f)
+    for cyc in circles(folders):
+        fail("folder include circle: %s" % " -> ".join(cyc))
+    readme = os.path.join(root, "harness", "README.md")
+    if os.path.isfile(readme):
+        with open(readme, encoding="utf-8") as f:
+            table = re.findall(r"^\|(?: \d+ \|)? `([a-z_]+)/` \|", f.read(), re.M)
+            listed = ["harness/" + n for n in table]
+        want = [r for r in RANKS if r.startswith("harness/")]
+        if listed != want:
+            fail("harness/README.md: its folder table lists %s; the ranks are %s" %
+                 (", ".join(listed) or "none", ", ".join(want)))
+    return folders
+
+
 def check_harness(root):
     h = os.path.join(root, "harness")
     if not os.path.isdir(h):
@@ -199,10 +246,12 @@ def main():
     for kind, graph in (("include", cg), ("import", pg)):
         for cyc in circles(graph):
             fail("%s circle: %s" % (kind, " -> ".join(cyc)))
+    folders = check_ranks(root, cg)
     check_harness(root)
-    print("%d source files, %d C modules (%d includes), %d Python modules (%d imports): "
-          "%d findings" % (len(files), len(cg), sum(map(len, cg.values())), len(pg),
-                          sum(map(len, pg.values())), len(failures)))
+    print("%d source files, %d C modules (%d includes) in %d folders (%d folder "
+          "includes), %d Python modules (%d imports): %d findings" %
+          (len(files), len(cg), sum(map(len, cg.values())), len(folders),
+           sum(map(len, folders.values())), len(pg), sum(map(len, pg.values())), len(failures)))
     return 1 if failures else 0
 
 
