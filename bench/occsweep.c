@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench/occsweep.c: the occsweep program (./run_sweep runs it): parse -> plan -> measure -> print.
- * Glue only: every step lives in harness/ (logic, measurement) or a bench/ module (README.md). */
-#include <signal.h>
+/* bench/occsweep.c: the occsweep program (./run_sweep runs it): parse, then the first command of
+ * commands[] the options ask for (help, list, calc, recompute, fleet, dry run, measure, ...), each
+ * one function, after the checks and the plan it needs. Glue only: every step lives in harness/
+ * (logic, measurement) or a bench/ module (README.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,8 @@
 #include "build_info.h"
 #include "calc.h"
 #include "fake_device.h"
-#include "family_ladder.h"
 #include "fleet_run.h"
-#include "loaded_levels.h"
+#include "measure.h"
 #include "ncu_pass.h"
 #include "nvml.h"
 #include "plugin_load.h"
@@ -21,16 +21,7 @@
 #include "recompute.h"
 #include "resources.h"
 #include "resume.h"
-#include "run_meta.h"
-#include "run_policy.h"
-#include "run_summary.h"
-#include "sink.h"
 #include "summary_json.h"
-
-/* Set by SIGINT/SIGTERM; the point loop stops between points once it is (OccRun.stop).
- * File-scope because a signal handler can reach nothing else. */
-static volatile sig_atomic_t stop_requested = 0;
-static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
 static int usage_error(const char *msg)
 {
@@ -88,132 +79,6 @@ static int calc(const OccOptions *opt)
     return OCC_EXIT_OK;
 }
 
-/* The model meta line of a loaded-latency model: which traffic's curve L(X) predicts each
- * planned family that the model covers (the family table's curve_traffic), and the fallback. */
-static void describe_loaded_model(const OccPlan *plan, double unloaded_ns, char *out, size_t len)
-{
-    size_t used = (size_t)snprintf(out, len, "loaded latency L(X) of this run's chase/loaded rows (");
-    int listed[OCC_MAX_FAMILIES] = {0}, any = 0;
-    for (int i = 0; i < plan->n && used < len; i++) {
-        const int fam = plan->points[i].family;
-        const OccFamilyInfo *f = occ_family_at(fam);
-        if (!(f->dram_bytes_per_load_byte > 0) || fam >= OCC_MAX_FAMILIES || listed[fam]) continue;
-        listed[fam] = 1;
-        used += (size_t)snprintf(out + used, len - used, "%s%s/%s rows: %s traffic", any ? "; " : "",
-                                 f->kernel, f->mode, occ_curve_traffic_name(f->curve_traffic));
-        any = 1;
-    }
-    if (used < len)
-        snprintf(out + used, len - used, "); unloaded DRAM latency %.1f ns where no level is ok",
-                 unloaded_ns);
-}
-
-/* The Little's-law model's inputs, when a selected family uses it: the unloaded DRAM latency,
- * measured now on this GPU far beyond L2, and (unless --no-loaded) the loaded-latency curves by
- * background traffic, empty until the sink fills them from the load levels' rows (measured first,
- * or kept by --resume). 0 (model set, or none needed) or -1 with err. */
-static int measure_model(OccRun *run, const OccPlan *plan, OccModel *model,
-                         OccLatencyCurve curves[OCC_CURVE_TRAFFICS], int *have, OccMeta *m,
-                         char *err, size_t err_len)
-{
-    *have = 0;
-    for (int i = 0; i < plan->n && !*have; i++)
-        *have = occ_family_at(plan->points[i].family)->dram_bytes_per_load_byte > 0;
-    if (!*have) return 0;
-    double ns = 0, cycles = 0;
-    const size_t footprint = (size_t)(8 * run->dev->l2_bytes);
-    if (occ_ladder_dram_latency(run->timer.stream, footprint, &ns, &cycles, err, err_len) != 0)
-        return -1;
-    *model = (OccModel){.latency_ns = ns, .roof_gbps = run->roof.memcpy_gbps,
-                        .roof_read_gbps = run->roof.cub_reduce_gbps,
-                        .sm_count = run->dev->sm_count};
-    occ_meta_add(m, "dram_latency_ns", "%.1f", ns);
-    occ_meta_add(m, "dram_latency_cycles", "%.1f", cycles);
-    char which[400];
-    if (!run->opt->no_loaded) {
-        occ_model_use_curves(model, curves);
-        describe_loaded_model(plan, ns, which, sizeof which);
-    } else {
-        occ_model_describe(model, which, sizeof which);
-    }
-    occ_meta_add(m, "model", "%s", which);
-    return 0;
-}
-
-/* The size of the run's stream buffers (the roof and the streaming families) without --size: the
- * largest default of the planned families, at least 8 x L2. */
-static long long stream_default_bytes(const OccPlan *plan, const OccDevice *dev)
-{
-    long long bytes = 8 * dev->l2_bytes;
-    for (int i = 0; i < plan->n; i++) {
-        const OccFamilyInfo *f = occ_family_at(plan->points[i].family);
-        const long long b = occ_family_default_bytes(f, dev->l2_bytes, (long long)dev->free_bytes);
-        bytes = b > bytes ? b : bytes;
-    }
-    return bytes;
-}
-
-/* Runs the measurement: buffers, roof, model, CSV, the points, summary and plots. */
-static int measure(const OccOptions *opt, const OccDevice *dev, int argc, char **argv,
-                   const OccPlan *plan, OccCsvTable *resumed, const OccPlan *todo)
-{
-    OccMeta meta = {0};
-    OccSink sink = {0};
-    OccModel model = {0};
-    OccLatencyCurve curves[OCC_CURVE_TRAFFICS] = {0};
-    char err[512], path[1024];
-    int have_model = 0;
-    OccRun run = {.dev = dev, .opt = opt, .stop = &stop_requested, .meta = occ_meta_sink,
-                  .meta_user = &meta, .policy = occ_run_timing_policy(opt)};
-    const long long size = opt->size_bytes ? opt->size_bytes : stream_default_bytes(plan, dev);
-    if (occ_run_init(&run, size, todo->points, todo->n, err, sizeof err) != 0) return fail(err);
-    if (!opt->quiet)
-        fprintf(stderr, "occsweep: %s, %d SMs, %d points; measuring roof\n", dev->name,
-                dev->sm_count, todo->n);
-    if (occ_run_measure_roof(&run, err, sizeof err) != 0) return fail(err);
-    const char *pci = dev->pci_bus_id;
-    occ_meta_add_run(&meta, argc, argv, &run, opt, pci, plan->carveout_bytes);
-    occ_meta_add_family_carveouts(&meta, plan);
-    if (measure_model(&run, plan, &model, curves, &have_model, &meta, err, sizeof err) != 0 ||
-        occ_run_setup_families(&run, todo->points, todo->n, err, sizeof err) != 0)
-        return fail(err);
-    occ_meta_add_resumed(&meta, resumed);
-    /* the earlier run's rows this one keeps (occ_resume_keep_rows) */
-    unsigned char *keep = resumed ? occ_resume_keep_mask(resumed, todo->points, todo->n) : NULL;
-    if (resumed && !keep) return fail("--resume: out of memory for the rows it keeps");
-    if (opt->resume_path) snprintf(path, sizeof path, "%s", opt->resume_path);
-    else if (opt->out_path) snprintf(path, sizeof path, "%s", opt->out_path);
-    else occ_run_default_path(path, sizeof path, dev->slug, opt->families);
-    if (occ_sink_open(&sink, path, opt->force || resumed, &meta, have_model ? &model : NULL,
-                      opt->quiet, err, sizeof err) != 0) {
-        fprintf(stderr, "occsweep: %s\n", err);
-        free(keep);
-        return OCC_EXIT_USAGE;
-    }
-    if (have_model && model.curve) occ_sink_feed_curves(&sink, curves);
-    for (int i = 0; keep && i < resumed->n_rows; i++)
-        if (keep[i]) occ_sink_keep(&sink, &resumed->rows[i]);
-    free(keep);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    cudaError_t e = cudaSuccess;
-    const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
-                                    sizeof err);
-    occ_sink_close(&sink, pci, done, todo->n, e != cudaSuccess);
-    const int json_failed = occ_run_summary_print(&sink, &run.roof, have_model ? &model : NULL,
-                                                  path, dev->name, opt->json_path) != 0;
-    occ_run_free(&run);
-    if (e != cudaSuccess) return fail(err);
-    /* Profiling, figures and the --report page only for a finished run; none changes the exit
-     * status. */
-    if (opt->ncu && done == todo->n)
-        occ_ncu_pass_run(argc, argv, size, plan->n, &sink, &meta, path, opt->quiet);
-    if ((opt->plot || opt->report) && done == todo->n) occ_plot_scripts_figures(path);
-    if (opt->report && done == todo->n) occ_plot_scripts_page(path);
-    const int rc = occ_sink_exit_status(&sink, done, todo->n, path);
-    return rc == OCC_EXIT_OK && json_failed ? OCC_EXIT_FAIL : rc;
-}
-
 /* --resume, once the device (or --arch) is known: the earlier rows' GPU and run axes checked,
  * the plan reduced to what is missing. The file itself was read before the GPU was opened. */
 static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, OccCsvTable *t,
@@ -264,113 +129,231 @@ static int load_plugin(int argc, char **argv, char *err, size_t err_len)
     return path && occ_plugin_load(path, err, err_len) < 0 ? -1 : 0;
 }
 
-/* What run() allocates on its way to the measurement, freed by main however run() ends (every
- * early return included: the sanitized build's leak check holds the program to it). */
+/* What the planned commands allocate on their way to the measurement, freed by main however the
+ * command ends (every early return included: the sanitized build's leak check holds the program
+ * to it). */
 typedef struct Owned {
     OccCsvTable resumed;      /* --resume's file */
     OccVariantResources *res; /* one entry per catalog variant */
     OccPlan plan, todo;       /* every point, and those still to measure */
 } Owned;
 
-/* The program: the plugin, the options, the plan, then the run, fake run or dry run; what it
- * allocates is left in o for main to free. */
-static int run(int argc, char **argv, Owned *o)
+/* What a command works on: the command line, and for the planned commands (OCC_CMD_PLAN) the
+ * target and the plan that plan_target() made. */
+typedef struct Cmd {
+    int argc;
+    char **argv;
+    OccOptions opt;             /* as parsed (the --ncu child's outputs cleared) */
+    int ncu_child;              /* 1: the child run of --ncu (bench/ncu_pass.h) */
+    const char *fake_list;      /* OCC_FAKE_DEVICES_ENV, or NULL (bench/fake_device.h) */
+    Owned *o;                   /* what the planned commands allocate */
+    /* Set by plan_target: */
+    OccDevice dev;              /* the GPU, when neither --arch nor a fake device is the target */
+    const OccArchLimits *arch;  /* the target's limits */
+    OccFakeDevice fake_dev;     /* the fake device, when the target is one */
+    const OccFakeDevice *fake;  /* &fake_dev, or NULL */
+    char notes[4096];           /* the occupancy level notes (occ_plan_block_levels) */
+} Cmd;
+
+/* What a command needs before it runs. */
+enum {
+    OCC_CMD_CHECKS = 1, /* the checks before any GPU time: --json, OCC_FAKE_DEVICES_ENV */
+    OCC_CMD_PLAN = 2    /* the target opened and the plan built (plan_target) */
+};
+
+/* One command of the program, as perf's builtin-* are: the first entry of commands[] whose
+ * wanted() holds runs. */
+typedef struct OccCommand {
+    int (*wanted)(const Cmd *c); /* 1 when the options ask for it */
+    int needs;                   /* OCC_CMD_* bits */
+    int (*run)(Cmd *c);          /* the command; returns the exit status */
+} OccCommand;
+
+static int want_help(const Cmd *c) { return c->opt.help; }
+static int cmd_help(Cmd *c)
 {
-    OccOptions opt = {0};
-    OccDevice dev = {0};
-    char err[512], msg[480], notes[4096] = "", cc[8];
-    if (load_plugin(argc, argv, err, sizeof err) != 0) {
-        fprintf(stderr, "occsweep: %s\n", err);
-        return OCC_EXIT_USAGE;
-    }
-    if (occ_options_parse(argc, argv, &opt, err, sizeof err) != OCC_EXIT_OK) return usage_error(err);
-    if (opt.help) { occ_options_print_help(stdout, "occsweep"); return OCC_EXIT_OK; }
-    if (opt.version) return occ_plot_scripts_version(stdout);
-    if (opt.help_man) { occ_options_print_man(stdout, "occsweep", OCC_VERSION); return OCC_EXIT_OK; }
-    /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
-    const int ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
-    if (ncu_child) {
-        opt.ncu = opt.report = opt.plot = 0;
-        opt.out_path = opt.resume_path = opt.json_path = NULL;
-        opt.quiet = 1;
-    }
-    if (opt.list) {
-        for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
-        return OCC_EXIT_OK;
-    }
-    if (opt.calc) return calc(&opt);
-    if (opt.recompute_path) return occ_recompute(&opt);
-    if (opt.json_path && check_json(&opt, msg, sizeof msg) != 0) return usage_error(msg);
-    /* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a
-     * real --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
-    const char *fake_list = occ_fake_list();
-    OccFakeDevice fake_dev = {0};
-    if (fake_list && !opt.dry_run) return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
-    if (!opt.arch && opt.n_devices != 1 && (!opt.dry_run || fake_list))
-        return occ_fleet_run(&opt, argc, argv);
+    (void)c;
+    occ_options_print_help(stdout, "occsweep");
+    return OCC_EXIT_OK;
+}
+
+static int want_version(const Cmd *c) { return c->opt.version; }
+static int cmd_version(Cmd *c) { (void)c; return occ_plot_scripts_version(stdout); }
+
+static int want_help_man(const Cmd *c) { return c->opt.help_man; }
+static int cmd_help_man(Cmd *c)
+{
+    (void)c;
+    occ_options_print_man(stdout, "occsweep", OCC_VERSION);
+    return OCC_EXIT_OK;
+}
+
+static int want_list(const Cmd *c) { return c->opt.list; }
+static int cmd_list(Cmd *c)
+{
+    (void)c;
+    for (int i = 0; i < occ_variant_count(); i++) printf("%s\n", occ_variant_at(i)->name);
+    return OCC_EXIT_OK;
+}
+
+static int want_calc(const Cmd *c) { return c->opt.calc; }
+static int cmd_calc(Cmd *c) { return calc(&c->opt); }
+
+static int want_recompute(const Cmd *c) { return c->opt.recompute_path != NULL; }
+static int cmd_recompute(Cmd *c) { return occ_recompute(&c->opt); }
+
+/* A device list (or all) is a fleet, unless only planned: --arch plans for no device, and a real
+ * --dry-run plans for the first listed; with a fake device list a dry run is a fleet. */
+static int want_fleet(const Cmd *c)
+{
+    return !c->opt.arch && c->opt.n_devices != 1 && (!c->opt.dry_run || c->fake_list);
+}
+static int cmd_fleet(Cmd *c) { return occ_fleet_run(&c->opt, c->argc, c->argv); }
+
+static int want_fake(const Cmd *c) { return c->fake_list && !c->opt.arch; }
+static int cmd_fake(Cmd *c)
+{
+    Owned *o = c->o;
+    return occ_fake_run(&c->opt, c->fake, &o->todo, c->opt.resume_path ? &o->resumed : NULL,
+                        c->argc, c->argv);
+}
+
+static int want_dry_run(const Cmd *c) { return c->opt.dry_run; }
+static int cmd_dry_run(Cmd *c)
+{
+    occ_plan_print_dry_run(&c->o->todo, c->opt.arch ? c->arch->name : c->dev.name, c->notes,
+                           !c->opt.arch, &c->opt);
+    return OCC_EXIT_OK;
+}
+
+static int want_ncu_child(const Cmd *c) { return c->ncu_child; }
+static int cmd_ncu_child(Cmd *c) { return occ_ncu_pass_child(&c->opt, &c->dev, &c->o->plan); }
+
+static int want_always(const Cmd *c) { (void)c; return 1; }
+static int cmd_measure(Cmd *c)
+{
+    Owned *o = c->o;
+    if (!c->opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", c->notes, &o->plan);
+    return occ_measure(&c->opt, &c->dev, c->argc, c->argv, &o->plan,
+                       c->opt.resume_path ? &o->resumed : NULL, &o->todo);
+}
+
+/* The commands, in the order they are tried: the options asking for several run the first. */
+static const OccCommand commands[] = {
+    {want_help, 0, cmd_help},
+    {want_version, 0, cmd_version},
+    {want_help_man, 0, cmd_help_man},
+    {want_list, 0, cmd_list},
+    {want_calc, 0, cmd_calc},
+    {want_recompute, 0, cmd_recompute},
+    {want_fleet, OCC_CMD_CHECKS, cmd_fleet},
+    {want_fake, OCC_CMD_CHECKS | OCC_CMD_PLAN, cmd_fake},
+    {want_dry_run, OCC_CMD_CHECKS | OCC_CMD_PLAN, cmd_dry_run},
+    {want_ncu_child, OCC_CMD_CHECKS | OCC_CMD_PLAN, cmd_ncu_child},
+    {want_always, OCC_CMD_CHECKS | OCC_CMD_PLAN, cmd_measure},
+};
+
+/* OCC_CMD_CHECKS: --json and the fake device list, refused before any GPU time is spent.
+ * OCC_EXIT_OK or the exit status of the refusal. */
+static int run_checks(const Cmd *c)
+{
+    char msg[480];
+    if (c->opt.json_path && check_json(&c->opt, msg, sizeof msg) != 0) return usage_error(msg);
+    if (c->fake_list && !c->opt.dry_run)
+        return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
+    return OCC_EXIT_OK;
+}
+
+/* OCC_CMD_PLAN: the --out and --resume files checked, the target (fake device, --arch or the
+ * GPU) opened, the variants' resources, the plan, and what --resume leaves of it in o->todo.
+ * OCC_EXIT_OK or the exit status of the failure (its message on stderr). */
+static int plan_target(Cmd *c)
+{
+    const OccOptions *opt = &c->opt;
+    Owned *o = c->o;
+    char err[512], msg[480], cc[8];
     /* A bad --out or --resume file is refused before any GPU time is spent on it (a real
      * --resume run rewrites its file, as --force would). */
-    if (opt.out_path && !opt.dry_run && occ_csv_check_target(opt.out_path, opt.force, msg, sizeof msg)) {
+    if (opt->out_path && !opt->dry_run &&
+        occ_csv_check_target(opt->out_path, opt->force, msg, sizeof msg)) {
         snprintf(err, sizeof err, "--out %s", msg);
         return usage_error(err);
     }
-    if (opt.resume_path &&
-        (occ_resume_read(opt.resume_path, &o->resumed, msg, sizeof msg) != 0 ||
-         (!opt.dry_run && occ_csv_check_target(opt.resume_path, 1, msg, sizeof msg) != 0))) {
+    if (opt->resume_path &&
+        (occ_resume_read(opt->resume_path, &o->resumed, msg, sizeof msg) != 0 ||
+         (!opt->dry_run && occ_csv_check_target(opt->resume_path, 1, msg, sizeof msg) != 0))) {
         snprintf(err, sizeof err, "%s%s", strncmp(msg, "--resume", 8) ? "--resume " : "", msg);
         return usage_error(err);
     }
-    const OccArchLimits *arch = NULL;
-    const OccFakeDevice *fake = NULL;
-    if (fake_list && !opt.arch) {
-        const int rc = occ_fake_device(opt.device, &fake_dev, err, sizeof err);
+    if (c->fake_list && !opt->arch) {
+        const int rc = occ_fake_device(opt->device, &c->fake_dev, err, sizeof err);
         if (rc == OCC_EXIT_USAGE) return usage_error(err);
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
-        fake = &fake_dev;
-        arch = occ_arch_find(fake->arch);
-    } else if (opt.arch) {
-        if (!(arch = known_arch(opt.arch))) return OCC_EXIT_USAGE;
+        c->fake = &c->fake_dev;
+        c->arch = occ_arch_find(c->fake->arch);
+    } else if (opt->arch) {
+        if (!(c->arch = known_arch(opt->arch))) return OCC_EXIT_USAGE;
     } else {
-        int rc = occ_device_open(opt.device, &dev, err, sizeof err);
+        int rc = occ_device_open(opt->device, &c->dev, err, sizeof err);
         if (rc != 0) { fprintf(stderr, "occsweep: %s\n", err); return rc; }
-        arch = &dev.limits;
+        c->arch = &c->dev.limits;
     }
-    /* One entry per catalog variant, the plugin's (loaded above) included. */
+    const OccArchLimits *arch = c->arch;
+    /* One entry per catalog variant, the plugin's (loaded before the options) included. */
     OccVariantResources *res = o->res = calloc((size_t)occ_variant_count(), sizeof *res);
     if (!res) return fail("out of host memory for the variants' resources");
-    if (occ_resources_get(arch, !opt.arch && !fake, res, err, sizeof err) != 0) {
+    if (occ_resources_get(arch, !opt->arch && !c->fake, res, err, sizeof err) != 0) {
         fprintf(stderr, "occsweep: %s\n", err);
-        return opt.arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
+        return opt->arch ? OCC_EXIT_USAGE : OCC_EXIT_NO_GPU;
     }
     OccLevel levels[OCC_MAX_LEVELS];
     const int n_levels =
-        occ_plan_block_levels(arch, opt.block_threads, opt.n_block_threads, &opt.occ, levels,
-                              OCC_MAX_LEVELS, notes, sizeof notes, err, sizeof err);
+        occ_plan_block_levels(arch, opt->block_threads, opt->n_block_threads, &opt->occ, levels,
+                              OCC_MAX_LEVELS, c->notes, sizeof c->notes, err, sizeof err);
     if (n_levels < 0) return usage_error(err);
-    if (occ_plan_build(arch, opt.arch ? 0 : dev.l2_bytes, &opt, res, levels, n_levels, &o->plan,
-                       err, sizeof err) < 0)
+    if (occ_plan_build(arch, opt->arch ? 0 : c->dev.l2_bytes, opt, res, levels, n_levels,
+                       &o->plan, err, sizeof err) < 0)
         return usage_error(err);
     o->todo = o->plan;
     o->todo.points = malloc((size_t)o->plan.n * sizeof *o->todo.points);
     if (!o->todo.points) return fail("out of host memory for the plan");
     memcpy(o->todo.points, o->plan.points, (size_t)o->plan.n * sizeof *o->todo.points);
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
-    const char *gpu_name = fake ? fake->name : opt.arch ? NULL : dev.name;
-    if (opt.resume_path && resume(&opt, gpu_name, cc, &o->resumed, &o->todo, err, sizeof err) != 0)
+    const char *gpu_name = c->fake ? c->fake->name : opt->arch ? NULL : c->dev.name;
+    if (opt->resume_path && resume(opt, gpu_name, cc, &o->resumed, &o->todo, err, sizeof err) != 0)
         return usage_error(err);
-    if (opt.resume_path && !opt.quiet)
+    if (opt->resume_path && !opt->quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
-                opt.resume_path, o->resumed.n_rows, o->todo.n);
-    if (fake)
-        return occ_fake_run(&opt, fake, &o->todo, opt.resume_path ? &o->resumed : NULL, argc, argv);
-    if (opt.dry_run) {
-        occ_plan_print_dry_run(&o->todo, opt.arch ? arch->name : dev.name, notes, !opt.arch, &opt);
-        return OCC_EXIT_OK;
+                opt->resume_path, o->resumed.n_rows, o->todo.n);
+    return OCC_EXIT_OK;
+}
+
+/* The program: the plugin, the options, then the first command the options ask for, after what
+ * it needs; what it allocates is left in o for main to free. */
+static int run(int argc, char **argv, Owned *o)
+{
+    Cmd c = {.argc = argc, .argv = argv, .o = o};
+    char err[512];
+    if (load_plugin(argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return OCC_EXIT_USAGE;
     }
-    if (!opt.quiet) occ_plan_print_levels(stderr, "occsweep: levels ", notes, &o->plan);
-    if (ncu_child) return occ_ncu_pass_child(&opt, &dev, &o->plan);
-    return measure(&opt, &dev, argc, argv, &o->plan, opt.resume_path ? &o->resumed : NULL,
-                   &o->todo);
+    if (occ_options_parse(argc, argv, &c.opt, err, sizeof err) != OCC_EXIT_OK)
+        return usage_error(err);
+    /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
+    c.ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
+    if (c.ncu_child) {
+        c.opt.ncu = c.opt.report = c.opt.plot = 0;
+        c.opt.out_path = c.opt.resume_path = c.opt.json_path = NULL;
+        c.opt.quiet = 1;
+    }
+    c.fake_list = occ_fake_list();
+    const OccCommand *cmd = commands;
+    while (!cmd->wanted(&c)) cmd++; /* the last one is always wanted */
+    int rc = OCC_EXIT_OK;
+    if (cmd->needs & OCC_CMD_CHECKS) rc = run_checks(&c);
+    if (rc == OCC_EXIT_OK && (cmd->needs & OCC_CMD_PLAN)) rc = plan_target(&c);
+    return rc == OCC_EXIT_OK ? cmd->run(&c) : rc;
 }
 
 int main(int argc, char **argv)
