@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """plots/outfile.py: the rule every file the plot scripts write follows, as the C tool's files do
-(harness/csv/report_file.c): whole or not at all, never through a link. The text goes to a
+(harness/report/report_file.c): whole or not at all, never through a link. The text goes to a
 per-process temporary file beside the target, created exclusively (O_EXCL, O_NOFOLLOW: an
 existing file or link of that name is an error, not overwritten), then renamed over the target;
 a failure removes the temporary file and leaves the target as it was."""

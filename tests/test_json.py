@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """tests/test_json.py OCCSWEEP: --json FILE, the machine-readable summary of a run's CSV
-(harness/model/summary_json.h), checked against the CSV it describes (no GPU).
+(harness/report/summary_json.h), checked against the CSV it describes (no GPU).
 
 On a fake device's sweep (OCC_FAKE_DEVICES, with skip rows), on the two real H200 runs of
 tests/data and on a fixture given hostile metadata, `--recompute CSV --json FILE --out MD` must
