@@ -17,7 +17,7 @@
 #include "run_summary.h"
 #include "sink.h"
 
-/* Set by SIGINT/SIGTERM; the point loop stops between points once it is (OccRun.stop).
+/* Set by SIGINT/SIGTERM/SIGHUP; the point loop stops between points once it is (OccRun.stop).
  * File-scope because a signal handler can reach nothing else. */
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
@@ -133,8 +133,14 @@ int occ_measure(const OccOptions *opt, const OccDevice *dev, int argc, char **ar
     for (int i = 0; keep && i < resumed->n_rows; i++)
         if (keep[i]) occ_sink_keep(&sink, &resumed->rows[i]);
     free(keep);
+    /* Only now is the file path.partial: an interruption until here leaves path alone. */
+    if (occ_sink_publish(&sink, path, err, sizeof err) != 0) {
+        fprintf(stderr, "occsweep: %s\n", err);
+        return sink.write_failed ? OCC_EXIT_FAIL : OCC_EXIT_USAGE;
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     cudaError_t e = cudaSuccess;
     const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
                                     sizeof err);

@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "exitcodes.h"
 #include "fleet.h"
+#include "report_file.h"
 
 enum { MAX_FILES = 1024 };
 
@@ -57,5 +58,5 @@ int main(int argc, char **argv)
     free(t);
     free(m);
     free(labels);
-    return rc;
+    return occ_report_stdout_status("occfleet", rc);
 }

@@ -19,6 +19,7 @@
 #include "plan_print.h"
 #include "plot_scripts.h"
 #include "recompute.h"
+#include "report_file.h"
 #include "resources.h"
 #include "resume.h"
 #include "summary_json.h"
@@ -364,5 +365,5 @@ int main(int argc, char **argv)
     free(o.res);
     occ_plan_free(&o.plan);
     occ_plan_free(&o.todo);
-    return rc;
+    return occ_report_stdout_status("occsweep", rc);
 }

@@ -149,8 +149,12 @@ int occ_run_summary_print(const OccSink *sink, const OccRoof *roof, const OccMod
     occ_csv_table_free(&table);
     if (plain) print_residency(plain, n);
     free(plain);
-    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n%s %s (%s)\n",
-           roof->memcpy_gbps, roof->cub_reduce_gbps, roof->dram_peak_gbps,
-           sink->write_failed ? "FAILED to write" : "wrote", path, sink->end);
+    printf("roof: memcpy %.1f GB/s, cub reduce %.1f GB/s, DRAM peak %.1f GB/s\n",
+           roof->memcpy_gbps, roof->cub_reduce_gbps, roof->dram_peak_gbps);
+    if (sink->write_failed)
+        printf("FAILED to write %s (the rows before the failure are in %s.partial)\n", path,
+               path);
+    else
+        printf("wrote %s (%s)\n", path, sink->end);
     return json_failed ? -1 : 0;
 }

@@ -15,10 +15,26 @@ int occ_sink_open(OccSink *s, const char *path, int force, const OccMeta *meta,
     memset(s, 0, sizeof *s);
     s->model = model;
     if (occ_csv_make_parent_dirs(path, err, err_len) != 0) return -1;
-    s->csv = occ_csv_open(path, force, meta->keys, meta->values, meta->n, err, err_len);
+    s->csv = occ_csv_open_unpublished(path, force, meta->keys, meta->values, meta->n, err,
+                                      err_len);
     if (!s->csv) return -1;
-    occ_progress_start(&s->progress, quiet);
+    s->quiet = quiet;
     return 0;
+}
+
+int occ_sink_publish(OccSink *s, const char *path, char *err, size_t err_len)
+{
+    if (s->write_failed) {
+        snprintf(err, err_len, "copying the kept rows of %.200s failed; it is unchanged", path);
+    } else if (occ_csv_publish(s->csv, err, err_len) == 0) {
+        occ_progress_start(&s->progress, s->quiet);
+        return 0;
+    }
+    occ_csv_abandon(s->csv);
+    s->csv = NULL;
+    free(s->rows);
+    s->rows = NULL;
+    return -1;
 }
 
 /* Appends a copy of row; its status is copied into the kept row. NULL when memory ran out. */
@@ -84,7 +100,8 @@ int occ_sink_exit_status(OccSink *s, int done, int n, const char *path)
 {
     int rc = 0;
     if (done < n) {
-        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s\n", done, path);
+        fprintf(stderr, "occsweep: interrupted; %d rows kept in %s; to measure the rest, run "
+                        "again with --resume %s\n", done, path, path);
         rc = 1;
     } else if (s->write_failed) {
         fprintf(stderr, "occsweep: writing %s failed\n", path);

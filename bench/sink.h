@@ -23,6 +23,7 @@ typedef struct OccSink {
                                                     (new or kept) joins before any later row is
                                                     annotated (NULL: none) */
     OccProgress progress;  /* the progress lines of the new rows */
+    int quiet;             /* 1: no progress lines (started at occ_sink_publish) */
     OccRunRow *rows;       /* n_rows rows (heap, grows), kept and new in the order taken */
     int n_rows, cap_rows;  /* rows held, and room for */
     int n_fail;            /* new rows whose status is fail* (failed verification) */
@@ -32,10 +33,15 @@ typedef struct OccSink {
 } OccSink;
 
 /* Opens the CSV at path (parent directories created; an existing file refused unless force)
- * with the run's metadata, and starts the progress lines (none when quiet). model annotates
- * every new row (NULL: none) and must outlive the sink. 0, or -1 with a one-line err. */
+ * with the run's metadata, not yet named path.partial (occ_csv_open_unpublished): the rows a
+ * resume keeps go in first (occ_sink_keep), then occ_sink_publish. model annotates every new
+ * row (NULL: none) and must outlive the sink. 0, or -1 with a one-line err. */
 int occ_sink_open(OccSink *s, const char *path, int force, const OccMeta *meta,
                   const OccModel *model, int quiet, char *err, size_t err_len);
+/* Names the file path.partial once the kept rows are in it, and starts the progress lines (none
+ * when quiet). 0, or -1 with a one-line err (a kept row failed to write, or a .partial exists):
+ * the file is then dropped, path is as it was, and the sink is closed. */
+int occ_sink_publish(OccSink *s, const char *path, char *err, size_t err_len);
 /* From now on, every ok load-level row the sink takes (new or kept) joins curves[its traffic]
  * (occ_loaded_curve_take_row): the curves the model passed to occ_sink_open reads. */
 void occ_sink_feed_curves(OccSink *s, OccLatencyCurve curves[OCC_CURVE_TRAFFICS]);

@@ -100,5 +100,22 @@ check "concurrent runs: the file left parses (--recompute)" \
     "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 2 "$err")")"
 check "concurrent runs: no .partial left" "$([ ! -e "$cwd/same.csv.partial" ] || echo "one is")"
 
+# Output that cannot be written is a failure: stdout on a full device (/dev/full) is exit 1 with
+# one stderr line, for every command that prints (it was exit 0).
+root=${OCC_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+for args in "--dry-run --arch sm_90 --kernel reduce" "--list" "--help" \
+    "--recompute $root/tests/data/h100-reduce-mission-5900278.csv" \
+    "--calc --arch sm_90 --block 256 --regs 40 --smem 16K"; do
+    # shellcheck disable=SC2086 # each case is a list of arguments
+    { (cd "$cwd" && exec "$BIN" $args) >/dev/full 2>"$err"; } 2>/dev/null; rc=$?
+    check "occsweep $args >/dev/full: exit 1, one line saying the output failed" \
+        "$([ "$rc" -eq 1 ] && [ "$(lines "$err")" -eq 1 ] && grep -q 'writing the output failed' "$err" ||
+           echo "exit $rc: $(head -n 2 "$err")")"
+done
+rm -f "$cwd/full.csv"
+{ (cd "$cwd" && OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" --out full.csv) >/dev/full 2>"$err"; } 2>/dev/null; rc=$?
+check "a fake run's 'wrote' line to /dev/full: exit 1, the CSV complete all the same" \
+    "$([ "$rc" -eq 1 ] && grep -q '^# end_status=complete' "$cwd/full.csv" || echo "exit $rc: $(head -n 2 "$err")")"
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]

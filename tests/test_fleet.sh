@@ -205,6 +205,11 @@ for input in "$work/fifo.csv" /dev/zero "$work/sparse.csv"; do
         "$([ "$rc" -eq 2 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $(echo "$said" | head -c 200)")"
 done
 rm -f "$work/fifo.csv" "$work/sparse.csv"
+# Its table to a full device: exit 1, one line (it was exit 0).
+c=$(csvs "$work/list-0_2" | head -n 1)
+said=$("$FLEET" "$c" 2>&1 >/dev/full); rc=$?
+check "occfleet >/dev/full: exit 1 and one line" \
+    "$([ "$rc" -eq 1 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $said")"
 
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]

@@ -47,6 +47,7 @@ static void test_curves(const char *dir)
     occ_sink_feed_curves(&s, curves);
     OccRunRow kept = level_row("read", 10, 400, "ok");
     occ_sink_keep(&s, &kept.row);
+    CHECK_INT_EQ(occ_sink_publish(&s, path, err, sizeof err), 0);
     OccRunRow lv = level_row("copy", 20, 900, "ok");
     occ_sink_row(&s, 0, 3, &lv);
     lv = level_row("read", 30, 5000, "fail:probe 1 ended off its walk");
@@ -79,6 +80,7 @@ int main(void)
     OccMeta meta = {0};
     OccSink s;
     CHECK_INT_EQ(occ_sink_open(&s, path, 0, &meta, NULL, 1, err, sizeof err), 0);
+    CHECK_INT_EQ(occ_sink_publish(&s, path, err, sizeof err), 0);
     enum { N = 1000 };
     for (int i = 0; i < N; i++) {
         OccRunRow r;

@@ -47,3 +47,13 @@ int occ_report_commit(FILE *f, const char *tmp, const char *path, char *err, siz
     }
     return 0;
 }
+
+int occ_report_stdout_status(const char *prog, int rc)
+{
+    errno = 0;
+    const int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return rc;
+    fprintf(stderr, "%s: writing the output failed: %s\n", prog,
+            !flushed && errno ? strerror(errno) : "write error");
+    return rc == 0 ? 1 : rc;
+}

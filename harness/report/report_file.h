@@ -17,4 +17,9 @@ FILE *occ_report_create(const char *path, char *tmp, size_t tmp_len, char *err, 
  * path as it was, and returns -1 with a one-line message naming path in err; else 0. */
 int occ_report_commit(FILE *f, const char *tmp, const char *path, char *err, size_t err_len);
 
+/* The end of a program's output: flushes stdout and, when that or any earlier write to it failed
+ * (a full disk, a closed pipe, /dev/full), says so on stderr as "PROG: writing the output
+ * failed: REASON". Returns rc, or 1 (OCC_EXIT_FAIL) in place of 0 after such a failure. */
+int occ_report_stdout_status(const char *prog, int rc);
+
 #endif
