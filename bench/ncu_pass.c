@@ -29,8 +29,12 @@ int occ_ncu_pass_child(const OccOptions *opt, const OccDevice *dev, const OccPla
 {
     char err[512];
     const char *manifest_path = getenv(OCC_NCU_PASS_ENV), *bytes = getenv(OCC_NCU_BYTES_ENV);
-    FILE *manifest = fopen(manifest_path, "w");
+    /* The parent made the file (occ_ncu_pass_is_live): never created here, never through a
+     * link. */
+    const int fd = open(manifest_path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+    FILE *manifest = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!manifest) {
+        if (fd >= 0) close(fd);
         fprintf(stderr, "occsweep: ncu child: cannot write %s: %s\n", manifest_path,
                 strerror(errno));
         return 1;
@@ -44,6 +48,13 @@ int occ_ncu_pass_child(const OccOptions *opt, const OccDevice *dev, const OccPla
     if (fclose(manifest) != 0 && n >= 0) snprintf(err, sizeof err, "writing the manifest failed");
     if (n < 0) fprintf(stderr, "occsweep: ncu child: %s\n", err);
     return n < 0 ? 1 : 0;
+}
+
+int occ_ncu_pass_is_live(const char *manifest_path)
+{
+    struct stat st;
+    return manifest_path != NULL && lstat(manifest_path, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size == 0 && st.st_uid == geteuid();
 }
 
 /* The ncu binary: $NCU, else ncu on PATH, else the toolkit's; NULL when none is executable. */
@@ -241,6 +252,14 @@ void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_point
         return;
     }
     snprintf(p.manifest, sizeof p.manifest, "%s/manifest.tsv", p.dir);
+    /* The child's manifest, made empty here: what tells the child it is one (a leftover
+     * OCC_NCU_PASS names no such file). */
+    const int mfd = open(p.manifest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (mfd < 0 || close(mfd) != 0) {
+        fprintf(stderr, "occsweep: --ncu: cannot create %s; no ncu values\n", p.manifest);
+        rmdir(p.dir);
+        return;
+    }
     snprintf(p.report, sizeof p.report, "%s/report", p.dir);
     snprintf(p.raw, sizeof p.raw, "%s/raw.csv", p.dir);
     snprintf(p.log, sizeof p.log, "%s/ncu.log", p.dir);

@@ -27,6 +27,11 @@
 void occ_ncu_pass_run(int argc, char **argv, long long buffer_bytes, int n_points, OccSink *sink,
                       OccMeta *meta, const char *path, int quiet);
 
+/* 1 when manifest_path (OCC_NCU_PASS_ENV's value) names the empty regular file, of this user, that
+ * an --ncu pass made for its child (not a link); else 0: a leftover of the environment, which
+ * must not make a run drop its --out, --resume and --json. */
+int occ_ncu_pass_is_live(const char *manifest_path);
+
 /* The child's side: sets up the run's buffers (OCC_NCU_BYTES_ENV bytes) and families, replays
  * plan's points (occ_run_replay_points) and writes the manifest named by OCC_NCU_PASS_ENV.
  * Returns the exit status (0, or 1 with one line on stderr). */

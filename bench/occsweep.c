@@ -342,7 +342,14 @@ static int run(int argc, char **argv, Owned *o)
     if (occ_options_parse(argc, argv, &c.opt, err, sizeof err) != OCC_EXIT_OK)
         return usage_error(err);
     /* The child run of --ncu (bench/ncu_pass.h): the same command line, measured by ncu only. */
-    c.ncu_child = getenv(OCC_NCU_PASS_ENV) != NULL;
+    const char *ncu_pass = getenv(OCC_NCU_PASS_ENV);
+    if (ncu_pass != NULL && !occ_ncu_pass_is_live(ncu_pass)) {
+        fprintf(stderr, "occsweep: %s is set (to '%.200s') but no --ncu pass made that file: a "
+                        "leftover of the environment; unset %s\n",
+                OCC_NCU_PASS_ENV, ncu_pass, OCC_NCU_PASS_ENV);
+        return OCC_EXIT_USAGE;
+    }
+    c.ncu_child = ncu_pass != NULL;
     if (c.ncu_child) {
         c.opt.ncu = c.opt.report = c.opt.plot = 0;
         c.opt.out_path = c.opt.resume_path = c.opt.json_path = NULL;

@@ -117,5 +117,17 @@ rm -f "$cwd/full.csv"
 check "a fake run's 'wrote' line to /dev/full: exit 1, the CSV complete all the same" \
     "$([ "$rc" -eq 1 ] && grep -q '^# end_status=complete' "$cwd/full.csv" || echo "exit $rc: $(head -n 2 "$err")")"
 
+# A leftover OCC_NCU_PASS (the --ncu child's marker) in the environment: refused with one line,
+# nothing written, the file it names untouched (it silently dropped --out, --resume and --json).
+echo "the user's notes" >"$work/notes.tsv"
+for leftover in "$work/gone/manifest.tsv" "$work/notes.tsv"; do
+    { (cd "$cwd" && OCC_NCU_PASS=$leftover OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" \
+        --out ncu.csv) >"$out" 2>"$err"; } 2>/dev/null; rc=$?
+    check "OCC_NCU_PASS=$leftover left in the environment: exit 2, one line, nothing written" \
+        "$([ "$rc" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] && grep -q 'unset OCC_NCU_PASS' "$err" &&
+           [ ! -e "$cwd/ncu.csv" ] && [ "$(cat "$work/notes.tsv")" = "the user's notes" ] ||
+           echo "exit $rc: $(head -n 2 "$err")")"
+done
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]
