@@ -262,6 +262,17 @@ static int run_checks(const Cmd *c)
     if (c->opt.json_path && check_json(&c->opt, msg, sizeof msg) != 0) return usage_error(msg);
     if (c->fake_list && !c->opt.dry_run)
         return usage_error(OCC_FAKE_DEVICES_ENV " needs --dry-run");
+    /* A plan (no fake devices) measures and writes nothing: an output option would be ignored
+     * without a word. */
+    if (c->opt.dry_run && !c->fake_list) {
+        const char *ignored = c->opt.out_path ? "--out" : c->opt.plot ? "--plot"
+                              : c->opt.report ? "--report" : c->opt.ncu ? "--ncu" : NULL;
+        if (ignored) {
+            snprintf(msg, sizeof msg, "%s: a dry run measures and writes nothing (leave %s out, "
+                     "or run without --dry-run)", ignored, ignored);
+            return usage_error(msg);
+        }
+    }
     return OCC_EXIT_OK;
 }
 

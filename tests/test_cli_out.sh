@@ -129,5 +129,14 @@ for leftover in "$work/gone/manifest.tsv" "$work/notes.tsv"; do
            echo "exit $rc: $(head -n 2 "$err")")"
 done
 
+# A dry run (no fake devices) writes nothing: an output option there is refused, not ignored.
+mkdir "$work/dry"
+for opt in "--out x.csv" --plot --report --ncu; do
+    # shellcheck disable=SC2086 # the option and its value
+    { (cd "$work/dry" && exec "$BIN" --dry-run --arch sm_90 --kernel reduce $opt) >"$out" 2>"$err"; } 2>/dev/null; rc=$?
+    check "--dry-run $opt: refused with exit 2 and one line, nothing written" \
+        "$([ "$rc" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] && [ -z "$(ls -A "$work/dry")" ] || echo "exit $rc: $(head -n 2 "$err")")"
+done
+
 echo "$n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]
