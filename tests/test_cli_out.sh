@@ -50,7 +50,7 @@ refused "--out: '-h' looks like an option, not a value (accepted: " --out -h
 check "no file named --force" "$([ ! -e "$cwd/--force" ] || echo "created one")"
 # A 100 KB --out: the message quotes a prefix and still ends with the reason.
 long=$(head -c 102400 /dev/zero | tr '\0' a)
-refused "...: File name too long $not_regular" --out "$work/file/$long" --force
+refused "...: the name is too long (at most" --out "$work/file/$long" --force
 
 # Fake device runs (OCC_FAKE_DEVICES, --dry-run: they write a CSV, no GPU).
 FAKE=(--dry-run --kernel copy --unroll 1,4 --vec 16 --occ 12.5..100)
@@ -129,8 +129,14 @@ for leftover in "$work/gone/manifest.tsv" "$work/notes.tsv"; do
            echo "exit $rc: $(head -n 2 "$err")")"
 done
 
+# An --out name the file system would refuse (250 bytes, under a missing directory): refused before
+# the directory is made (it was left behind, empty).
+long=$(printf 'a%.0s' $(seq 250))
+{ (cd "$work/dry" 2>/dev/null || mkdir -p "$work/dry" && cd "$work/dry" && OCC_FAKE_DEVICES=sm_90 exec "$BIN" --quiet "${FAKE[@]}" --out "newdir/$long.csv") >"$out" 2>"$err"; } 2>/dev/null; rc=$?
+check "--out with a 250-byte file name under a missing directory: exit 2, one line, no directory made" \
+    "$([ "$rc" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] && [ ! -e "$work/dry/newdir" ] || echo "exit $rc: $(head -c 150 "$err")")"
+
 # A dry run (no fake devices) writes nothing: an output option there is refused, not ignored.
-mkdir "$work/dry"
 for opt in "--out x.csv" --plot --report --ncu; do
     # shellcheck disable=SC2086 # the option and its value
     { (cd "$work/dry" && exec "$BIN" --dry-run --arch sm_90 --kernel reduce $opt) >"$out" 2>"$err"; } 2>/dev/null; rc=$?

@@ -372,8 +372,7 @@ static void test_target_kinds(void)
     memset(huge, 'a', sizeof huge - 1);
     memcpy(huge, "/dev/null/", 10);
     CHECK_INT_EQ(occ_csv_check_target(huge, 1, err, sizeof err), -1);
-    CHECK_CONTAINS(err, "...: ");
-    CHECK_CONTAINS(err, "(the output must be a regular file or a new path)");
+    CHECK_CONTAINS(err, "...: the name is too long");
     CHECK(strlen(err) < 300);
 }
 

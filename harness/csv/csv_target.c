@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,16 @@ int occ_csv_check_target(const char *path, int force, char *err, size_t err_len)
     if (len == 0 || path[len - 1] == '/') {
         occ_csv_set_err(err, err_len, "%s: %s (the output must be a regular file or a new path)",
                         shown(path, q), len ? "ends in '/', a directory's name" : "empty");
+        return -1;
+    }
+    /* Names the file system would refuse only once the parents are made: the file's own name
+     * with the longest suffix the writer adds (".partial.tmp-XXXXXX"), and the whole path. */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strlen(base) + strlen(".partial.tmp-XXXXXX") > NAME_MAX || len + 20 >= PATH_MAX) {
+        occ_csv_set_err(err, err_len, "%s: the name is too long (at most %d bytes for the file's "
+                        "name, %d for the path)", shown(path, q),
+                        NAME_MAX - (int)strlen(".partial.tmp-XXXXXX"), PATH_MAX - 21);
         return -1;
     }
     if (check_existing(path, force, err, err_len) != 0) return -1;
