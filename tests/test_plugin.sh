@@ -74,6 +74,10 @@ refused() { # ARGS... ; the pattern is in $want
 }
 want='cannot open shared object file' refused --plugin "$tmp/none.so"
 want='--plugin: empty file name' refused --plugin ''
+# A FIFO (dlopen would block on it) and a directory: refused before dlopen.
+mkfifo "$tmp/fifo.so" && mkdir "$tmp/dir.so"
+want='not a regular file' refused --plugin "$tmp/fifo.so"
+want='not a regular file' refused --plugin "$tmp/dir.so"
 # A name without '/' is looked up on the library path, not here: the refusal says so.
 start=$PWD
 mkdir "$tmp/here" && cp "$saxpy" "$tmp/here/libocc_here.so" && cd "$tmp/here" || exit 1

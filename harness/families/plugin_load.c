@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -205,14 +206,19 @@ static const char *descriptor_fault(const OccPlugin *p, char *buf, size_t len)
     return NULL;
 }
 
-/* dlopen of path, or NULL with err: an empty path (dlopen would give the program itself), or
- * dlopen's error, with a hint when a name without '/' (looked up on the library path alone)
+/* dlopen of path, or NULL with err: an empty path (dlopen would give the program itself), a path
+ * that exists but is not a regular file (dlopen of a FIFO blocks, of a device reads without end),
+ * or dlopen's error, with a hint when a name without '/' (looked up on the library path alone)
  * names a file in the current directory. */
 static void *open_plugin(const char *path, char *err, size_t err_len)
 {
     if (!*path)
         return snprintf(err, err_len, "--plugin: empty file name (give the shared object's path, "
                         "e.g. ./libmykernel.so)"), NULL;
+    struct stat st;
+    if (strchr(path, '/') && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return snprintf(err, err_len, "--plugin %.200s: not a regular file (give the shared "
+                        "object's path)", path), NULL;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (h) return h;
     const char *why = dlerror();
