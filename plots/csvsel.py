@@ -86,8 +86,10 @@ Environment of select: PLOT_WHERE conditions "col=value" (the field's exact text
 \\037; PLOT_BY, PLOT_KEEP and PLOT_NEED (columns a row must hold finite) comma-separated
 column names; PLOT_X, PLOT_Y column names; PLOT_POSITIVE_X=1 drops x <= 0 (log axes); PLOT_NORM
 a metadata key that must hold a positive number; PLOT_WHAT names the figure in messages.
-Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2; a bad
-command line: the usage and what is wrong on stderr, exit 2.
+Errors: one line "plots: FILE:LINE: what" (or "plots: FILE: what") on stderr, exit 2 (a row
+below the physical range of one of its values, or metadata the figures mark that is not a
+number in its range, included: csvcheck.ranges()); a bad command line: the usage and what is
+wrong on stderr, exit 2; a write that failed (stdout included): one line, exit 1.
 """
 import argparse
 import collections
@@ -97,22 +99,28 @@ import sys
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparetab  # noqa: E402
+import csvcheck  # noqa: E402
 import figdata  # noqa: E402
 import figlist  # noqa: E402
 from figlist import clean  # noqa: E402
 from figout import fail, labels_of, norm_of, number_text, open_out, write_points  # noqa: E402
 import figspec  # noqa: E402
+import outfile  # noqa: E402
 
 BLANKS = figspec.BLANKS
 
 
 def scan(path, specs=figspec.FIGURE_SPECS, absurd_lines=True):
-    if not (os.path.isfile(path) and os.access(path, os.R_OK)):
-        fail("%s: cannot read the file" % path)
+    """The figdata.Run of path; fails on a file the reader refuses, a row below a physical range
+    or metadata the figures mark that is not a number in its range (csvcheck.ranges())."""
     try:
-        return figdata.scan(path, specs, absurd_lines)
+        run = figdata.scan(path, specs, absurd_lines)
     except figdata.Error as err:
         fail(err)
+    err = csvcheck.meta_error(run.meta, csvcheck.ranges()[0])
+    if err:
+        fail("%s: %s" % (path, err))
+    return run
 
 
 def require_rows(run):
@@ -374,4 +382,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    outfile.run_printing("plots", lambda: main(sys.argv))

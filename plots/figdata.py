@@ -32,6 +32,7 @@ import operator
 import os
 import sys
 
+import csvcheck
 import occcsv
 from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, value
 from median import MEDIAN_EXACT, Median
@@ -202,6 +203,9 @@ def _scan_part(path, specs, part):
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"],
                                    ix["buffer_bytes"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
+    # The lower ends of the physical ranges (csvcheck.ranges()): a row below one is refused; one
+    # above is drawn, or left out beyond ABSURD like any other.
+    lows = [(ix[c], c, b) for c, b in csvcheck.ranges()[1].items()]
     groups, meta = run.groups, run.meta
     try:
         for kind, row, line in occcsv.records(path, columns, part):
@@ -212,6 +216,14 @@ def _scan_part(path, specs, part):
             if row[i_status] != "ok":
                 continue
             run.n_ok += 1
+            for i, name, b in lows:
+                try:
+                    v = float(row[i])
+                except ValueError:  # hex, nan(chars): the reader's own conversion
+                    v = occcsv.number(row[i])
+                if v < b[0] or (b[2] and v == b[0]):
+                    raise Error("%s:%d: %s" % (path, line, csvcheck.range_error(
+                        name, row[i], b, below_only=True)))
             texts = drawn(row)
             joined = "".join(texts)
             # Text beyond 1e15 is longer than 15 characters, or has an exponent, or is hex.
@@ -265,10 +277,14 @@ MAX_WORKERS = 8
 
 def _parts(path):
     """[(start, end, first_line, header_read)] of the file, or [None]: one sequential pass."""
-    size = os.path.getsize(path)
-    if size < 2 * PART_BYTES:
-        return [None]
-    with open(path, "rb") as f:
+    try:
+        f = csvcheck.open_input(path)
+    except csvcheck.CsvError as err:
+        raise Error(str(err)) from None
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size < 2 * PART_BYTES:
+            return [None]
         while True:  # the header: the first line that is not empty, a comment or metadata
             line = f.readline(PART_BYTES)
             if f.tell() >= PART_BYTES or not line.endswith(b"\n"):

@@ -16,10 +16,13 @@ does:
     the C locale (decimal or hex, inf/infinity, nan, nan(chars), any case, optional sign).
 Errors are CsvError, whose text is "file:line: what" with the line of the record, as in C.
 Field values are kept as the file's text, never converted; number() converts one when needed.
+Every file is opened by open_input() (plots/csvcheck.py, with the numbers' grammar): the check
+occ_csv_read makes, a regular file of at most 4 GiB.
 
     python3 plots/occcsv.py [--dump] FILE...
         reads each FILE; prints "FILE: N rows" (--dump: what was read, see dump()) or the error
-        on stderr; exit 0, or 2 when any file was rejected or the command line is wrong
+        on stderr; exit 0, or 2 when any file was rejected or the command line is wrong, 1 when
+        stdout cannot be written
 """
 import argparse
 import csv
@@ -28,28 +31,17 @@ import os
 import re
 import sys
 
+from csvcheck import MAX_INPUT_BYTES, NUM_RE, WS, CsvError, int_value, is_int, is_num, number, \
+    open_input
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS_H = os.path.join(os.path.dirname(HERE), "harness", "csv", "csv_columns.h")
-
-# Characters C's isspace() takes in the C locale: strtoll and strtod skip them in front.
-_WS = "[ \t\n\v\f\r]*"
-_INT = re.compile(_WS + "[+-]?[0-9]+")
-_NUM = re.compile(_WS + "[+-]?(?:0[xX](?:[0-9a-fA-F]+[.]?[0-9a-fA-F]*|[.][0-9a-fA-F]+)"
-                  "(?:[pP][+-]?[0-9]+)?"
-                  "|(?:[0-9]+[.]?[0-9]*|[.][0-9]+)(?:[eE][+-]?[0-9]+)?"
-                  "|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?"
-                  "|[nN][aA][nN](?:[(][0-9A-Za-z_]*[)])?)")
-_INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
 _META_ESCAPES = {"\\": "\\", "n": "\n", "r": "\r"}
 # csv.reader ends a record at any CR; occ_csv_read only at LF (after an optional CR). A CR that is
 # not part of a line end is handed to csv.reader as this code point, which no decoded file holds
 # (surrogateescape decoding makes U+DC80..U+DCFF only), and turned back into CR in the fields.
 # NUL bytes, which some csv versions refuse, travel the same way; C's fields end at one.
 _CR, _NUL = "\ud800", "\ud801"
-
-
-class CsvError(Exception):
-    """A file occ_csv_read would reject; str() is "file:line: what"."""
 
 
 def schema(path=COLUMNS_H):
@@ -59,37 +51,6 @@ def schema(path=COLUMNS_H):
     if not columns:
         raise CsvError("%s: no X(name, type, doc) column entries found" % path)
     return columns
-
-
-def _int(text):
-    """The value of an INT field that strtoll takes whole, or None (out of range included)."""
-    if _INT.fullmatch(text) is None:
-        return None
-    t = text.lstrip(" \t\n\v\f\r")
-    digits = t.lstrip("+-").lstrip("0") or "0"
-    if len(digits) > 19:  # past 64 bits, and past what int() may parse in one go
-        return None
-    value = int(digits) * (-1 if t[0] == "-" else 1)
-    return value if _INT_MIN <= value <= _INT_MAX else None
-
-
-def is_int(text):
-    return _int(text) is not None
-
-
-def is_num(text):
-    return _NUM.fullmatch(text) is not None
-
-
-def number(text):
-    """The value of an INT or NUM field's text, as a float."""
-    t = text.lstrip(" \t\n\v\f\r")
-    body = t.lstrip("+-")
-    if body[:2] in ("0x", "0X"):
-        return float.fromhex(t)
-    if body[:3].lower() == "nan":
-        return float("nan")
-    return float(t)
 
 
 class Table:
@@ -127,8 +88,9 @@ class _Lines:
 
     BLOCK_BYTES = 1 << 20
 
-    def __init__(self, f):
-        self.f, self.i, self.lf, self.last = f, 0, 0, ""
+    def __init__(self, f, path):
+        self.f, self.path, self.n_bytes = f, path, 0
+        self.i, self.lf, self.last = 0, 0, ""
         self.buf, self.pos, self.rest, self.eof = [], 0, [], False
         self.fill()
 
@@ -136,6 +98,10 @@ class _Lines:
         """Makes buf[pos] the next line, when there is one."""
         while self.pos >= len(self.buf) and not self.eof:
             data = self.f.read(self.BLOCK_BYTES)
+            self.n_bytes += len(data)
+            if self.n_bytes > MAX_INPUT_BYTES:  # it grew while read
+                raise CsvError("%s: is more than the %d GiB an input may hold"
+                               % (self.path, MAX_INPUT_BYTES >> 30))
             cut = data.rfind(b"\n") + 1
             if not data:
                 self.eof = True
@@ -218,7 +184,7 @@ def _row_patterns(columns):
     """Regular expressions for a whole record without quotes, CR or NUL, in the order to try:
     the writer's forms, then every form _check_row accepts except INT fields of 19 significant
     digits (left to _check_row). A record that either matches is one _check_row accepts."""
-    full = {"STR": "[^,]*", "INT": _WS + "[+-]?0*[0-9]{1,18}", "NUM": _NUM.pattern}
+    full = {"STR": "[^,]*", "INT": WS + "[+-]?0*[0-9]{1,18}", "NUM": NUM_RE.pattern}
     return [re.compile(",".join("(?:%s)" % part[kind] for _, kind in columns))
             for part in (_WRITER, full)]
 
@@ -292,12 +258,8 @@ def records(path, columns=None, part=None):
     holds no quote: start and end at line starts, first_line the number of the line at start,
     header_read whether the header lies before start (else it must lie in the part)."""
     columns = schema() if columns is None else columns
-    try:
-        f = open(path, "rb")
-    except OSError as e:
-        raise CsvError("%s: %s" % (path, e.strerror)) from None
-    with f:
-        src = _Lines(f if part is None else _Range(f, part[0], part[1]))
+    with open_input(path) as f:
+        src = _Lines(f if part is None else _Range(f, part[0], part[1]), path)
         if part is not None:
             src.i = src.lf = part[2] - 1
         reader = csv.reader(src, strict=True)
@@ -352,7 +314,7 @@ def _value(text, kind):
     if kind == "STR":
         return _escape(text)
     if kind == "INT":
-        return b"%d" % _int(text)
+        return b"%d" % int_value(text)
     v = number(text)
     return b"NaN" if math.isnan(v) else (b"Inf" if v > 0 else b"-Inf") if math.isinf(v) \
         else b"%.17g" % v
@@ -393,4 +355,5 @@ def main(argv):
 
 if __name__ == "__main__":
     sys.stderr.reconfigure(errors="surrogateescape")
-    sys.exit(main(sys.argv[1:]))
+    import outfile  # noqa: E402 (beside this file: the failed-stdout rule)
+    outfile.run_printing("occcsv", lambda: main(sys.argv[1:]))

@@ -17,8 +17,15 @@ achieved occupancy reaching 90% of the variant's best GB/s (of each block size, 
 has several), on the measurement and on the
 Little's-law prediction min(roof, f x bytes in flight per SM x SMs / latency).
 
-Exit status: 0 written; 2 bad usage (the usage and what is wrong) or a CSV occ_csv_read would
-refuse (one line names it).
+Every CSV and figure read is a regular file of at most 4 GiB (csvcheck.open_input), every
+value within its physical range (csvcheck.check_ranges: the table --recompute checks);
+PREFIX.md and .html are never an input, a directory or another file that is not a regular one,
+and PREFIX names a file ("" and DIR/ are refused). Text that is not valid UTF-8 is written as
+its bytes.
+
+Exit status: 0 written; 2 bad usage (the usage and what is wrong), a CSV occ_csv_read would
+refuse, a value out of range or an output path refused (one line names it); 1 a write that
+failed (stdout included).
 """
 import argparse
 import glob
@@ -30,6 +37,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import csvcheck  # noqa: E402
 import occcsv  # noqa: E402
 import outfile  # noqa: E402
 
@@ -92,9 +100,10 @@ def render_md(page, md_dir):
 
 
 def inline_svg(path):
-    """The SVG's markup without its XML prolog and doctype, to sit inside HTML."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+    """The SVG's markup without its XML prolog and doctype, to sit inside HTML; CsvError where it
+    is no regular file of at most occcsv.MAX_INPUT_BYTES."""
+    with csvcheck.open_input(path) as f:
+        text = f.read().decode("utf-8", "replace")
     text = re.sub(r"<\?xml[^>]*\?>", "", text)
     return re.sub(r"<!DOCTYPE[^>]*(\[[^\]]*\])?>", "", text, flags=re.S).strip()
 
@@ -132,6 +141,7 @@ class Run:
 
     def __init__(self, path):
         table = occcsv.read(path)
+        csvcheck.check_ranges(table)
         self.path, self.meta = path, dict(table.meta)
         names = [c for c, _ in table.columns]
         self.rows = [dict(zip(names, r)) for r in table.rows]
@@ -356,34 +366,35 @@ def main(argv):
     p = parser()
     a = p.parse_args(argv)
     out, figdir, files = a.out, a.figdir, a.files
-    runs = []
-    for f in files:
-        try:
-            runs.append(Run(f))
-        except (OSError, occcsv.CsvError) as e:
-            print("report: %s" % e, file=sys.stderr)
-            return 2
     if out is None:
         out = os.path.splitext(files[0])[0] + "-report"
+    err = outfile.prefix_error(out, (".md", ".html"), files)
+    if err:
+        print("report: " + err, file=sys.stderr)
+        return 2
     page = Page()
-    title = "occsweep report: " + ", ".join(sorted({r.meta.get("gpu_name", "?") for r in runs}))
-    page.add("h", 1, title)
-    for run in runs:
-        add_run(page, run, figdir or os.path.dirname(run.path) or ".", 2)
-    md_dir = os.path.dirname(out) or "."
-    if not os.path.isdir(md_dir):
-        print("report: --out %s: directory %s does not exist" % (out, md_dir), file=sys.stderr)
+    try:
+        runs = [Run(f) for f in files]
+        title = "occsweep report: " + ", ".join(sorted({r.meta.get("gpu_name", "?") for r in runs}))
+        page.add("h", 1, title)
+        for run in runs:
+            add_run(page, run, figdir or os.path.dirname(run.path) or ".", 2)
+        md = render_md(page, os.path.dirname(out) or ".")
+        html_text = render_html(page, title)
+    except occcsv.CsvError as e:
+        print("report: %s" % e, file=sys.stderr)
         return 2
     try:
-        outfile.write_whole(out + ".md", render_md(page, md_dir))
-        outfile.write_whole(out + ".html", render_html(page, title))
+        outfile.write_whole(out + ".md", md)
+        outfile.write_whole(out + ".html", html_text)
     except OSError as e:
         print("report: cannot write %s: %s" % (e.filename or out, e.strerror), file=sys.stderr)
-        return 2
-    print(out + ".md")
-    print(out + ".html")
+        return 1
+    print("%s.md\n%s.html" % (out, out))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="surrogateescape")
+    outfile.run_printing("report", lambda: main(sys.argv[1:]))

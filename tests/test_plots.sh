@@ -555,7 +555,8 @@ for line in levels.splitlines():
     v = {"kernel": "chase", "mode": "loaded", "variant": "loaded_%s_w%02d_u%s" % (t, int(w), u),
          "traffic": t, "stream_warps_per_sm": w, "unroll": u, "gbps_median": gbps,
          "latency_mean_ns": mean, "latency_p5_ns": p5, "latency_p50_ns": p50,
-         "latency_p95_ns": p95, "latency_p99_ns": p99, "status": status.replace("_", " ")}
+         "latency_p95_ns": p95, "latency_p99_ns": p99, "status": status.replace("_", " "),
+         "sm_count": "132", "block_threads": "32", "blocks_per_sm": "1"}
     for k, extra in ((2, 40), (4, 80), (8, 120)):
         v["latency_max%d_ns" % k] = str(float(mean) + extra)
     rows.append(",".join(v.get(n, "-" if ty == "STR" else "0" if ty == "INT" else "NaN")
