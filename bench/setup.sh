@@ -106,8 +106,8 @@ occ_ensure_tools() {
     export PATH
 }
 
-# The Slurm daemons and clients the Slurm job-array test starts (tests/test_slurm.sh), Debian's
-# packages, installed when run as root with apt-get; the test skips without them.
+# The Slurm daemons and clients the Slurm job-array test starts (tests/fleet/test_slurm.sh),
+# Debian's packages, installed when run as root with apt-get; the test skips without them.
 occ_ensure_slurm() {
     local t missing=0
     for t in munged slurmctld slurmd sbatch; do
@@ -281,7 +281,7 @@ occ_ensure_build() {
     occ_unlock
 }
 
-# The tests plan dry runs for sm_90 (tests/test_cli.sh, test_resume.py, test_install.py, ...): a
+# The tests plan dry runs for sm_90 (tests/cli/test_cli.sh, test_resume.py, test_install.py, ...): a
 # build for another GPU alone (gpu_archs=auto on that GPU) gets sm_90 added, with a line saying so.
 occ_ensure_test_archs() {
     local csv=$OCC_BUILD/kernels/kernel_resources.csv have

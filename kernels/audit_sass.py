@@ -48,9 +48,9 @@ start a dependent FMA before its input is done). fma_per_trip and issued_per_tri
 FMAs and instructions other than NOPs (the scheduling padding ptxas puts around a slow pipe's
 instructions); the rest is the loop's overhead. fma_bank_pairs_sass counts its FFMAs whose
 sources hold two different registers of one bank (number mod 2; a constant-bank or uniform
-operand is no register, one register read twice is one): tests/test_sass_audit.py bounds it for
-fma_fp32_u1 and the mixed family. 0, 0, 0, 0 when no loop holds an FMA (the memory kernels, whose
-FMA-free loops carry no chains).
+operand is no register, one register read twice is one): tests/build/test_sass_audit.py bounds it
+for fma_fp32_u1 and the mixed family. 0, 0, 0, 0 when no loop holds an FMA (the memory kernels,
+whose FMA-free loops carry no chains).
 
 Kernels audited: extern "C" occsweep_<variant>, and the latency ladder's
 chase_latency_kernel<I>, reported as chase_latency_i4 / chase_latency_i8 (index bytes).

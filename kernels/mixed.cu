@@ -10,8 +10,8 @@
 // must hide each. fma_step is an argument, so no step can be folded at compile time, and it is
 // both the multiplier and the addend (fma_chain.h): each FFMA reads x and the step (one register
 // twice, or one register and the constant bank), not three registers, two of which would share
-// a register bank (fma_bank_pairs_sass of the SASS audit; tests/test_sass_audit.py bounds it).
-// The total is stored (block partials, last block adds them), so nothing is removed. Any
+// a register bank (fma_bank_pairs_sass of the SASS audit; tests/build/test_sass_audit.py bounds
+// it). The total is stored (block partials, last block adds them), so nothing is removed. Any
 // n_floats (the tail floats take the same chain); 16-byte aligned input.
 #include "api.h"
 #include "block_sum.cuh"

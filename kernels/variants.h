@@ -12,7 +12,7 @@
  *   SUFFIX empty, or _r<CAP>; the variant name is <family>_u<U>_v<V><SUFFIX>
  * The ladder's rungs are the register counts at which blocks of 128 threads gain an occupancy level
  * on some default arch (harness/model/regcap.h computes them from the arch table;
- * tests/test_regcap.c checks that this list holds every rung up to 56): on sm_80/sm_90/sm_100
+ * tests/unit/test_regcap.c checks that this list holds every rung up to 56): on sm_80/sm_90/sm_100
  * 32 -> 16 blocks (100%), 40 -> 12, 48 -> 10, 56 -> 9; on sm_86/sm_89/sm_120 40 -> 12 blocks
  * (100%), 48 -> 10, 56 -> 9.
  * A variant gets a twin at a cap only where the cap is below its natural count on some default
@@ -20,9 +20,9 @@
  * most copy or reduce gave on any arch opens each line; bounded to 1024 they hold at most 64), so
  * no twin is a copy of its natural variant everywhere: 36 twins in all. A cap that cannot hold U
  * loads of V bytes (8 x 16 bytes need 32 registers of data alone) spills: the SASS audit accepts
- * fewer loads in flight only from a twin with a stack frame (tests/test_sass_audit.py), and every
- * row carries local_bytes_per_thread. Twins carry no __launch_bounds__ (nvcc refuses both on one
- * kernel): they take blocks up to the device's 1024 threads whatever OCC_LB_MAX_THREADS is.
+ * fewer loads in flight only from a twin with a stack frame (tests/build/test_sass_audit.py), and
+ * every row carries local_bytes_per_thread. Twins carry no __launch_bounds__ (nvcc refuses both on
+ * one kernel): they take blocks up to the device's 1024 threads whatever OCC_LB_MAX_THREADS is.
  * C and C++ both include this header; it holds no CUDA type, so the pure harness reads it too. */
 #ifndef OCC_VARIANTS_H
 #define OCC_VARIANTS_H

@@ -157,9 +157,9 @@ __device__ __forceinline__ void stream_walk(size_t n_vec, const OccSchedule &s, 
 //     loaded data (copy's pointers are not __restrict__), so no store of the trip can move above
 //     one of its loads;
 //   reduce, mixed: hold_trip below makes every loaded word depend on every load of the trip.
-// The build's SASS audit (kernels/audit_sass.py, checked by tests/test_sass_audit.py) counts the
-// loads in flight on every arch; the full-chunk loops above are not unrolled for the same reason
-// (an unrolled body lets ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per
+// The build's SASS audit (kernels/audit_sass.py, checked by tests/build/test_sass_audit.py) counts
+// the loads in flight on every arch; the full-chunk loops above are not unrolled for the same
+// reason (an unrolled body lets ptxas serialise the copies: reduce_u4_v8 on sm_100 had 16 loads per
 // trip, 1 in flight).
 
 // Vector u of the trip whose first vector is `first` (see stream_walk).

@@ -324,7 +324,7 @@ def dump(table):
     """What was read, as bytes: "meta KEY=VALUE" per metadata line, then "row F|F|..." per row;
     STR fields and metadata with backslash, LF, CR, tab and '|' escaped as \\, \\n, \\r, \\t, \\|
     and other control bytes as \\xHH; INT as %d; NUM as %.17g, NaN, Inf or -Inf. The C reader's
-    table printed the same way must give the same bytes (tests/test_fixtures.c)."""
+    table printed the same way must give the same bytes (tests/unit/test_fixtures.c)."""
     out = [b"meta " + _escape(k) + b"=" + _escape(v) + b"\n" for k, v in table.meta]
     for row in table.rows:
         out.append(b"row " + b"|".join(_value(t, kind) for t, (_, kind) in zip(row, table.columns))

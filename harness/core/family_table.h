@@ -44,8 +44,8 @@
  *   .size_floor_gib           ... raised to this many GiB where free memory allows (a quarter of
  *                             it), so that one launch lasts long against its ramp and tail;
  *                             omitted: 0 (not raised)
- * tests/test_family_table.c checks every entry: its ops, options, default size, and each of its
- * variants' resource rows and SASS promise.
+ * tests/unit/test_family_table.c checks every entry: its ops, options, default size, and each of
+ * its variants' resource rows and SASS promise.
  * Adding a family: its variants in kernels/variants.h, one .cu, harness/families/family_<id>.c,
  * one entry here. */
 #ifndef OCC_FAMILY_TABLE_H

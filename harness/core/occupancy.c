@@ -4,7 +4,7 @@
  * Where a tutorial's formula and cuda_occupancy.h differ, cuda_occupancy.h wins: it is what the
  * runtime's cudaOccupancy* calls compute. Two such places: registers are counted per
  * sub-partition (below), and the reserved per-block shared memory is added before rounding to
- * the allocation unit. tests/test_occupancy_vs_cudaocc.cu holds the model to that header. */
+ * the allocation unit. tests/unit/test_occupancy_vs_cudaocc.cu holds the model to that header. */
 #include "occupancy.h"
 
 /* Since Volta an SM's register file is split over OCC_REG_SUB_PARTITIONS sub-partitions and a

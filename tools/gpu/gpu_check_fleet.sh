@@ -6,9 +6,9 @@
 #   plain         ./run_sweep SWEEP
 #   device0       ./run_sweep SWEEP --device 0
 #   all           ./run_sweep SWEEP --device all    (one worker per GPU, a CSV per GPU)
-# and checks that the three give the same rows (tests/compare_runs.py: same points, statuses and
-# columns; and the same (variant, lever, block, occupancy, status) row set), that the --device all
-# CSV carries the GPU's UUID and PCI bus id as nvidia-smi reports them (metadata and file name),
+# and checks that the three give the same rows (tests/fleet/compare_runs.py: same points, statuses
+# and columns; and the same (variant, lever, block, occupancy, status) row set), that the --device
+# all CSV carries the GPU's UUID and PCI bus id as nvidia-smi reports them (metadata and file name),
 # that --device N beyond the GPUs present is refused with exit 3, and that SIGINT to a --device
 # all run stops its workers with their finished rows kept (exit 1). Everything goes to $OUT;
 # the last line is "gpu_check_fleet: N checks, N failed". Exit 0 when none failed.
@@ -51,7 +51,7 @@ check "--device all wrote one CSV per GPU ($n_gpus)" \
     "$([ "${#per_gpu[@]}" -eq "$n_gpus" ] || echo "found ${#per_gpu[@]}: ${per_gpu[*]}")"
 gpu0=$(ls "$OUT"/all-gpu0-*.csv 2>/dev/null | head -n 1)
 for f in "$OUT/device0.csv" "$gpu0"; do
-    python3 tests/compare_runs.py "$OUT/plain.csv" "$f" >"$OUT/compare-$(basename "$f" .csv).txt" 2>&1
+    python3 tests/fleet/compare_runs.py "$OUT/plain.csv" "$f" >"$OUT/compare-$(basename "$f" .csv).txt" 2>&1
     check "compare_runs plain vs $(basename "$f"): same points, statuses, columns" \
         "$([ $? -eq 0 ] || cat "$OUT/compare-$(basename "$f" .csv).txt")"
     check "row set plain = $(basename "$f")" "$(diff <(rowset "$OUT/plain.csv") <(rowset "$f") | head -n 5)"

@@ -10,7 +10,7 @@
 #   reduce  --unroll 4,8 --vec 8,16   104 points; reduce_u8_v16 is the target: its natural 55
 #                                     registers stop at 56.25%, the ladder must reach 100%
 #   copy    --unroll 8 --vec 16        26 points
-# and judges each CSV with tests/ladder_check.py against the build's kernel_resources.csv:
+# and judges each CSV with tests/cli/ladder_check.py against the build's kernel_resources.csv:
 # per level the pad and bounds GB/s, the twin, its registers and spill bytes, then PASS/FAIL
 # lines (reach: bounds ok at every level from the natural limit to 100%; caps; rungs: levels set
 # by registers alone; table: registers and local bytes as built). Expected on the H200:
@@ -30,7 +30,7 @@ t0=$(ms)
     >"$LOGS/tests.log" 2>&1
 say $? "tests: every twin verified and its resources as built ($(($(ms) - t0)) ms; $(
     grep -E '^(Ok|Fail):' "$LOGS/tests.log" | tr -s ' \n' ' '))"
-python3 tests/test_sass_audit.py "$OCC_BUILD/kernels/kernel_resources.csv" | grep -E '^spills:' |
+python3 tests/build/test_sass_audit.py "$OCC_BUILD/kernels/kernel_resources.csv" | grep -E '^spills:' |
     sed 's/^/  /'
 
 sweep() { # sweep NAME ARGS...: one --lever both sweep into OUT/NAME.csv, then its check
@@ -41,7 +41,7 @@ sweep() { # sweep NAME ARGS...: one --lever both sweep into OUT/NAME.csv, then i
         --out "$OUT/$name.csv" >"$LOGS/$name.out" 2>"$LOGS/$name.err"
     say $? "sweep $name: $* ($(($(ms) - t0)) ms)"
     tail -n 3 "$LOGS/$name.err"
-    python3 tests/ladder_check.py "$OUT/$name.csv" "$OCC_BUILD/kernels/kernel_resources.csv" \
+    python3 tests/cli/ladder_check.py "$OUT/$name.csv" "$OCC_BUILD/kernels/kernel_resources.csv" \
         | tee "$LOGS/$name.check"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 }

@@ -10,7 +10,7 @@
 # (tools/gpu/gpu_check_block.sh on this build, into the logs), levers (reduce and copy U 4, 8 x
 # V 8, 16 through both levers: the register ladder against padding), leverscheck
 # (tools/gpu/gpu_check_ladder.sh on this build), compare (this session's runs against
-# results/h200's runs of the same command, by tests/compare_runs.py), static (copy+reduce with
+# results/h200's runs of the same command, by tests/fleet/compare_runs.py), static (copy+reduce with
 # --schedule static), big (copy+reduce at --size 4G), fidelity (tools/analysis/fidelity.py over
 # this session's CSVs);
 # also: fmancu (Nsight Compute on fp32 FMA chains), dips (Nsight Compute's DRAM throughput, bytes
@@ -146,7 +146,7 @@ for s in $steps; do
             [ -n "$fresh" ] || break
             cmd=$(grep -m1 '^# command=' "$ref"); cmd=${cmd#\# command=}
             new=$(grep -l -x -F "# command=$cmd" $fresh </dev/null | head -n1)
-            [ -n "$new" ] && [ "$new" != "$ref" ] && python3 tests/compare_runs.py "$ref" "$new"
+            [ -n "$new" ] && [ "$new" != "$ref" ] && python3 tests/fleet/compare_runs.py "$ref" "$new"
         done 2>&1 | tee "$LOGS/compare.log" ;;
     perf)
         ./run_sweep --kernel reduce --unroll 4,8 --vec 16 --occ 12.5..62.5 --block 256 --quiet --out "$LOGS/perf-b256.csv" --force | tail -n 8

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""tests/plots/test_report.py: the one-page report (plots/report.py, plot --report) on fixtures.
+
+The expected numbers are computed here from the fixture CSV with the csv module (not with
+plots/occcsv.py, which the report uses), by the definitions the report states: best GB/s and the
+knee (lowest achieved occupancy reaching 90% of the best) per variant, the ncu rows, the skipped,
+clock-dropped and noisy points; on the reference runs in results/, the knee table must equal
+the program's own <csv>-knee.md. With gnuplot, plots/plot --report must link every SVG it drew
+from the Markdown and inline each in the HTML. Usage: test_report.py SOURCE_ROOT."""
+import csv
+import glob
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
+FIX = os.path.join(ROOT, "tests", "fixtures")
+REPORT = os.path.join(ROOT, "plots", "report.py")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def rows_and_meta(path):
+    meta, lines = {}, []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith("# ") and "=" in line:
+                k, v = line[2:].rstrip("\n").split("=", 1)
+                meta[k] = v
+            else:
+                lines.append(line)
+    return list(csv.DictReader(lines)), meta
+
+
+def run_report(*args):
+    return subprocess.run([sys.executable, REPORT] + list(args), capture_output=True, text=True)
+
+
+def table_rows(md, first_header):
+    """The rows of the Markdown table whose header starts with first_header, as cell lists."""
+    lines = md.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("| " + first_header + " |"):
+            out = []
+            for row in lines[i + 2:]:
+                if not row.startswith("|"):
+                    break
+                out.append([c.strip() for c in row.strip("|").split(" | ")])
+            return out
+    return []
+
+
+def test_ncu_fixture(work):
+    csv_path = os.path.join(work, "reduce-ncu-synthetic.csv")
+    shutil.copy(os.path.join(FIX, "reduce-ncu-synthetic.csv"), csv_path)
+    p = run_report(csv_path)
+    check(p.returncode == 0, "report.py on the ncu fixture exits 0 (%s)" % p.stderr.strip())
+    md_path = csv_path[:-4] + "-report.md"
+    check(p.stdout.split() == [md_path, csv_path[:-4] + "-report.html"],
+          "report.py prints the two paths it wrote")
+    md = open(md_path).read()
+    page = open(csv_path[:-4] + "-report.html").read()
+    for section in ("Run", "Roofs", "Figures", "Knee and model", "Residency", "Nsight Compute",
+                    "Known limits that applied", "Commands"):
+        check("\n### %s\n" % section in md, "section '%s' in the Markdown" % section)
+        check("<h3>%s</h3>" % section in page, "section '%s' in the HTML" % section)
+    check(page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>"),
+          "the HTML is one whole document")
+    check("No figures beside the CSV" in md, "no figures: the page says so")
+
+    rows, meta = rows_and_meta(csv_path)
+    ok = [r for r in rows if r["status"] == "ok"]
+    knees = {r[0].strip("`"): r for r in table_rows(md, "variant | kernel")}
+    variants = sorted({r["variant"] for r in ok})
+    check(sorted(knees) == variants, "one knee row per variant with ok rows")
+    for v in variants:
+        pts = sorted((float(r["occ_achieved_pct"]), float(r["gbps_median"]))
+                     for r in ok if r["variant"] == v)
+        best = max(g for _, g in pts)
+        knee = min(o for o, g in pts if g >= 0.9 * best)
+        row = knees.get(v, [""] * 13)
+        check(row[5] == "%.1f" % best, "%s: best GB/s %s, want %.1f" % (v, row[5], best))
+        check(row[8] == "%.2f" % knee, "%s: knee %s, want %.2f" % (v, row[8], knee))
+        check(row[4] == str(len(pts)), "%s: %s points, want %d" % (v, row[4], len(pts)))
+
+    profiled = [r for r in ok if not math.isnan(float(r["ncu_occ_achieved_pct"]))]
+    ncu = table_rows(md, "variant | API occ %")
+    check(len(ncu) == len(profiled) and len(profiled) < len(ok),
+          "ncu table: %d rows, want the %d profiled of %d ok" % (len(ncu), len(profiled), len(ok)))
+    first = min(profiled, key=lambda r: (r["variant"] != "reduce_u1_v4",
+                                         float(r["occ_achieved_pct"])))
+    want = ["`%s`" % first["variant"], "%.2f" % float(first["occ_achieved_pct"]),
+            "%.2f" % float(first["occ_measured_pct"])] + [
+        "%.2f" % float(first[c]) for c in ("ncu_occ_achieved_pct", "ncu_dram_throughput_pct",
+                                           "ncu_issue_active_pct", "ncu_stall_long_scoreboard",
+                                           "ncu_stall_not_selected", "ncu_stall_wait",
+                                           "ncu_stall_math_throttle")]
+    check(want in ncu, "ncu table holds %s" % " | ".join(want))
+    check(meta["ncu_version"] in md, "the ncu version is named")
+
+    skips = [r for r in rows if r["status"].startswith("skip")]
+    dropped = [r for r in ok if int(r["samples_discarded_clock"]) > 0]
+    noisy = [r for r in ok if float(r["noise_pct"]) > float(meta["max_noise_pct"])]
+    check(skips and "- %d point(s) not run: %s" % (len(skips), skips[0]["status"]) in md,
+          "limits: the skipped points")
+    check(dropped and "- %d sample(s) of %d point(s) dropped by the clock watch" % (
+        sum(int(r["samples_discarded_clock"]) for r in dropped), len(dropped)) in md,
+          "limits: the samples the clock watch dropped")
+    check(noisy and "- %d point(s) stopped by the time bound" % len(noisy) in md,
+          "limits: the points above the noise target")
+    check("throttle reasons 0x4 at the end" in md and "at the start" not in md,
+          "limits: throttle reasons at the end only")
+    check("    " + meta["command"] in md, "commands: the run's command line")
+
+
+def test_plain_and_several(work):
+    a = os.path.join(work, "a.csv")
+    b = os.path.join(work, "b.csv")
+    shutil.copy(os.path.join(FIX, "reduce-synthetic.csv"), a)
+    shutil.copy(os.path.join(FIX, "reduce-gpu-b-synthetic.csv"), b)
+    out = os.path.join(work, "both")
+    p = run_report("--out", out, a, b)
+    check(p.returncode == 0, "report.py on two CSVs exits 0 (%s)" % p.stderr.strip())
+    md = open(out + ".md").read()
+    check(md.count("\n### Run\n") == 2, "two CSVs: two run sections on one page")
+    check("Nsight Compute" not in md.replace("### Known", ""),
+          "no ncu values: no Nsight Compute section")
+    p = run_report(os.path.join(FIX, "malformed-ragged.csv"))
+    check(p.returncode == 2 and p.stderr.count("\n") == 1 and "malformed-ragged.csv:" in p.stderr,
+          "a malformed CSV: exit 2 and one line naming it")
+    p = run_report("--bogus", a)
+    check(p.returncode == 2 and "unrecognized arguments: --bogus" in p.stderr,
+          "a bad option: exit 2")
+    p = run_report("--out", os.path.join(work, "missing", "r"), a)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
+          and not os.path.exists(os.path.join(work, "missing")),
+          "--out in a missing directory: exit 2, one line, nothing made (%s)" % p.stderr.strip())
+    # An --out that is a link: the link is replaced by the page, its target is kept.
+    target = os.path.join(work, "target.md")
+    with open(target, "w") as f:
+        f.write("keep\n")
+    os.symlink(target, os.path.join(work, "linked.md"))
+    p = run_report("--out", os.path.join(work, "linked"), a)
+    check(p.returncode == 0 and open(target).read() == "keep\n"
+          and not os.path.islink(os.path.join(work, "linked.md")),
+          "--out a link: the link replaced, its target kept (%s)" % p.stderr.strip())
+
+
+def test_same_as_harness(work):
+    """The knee table agrees with the program's own <csv>-knee.md for the reference runs."""
+    pairs = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*-knee.md")))
+    for knee_md in pairs:
+        csv_path = knee_md[:-len("-knee.md")] + ".csv"
+        if not os.path.isfile(csv_path):
+            continue
+        out = os.path.join(work, "ref")
+        p = run_report("--out", out, csv_path)
+        check(p.returncode == 0, "report.py on %s (%s)" % (csv_path, p.stderr.strip()))
+        if p.returncode:
+            continue
+        # With several block sizes both tables have a block column (after V) and a line per
+        # (variant, block size).
+        ours = table_rows(open(out + ".md").read(), "variant | kernel")
+        b = int(bool(ours) and len(ours[0]) == 14)
+        mine = {(r[0], r[4] if b else ""): tuple(r[k + b] for k in (5, 8, 9, 10, 11, 12))
+                for r in ours}
+        # The Little's-law knee table: the part before the chain section (harness/model/
+        # chain_model.h), which plots/report.py does not draw; a report of the chain section
+        # alone (a run of fma, smem or mma only) has no knee table to compare.
+        md = open(knee_md).read().split("\n## Latency chains")[0]
+        if "Little's-law model" not in md:
+            continue
+        knees = table_rows(md, "variant | kernel")
+        b = int(bool(knees) and len(knees[0]) == 12)
+        theirs = {(r[0], r[5] if b else ""): tuple(r[k + b] for k in range(5, 11)) for r in knees}
+        check(mine == theirs, "%s: knee table differs from %s: %s" % (
+            csv_path, knee_md, sorted(set(mine.items()) ^ set(theirs.items()))[:4]))
+
+
+def test_with_figures(work):
+    if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
+        print("skip: no gnuplot, plots/plot --report not run")
+        return
+    csv_path = os.path.join(work, "fig.csv")
+    shutil.copy(os.path.join(FIX, "reduce-ncu-synthetic.csv"), csv_path)
+    p = subprocess.run([os.path.join(ROOT, "plots", "plot"), "--report", csv_path],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "plots/plot --report exits 0 (%s)" % p.stderr.strip())
+    svgs = sorted(f for f in os.listdir(work) if f.startswith("fig-") and f.endswith(".svg"))
+    md = open(csv_path[:-4] + "-report.md").read()
+    page = open(csv_path[:-4] + "-report.html").read()
+    check(len(svgs) >= 2, "figures drawn: %s" % svgs)
+    for s in svgs:
+        check("](%s)" % s in md, "the Markdown links %s" % s)
+    check(page.count("<svg") == len(svgs) and "<?xml" not in page and "src=" not in page,
+          "the HTML inlines every figure (%d <svg>, want %d) and links none" %
+          (page.count("<svg"), len(svgs)))
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="occreport.")
+    try:
+        test_ncu_fixture(work)
+        test_plain_and_several(work)
+        test_same_as_harness(work)
+        test_with_figures(work)
+    finally:
+        shutil.rmtree(work)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
