@@ -68,7 +68,7 @@ command_for() {
     chase-latency)
         cmd=("$bin" --kernel chase --mode latency --footprint 4K..64K --quiet --force
              --out "$csv") ;;
-    *) cmd=("$build/tests/$2") ;;
+    *) cmd=("$build/tests/gpu/$2") ;;
     esac
 }
 
