@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* kernels/api.h: the C API of occsweep's CUDA kernels. Only this header (and variants.h) crosses
- * from kernels/ into harness/ and bench/: plain C structs, extern "C" launchers that return the
+/* kernels/api.h: the C API of occsweep's CUDA kernels. Only this header (with the family
+ * descriptors it includes, kernels/families/<family>.h, and variants.h) crosses from kernels/ into
+ * harness/ and bench/: plain C structs, extern "C" launchers that return the
  * launch's cudaError_t (they never print or exit), and const void * kernel handles for
  * cudaFuncGetAttributes / cudaFuncSetAttribute / the occupancy API. */
 #ifndef OCC_KERNELS_API_H
@@ -10,6 +11,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "families/chase.h"
+#include "families/copy.h"
+#include "families/fma.h"
+#include "families/mixed.h"
+#include "families/reduce.h"
 #include "fma_chain.h"
 #include "variants.h"
 

@@ -137,11 +137,11 @@ __device__ __forceinline__ void mma_body(const OccMmaArgs a)
 
 enum { kType_f16 = kF16, kType_bf16 = kBF16, kType_tf32 = kTF32, kType_f64 = kF64 };
 
-#define DEFINE_MMA(t, k, flop, u)                                                                  \
+#define DEFINE_MMA(t, k, flop, acc, peak, u)                                                       \
     extern "C" __global__ void OCC_LB_0 occsweep_mma_##t##_u##u(const OccMmaArgs a)                \
     {                                                                                              \
         static_assert(MmaType<kType_##t>::K == k && MmaType<kType_##t>::kFlop == flop,             \
-                      "variants.h matches the instruction");                                       \
+                      "kernels/families/mma.h matches the instruction");                                       \
         mma_body<kType_##t, u>(a);                                                                 \
     }                                                                                              \
     extern "C" cudaError_t occ_launch_mma_##t##_u##u(const OccLaunch *l, const OccMmaArgs *a)     \

@@ -17,6 +17,8 @@
 #include <stddef.h>
 
 #include "api.h"
+#include "families/mma.h"
+#include "families/smem.h"
 #include "smem_mma_forms.h"
 
 #ifdef __cplusplus
@@ -56,7 +58,7 @@ extern "C" {
 
 /* The smem chase variants: X(K), K independent chains per warp. Name smem_chase_k<K>. The
  * stream variants: X(mode, RW, U, V), mode read (RW 0) or rw (RW 1). Name smem_<mode>_u<U>_v<V>.
- * (Listed in variants.h: OCC_SMEM_CHASE_VARIANTS, OCC_SMEM_STREAM_VARIANTS.) */
+ * (Listed in kernels/families/smem.h: OCC_SMEM_CHASE_VARIANTS, OCC_SMEM_STREAM_VARIANTS.) */
 
 typedef struct OccSmemArgs {
     unsigned int *out;          /* chase: grid x block x K words; stream: grid x block words */
@@ -127,7 +129,7 @@ typedef struct OccMmaArgs {
 
 typedef cudaError_t (*OccMmaLaunchFn)(const OccLaunch *launch, const OccMmaArgs *args);
 
-#define OCC_DECLARE_MMA(t, k, flop, u)                                                             \
+#define OCC_DECLARE_MMA(t, k, flop, acc, peak, u)                                                  \
     cudaError_t occ_launch_mma_##t##_u##u(const OccLaunch *launch, const OccMmaArgs *args);       \
     const void *occ_kernel_mma_##t##_u##u(void);
 OCC_MMA_VARIANTS(OCC_DECLARE_MMA)

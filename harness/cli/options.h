@@ -10,8 +10,8 @@
  *
  * One table (harness/cli/options_table.c) defines every option: its kind, range, default, help
  * line, and whether it is global (every run) or scoped (only the kernel families whose options
- * list in harness/core/family_table.h names it). --help, the defaults and the range checks are
- * all generated from it, and kernel names, modes and compiled unroll/vec values come from the
+ * list in their descriptor, kernels/families/<family>.h, names it). --help, the defaults and the
+ * range checks are all generated from it, and kernel names, modes and compiled unroll/vec values come from the
  * catalog (harness/core/catalog.h). A scoped option given on the command line that no selected
  * family takes is a usage error, and so is an option given while the value another option must
  * have for it to apply (the table's requires rule: --index-bytes needs --chain index) is not

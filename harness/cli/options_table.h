@@ -36,7 +36,7 @@ typedef enum OccOptKind {
  * the catalog-derived defaults (LIST, SIZE, KERNELS, MODE), the catalog does. */
 typedef struct OccOptSpec {
     const char *name;         /* long name without dashes; a scoped one as
-                                 harness/core/family_table.h spells it in a family's options
+                                 kernels/families/<family>.h spells it in a family's options
                                  list */
     char short_name;          /* one-letter alias ('h'), or 0 */
     OccOptKind kind;          /* what the value is: how it is parsed, checked and described */

@@ -4,9 +4,9 @@
  *
  * The option table (harness/cli/options_table.c) names each field by its offset, the parser
  * (harness/cli/options.c) fills it, and the plan, the calculator and bench/ read it. An option
- * is global (every run) or scoped: it belongs to the kernel families whose options list in
- * harness/core/family_table.h names it, and a scoped field keeps its default when no selected
- * family takes it. */
+ * is global (every run) or scoped: it belongs to the kernel families whose options list in their
+ * descriptor (kernels/families/<family>.h) names it, and a scoped field keeps its default when
+ * no selected family takes it. */
 #ifndef OCC_OPTIONS_TYPES_H
 #define OCC_OPTIONS_TYPES_H
 

@@ -203,41 +203,35 @@ int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes)
     return (int)((long long)carveout_bytes * 100 / a->smem_per_sm_bytes);
 }
 
-double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
-                                 double clock_mhz)
+int occ_arch_rate_per_sm_clk(const OccArchLimits *a, OccArchRate rate)
 {
-    const int lanes = !a ? 0
-                      : elem_bytes == 4 ? a->fma_fp32_per_sm_clk
-                      : elem_bytes == 8 ? a->fma_fp64_per_sm_clk
-                                        : 0;
-    if (lanes <= 0 || sm_count <= 0 || !(clock_mhz > 0)) return NAN;
-    return (double)sm_count * lanes * 2.0 * clock_mhz * 1e-3;
+    if (!a) return 0;
+    switch (rate) {
+    case OCC_RATE_FMA_FP32: return 2 * a->fma_fp32_per_sm_clk;
+    case OCC_RATE_FMA_FP64: return 2 * a->fma_fp64_per_sm_clk;
+    case OCC_RATE_SMEM_BYTES: return a->smem_bytes_per_sm_clk;
+    case OCC_RATE_MMA_F16: return a->mma_f16_flop_per_sm_clk;
+    case OCC_RATE_MMA_TF32: return a->mma_tf32_flop_per_sm_clk;
+    case OCC_RATE_MMA_F64: return a->mma_f64_flop_per_sm_clk;
+    case OCC_RATE_NONE: break;
+    }
+    return 0;
 }
 
-/* sm_count x per_sm_clk x clock_mhz / 1000 (units per ns: GB/s or GFLOP/s); NaN when a rate is
- * unknown (0) or sm_count or clock_mhz is not positive. */
-static double per_clock_peak(int per_sm_clk, int sm_count, double clock_mhz)
+int occ_arch_rate_is_bytes(OccArchRate rate) { return rate == OCC_RATE_SMEM_BYTES; }
+
+double occ_arch_peak(const OccArchLimits *a, OccArchRate rate, int sm_count, double clock_mhz)
 {
+    const int per_sm_clk = occ_arch_rate_per_sm_clk(a, rate);
     if (per_sm_clk <= 0 || sm_count <= 0 || !(clock_mhz > 0)) return NAN;
     return (double)sm_count * per_sm_clk * clock_mhz * 1e-3;
 }
 
-double occ_arch_smem_peak_gbps(const OccArchLimits *a, int sm_count, double clock_mhz)
+double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
+                                 double clock_mhz)
 {
-    return per_clock_peak(a ? a->smem_bytes_per_sm_clk : 0, sm_count, clock_mhz);
-}
-
-int occ_arch_mma_flop_per_sm_clk(const OccArchLimits *a, const char *type)
-{
-    if (!a || !type) return 0;
-    if (strcmp(type, "f16") == 0 || strcmp(type, "bf16") == 0) return a->mma_f16_flop_per_sm_clk;
-    if (strcmp(type, "tf32") == 0) return a->mma_tf32_flop_per_sm_clk;
-    if (strcmp(type, "f64") == 0) return a->mma_f64_flop_per_sm_clk;
-    return 0;
-}
-
-double occ_arch_mma_peak_gflops(const OccArchLimits *a, const char *type, int sm_count,
-                                double clock_mhz)
-{
-    return per_clock_peak(occ_arch_mma_flop_per_sm_clk(a, type), sm_count, clock_mhz);
+    const OccArchRate rate = elem_bytes == 4   ? OCC_RATE_FMA_FP32
+                             : elem_bytes == 8 ? OCC_RATE_FMA_FP64
+                                               : OCC_RATE_NONE;
+    return occ_arch_peak(a, rate, sm_count, clock_mhz);
 }

@@ -90,25 +90,31 @@ int occ_arch_carveout_pct(const OccArchLimits *a, int carveout_bytes);
  * buf_len - 1 characters), for usage messages. Does nothing if buf is NULL or buf_len is 0. */
 void occ_arch_list_names(char *buf, size_t buf_len);
 
-/* The arithmetic peak, GFLOP/s: sm_count x FMA lanes per SM per clock of the element type
- * (elem_bytes 4: fp32, 8: fp64) x 2 FLOP per FMA x clock_mhz / 1000. NaN when the arch's lanes
- * for that type are unknown (0), elem_bytes is neither, a is NULL, or sm_count or clock_mhz is
- * not positive. */
+/* The peak a family's variant is judged against, named (kernels/families/<family>.h: a
+ * variant's peak): the arch's rate of that kind per SM per clock. */
+typedef enum OccArchRate {
+    OCC_RATE_NONE = 0,   /* no peak */
+    OCC_RATE_FMA_FP32,   /* fp32 FMA lanes x 2 FLOP (fma_fp32_per_sm_clk) */
+    OCC_RATE_FMA_FP64,   /* fp64 FMA lanes x 2 FLOP (fma_fp64_per_sm_clk) */
+    OCC_RATE_SMEM_BYTES, /* shared-memory bytes (smem_bytes_per_sm_clk) */
+    OCC_RATE_MMA_F16,    /* dense tensor FLOP of fp16/bf16 inputs (mma_f16_flop_per_sm_clk) */
+    OCC_RATE_MMA_TF32,   /* ... of tf32 inputs (mma_tf32_flop_per_sm_clk) */
+    OCC_RATE_MMA_F64     /* ... of fp64 DMMA (mma_f64_flop_per_sm_clk) */
+} OccArchRate;
+
+/* The rate of a per SM per clock, FLOP or bytes (occ_arch_rate_is_bytes); 0 unknown, or a NULL,
+ * or OCC_RATE_NONE. */
+int occ_arch_rate_per_sm_clk(const OccArchLimits *a, OccArchRate rate);
+/* 1 when the rate counts bytes (its peak is GB/s), 0 when it counts FLOP (GFLOP/s). */
+int occ_arch_rate_is_bytes(OccArchRate rate);
+/* The peak, GFLOP/s or GB/s: sm_count x occ_arch_rate_per_sm_clk x clock_mhz / 1000. NaN when
+ * the rate is unknown (0) or sm_count or clock_mhz is not positive. */
+double occ_arch_peak(const OccArchLimits *a, OccArchRate rate, int sm_count, double clock_mhz);
+
+/* The FMA peak of an element type, GFLOP/s: occ_arch_peak of OCC_RATE_FMA_FP32 (elem_bytes 4) or
+ * OCC_RATE_FMA_FP64 (elem_bytes 8); NaN for another elem_bytes. */
 double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
                                  double clock_mhz);
-
-/* The shared-memory peak, GB/s: sm_count x smem_bytes_per_sm_clk x clock_mhz / 1000. NaN when
- * a is NULL, its rate unknown, or sm_count or clock_mhz is not positive. */
-double occ_arch_smem_peak_gbps(const OccArchLimits *a, int sm_count, double clock_mhz);
-
-/* The headline dense tensor rate of input type `type` ("f16", "bf16", "tf32", "f64": the mma
- * family's modes), FLOP per SM per clock; 0 unknown (or a or type NULL, or another type). */
-int occ_arch_mma_flop_per_sm_clk(const OccArchLimits *a, const char *type);
-
-/* sm_count x occ_arch_mma_flop_per_sm_clk x clock_mhz / 1000, GFLOP/s; NaN where the rate is
- * unknown or sm_count or clock_mhz is not positive. */
-double occ_arch_mma_peak_gflops(const OccArchLimits *a, const char *type, int sm_count,
-                                double clock_mhz);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/core/catalog.c: the family table and the variant list, expanded into arrays: the
- * table's families are read-only; the variants are resolved on first use, and the families and
- * variants a plugin registers are appended at run time. */
+/* harness/core/catalog.c: the families' descriptors (kernels/families.def), expanded into arrays:
+ * the descriptors' families are read-only; the variants are resolved on first use, and the
+ * families and variants a plugin registers are appended at run time. */
 #include "catalog.h"
 
 #include <math.h>
@@ -9,32 +9,55 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "family_table.h"
-#include "variants.h"
+#include "arch.h"
+#include "families.def"
 
-/* An entry is the values of the fields it may leave out (family_table.h), then its own
- * initializers, which override them (C11 6.7.9: the last initializer of a member wins); that
- * override is what -Woverride-init (in -Wextra) warns about, so it is off for the table alone. */
+/* The families' catalog indices by entry id (OCC_FAMILY_ID_chase_warp, ...), in registry order. */
+#define ID(id_, ...) OCC_FAMILY_ID_##id_,
+#define OCC_FAMILY(F) OCC_##F##_MODES(ID)
+enum {
+#include "families.def"
+    N_FAMILIES
+};
+#undef OCC_FAMILY
+#undef ID
+_Static_assert((int)N_FAMILIES <= (int)OCC_MAX_FAMILIES, "OccOptions.families holds at most 32 families");
+
+/* An entry is the values of the fields it may leave out (catalog.h), then its own initializers,
+ * which override them (C11 6.7.9: the last initializer of a member wins); that override is what
+ * -Woverride-init (in -Wextra) warns about, so it is off for the table alone. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 #define FAMILY(id_, ...) {.id = #id_, .options = "", .dram_bytes_per_load_byte = NAN, __VA_ARGS__},
-static const OccFamilyInfo families[] = {OCC_FAMILY_TABLE(FAMILY)};
+#define OCC_FAMILY(F) OCC_##F##_MODES(FAMILY)
+static const OccFamilyInfo families[] = {
+#include "families.def"
+};
+#undef OCC_FAMILY
 #undef FAMILY
 #pragma GCC diagnostic pop
-#define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
-_Static_assert(N_FAMILIES <= OCC_MAX_FAMILIES, "OccOptions.families holds at most 32 families");
 
-/* The raw list; family, natural and capped are resolved on first use. */
+/* The descriptors' variant lists as uniform entries, in registry order; natural, capped and slot
+ * are resolved on first use. A descriptor's entry is OCC_CATALOG_ENTRY(id, name, U, V, A, cap,
+ * own, peak, work) (kernels/families/README.md); a capped twin follows its natural variant. */
 typedef struct RawVariant {
-    const char *kernel, *mode, *name;
-    int unroll, vec_bytes, fma_per_element, reg_cap;
-    const char *natural;
-    int own_dyn_smem_bytes;
+    int family;
+    const char *name;
+    int unroll, vec_bytes, fma_per_element, reg_cap, own_dyn_smem_bytes;
+    OccArchRate peak;
+    double work_per_op;
 } RawVariant;
-#define OCC_CATALOG_ENTRY(kernel_, mode_, name_, u_, v_, a_, lb_, natural_, own_)                  \
-    {kernel_, mode_, name_, u_, v_, a_, lb_, natural_, own_},
-static const RawVariant raw[] = {OCC_CATALOG};
+#define RAW_(id_, name_, u_, v_, a_, cap_, own_, peak_, work_)                                     \
+    {OCC_FAMILY_ID_##id_, name_, u_, v_, a_, cap_, own_, peak_, work_},
+/* One level more, so that an id given as a macro (smem.h's OCC_SMEM_MODE_read) is expanded. */
+#define OCC_CATALOG_ENTRY(id_, ...) RAW_(id_, __VA_ARGS__)
+#define OCC_FAMILY(F) OCC_##F##_CATALOG
+static const RawVariant raw[] = {
+#include "families.def"
+};
+#undef OCC_FAMILY
 #undef OCC_CATALOG_ENTRY
+#undef RAW_
 #define N_VARIANTS ((int)(sizeof raw / sizeof raw[0]))
 
 /* The mutable part of the catalog, file statics on purpose: there is one catalog per process,
@@ -57,23 +80,37 @@ static int raw_index(const char *name)
     return -1;
 }
 
-/* Fills variants[] from raw[] on the first call (see the statics above). */
+/* The first catalog family of descriptor entry f's descriptor: the families of one kernel are
+ * adjacent in registry order. */
+static int first_of_kernel(int f)
+{
+    while (f > 0 && strcmp(families[f - 1].kernel, families[f].kernel) == 0) f--;
+    return f;
+}
+
+/* Fills variants[] from raw[] on the first call (see the statics above). A variant's slot counts
+ * from the first variant of its kernel's descriptor; a capped twin's natural variant is the last
+ * uncapped one before it. */
 static void resolve(void)
 {
     if (resolved) return;
+    int natural = -1, slot = 0;
     for (int i = 0; i < N_VARIANTS; i++) {
         const RawVariant *r = &raw[i];
-        variants[i] = (OccVariantInfo){.name = r->name, .kernel = r->kernel, .mode = r->mode,
-                                       .family = occ_family_find(r->kernel, r->mode),
+        const OccFamilyInfo *f = &families[r->family];
+        if (i == 0 || first_of_kernel(raw[i - 1].family) != first_of_kernel(r->family)) slot = 0;
+        if (!r->reg_cap) natural = i;
+        variants[i] = (OccVariantInfo){.name = r->name, .kernel = f->kernel, .mode = f->mode,
+                                       .family = r->family, .slot = slot++,
                                        .unroll = r->unroll, .vec_bytes = r->vec_bytes,
                                        .fma_per_element = r->fma_per_element,
-                                       .reg_cap = r->reg_cap,
-                                       .natural = raw_index(r->natural),
-                                       .own_dyn_smem_bytes = r->own_dyn_smem_bytes};
+                                       .reg_cap = r->reg_cap, .natural = natural,
+                                       .own_dyn_smem_bytes = r->own_dyn_smem_bytes,
+                                       .peak = r->peak, .work_per_op = r->work_per_op};
     }
     for (int i = 0; i < N_VARIANTS; i++) {
-        OccVariantInfo *nat = variants[i].natural >= 0 ? &variants[variants[i].natural] : NULL;
-        if (variants[i].reg_cap && nat && nat->n_capped < OCC_MAX_REG_CAPS)
+        OccVariantInfo *nat = &variants[variants[i].natural];
+        if (variants[i].reg_cap && nat->n_capped < OCC_MAX_REG_CAPS)
             nat->capped[nat->n_capped++] = i;
     }
     resolved = 1;
@@ -201,6 +238,7 @@ int occ_catalog_add_family(const OccFamilyInfo *f, const OccVariantInfo *v, int 
         a->reg_cap = 0;
         a->natural = occ_variant_count();
         a->n_capped = 0;
+        a->slot = i;
         n_added_variants++;
     }
     return fam;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/core/catalog.h: what the pure side knows of every kernel family and compiled variant:
- * the family table (family_table.h) and the variant list (kernels/variants.h), plus the family a
- * plugin registers at run time. No CUDA header: options, planner, resume, model and plots-side
+ * the families' descriptors (kernels/families/<family>.h, registered in kernels/families.def), their
+ * modes and variant lists in registry order, plus the family a plugin registers at run time. No CUDA header: options, planner, resume, model and plots-side
  * tools read it on machines without a GPU. */
 #ifndef OCC_CATALOG_H
 #define OCC_CATALOG_H
@@ -34,7 +34,8 @@ typedef enum OccRequestShape {
 } OccRequestShape;
 
 /* The background traffics a curve is measured under (the values of OccLoadedTraffic,
- * kernels/api.h), one of which each family's rows are predicted from (family_table.h). */
+ * kernels/api.h), one of which each family's rows are predicted from (its descriptor,
+ * kernels/families/<family>.h). */
 typedef enum OccCurveTraffic {
     OCC_CURVE_READ = 0,  /* contiguous read-only streams (reduce) */
     OCC_CURVE_COPY = 1,  /* contiguous read + write streams (copy) */
@@ -43,20 +44,48 @@ typedef enum OccCurveTraffic {
 } OccCurveTraffic;
 #define OCC_CURVE_TRAFFICS 4
 
-/* One family of the table; the fields, and what one left out of an entry holds, are documented
- * in family_table.h. */
+/* One family of the catalog: one mode of a descriptor's OCC_<NAME>_MODES list, an entry
+ * M(id, .field = value, ...) of designated initializers of this struct; a field an entry leaves
+ * out holds what its comment says as "omitted". */
 typedef struct OccFamilyInfo {
-    const char *id;                  /* C identifier, e.g. "chase_warp" */
-    const char *kernel;              /* --kernel name, CSV kernel */
-    const char *mode;                /* --mode name, CSV mode */
-    int default_mode;                /* 1: selected by --kernel <kernel> without --mode */
-    OccFamilyShape shape;            /* sweep or footprint experiment */
-    const char *options;             /* comma list of the scoped options it takes */
-    double dram_bytes_per_load_byte; /* model traffic factor; NaN: no bandwidth model */
-    OccRequestShape requests;        /* model: what a warp waits on per chain step and trip */
-    int curve_traffic;               /* model: the OccCurveTraffic its rows are predicted from */
-    int size_l2_multiple;            /* default size in L2 sizes; 0: takes no --size */
-    int size_floor_gib;              /* default raised to this where memory allows; 0: none */
+    const char *id;                  /* C identifier, the entry's id (the GPU side's ops are
+                                        occ_family_<id>), e.g. "chase_warp" */
+    const char *kernel;              /* --kernel name and the CSV `kernel` column (required) */
+    const char *mode;                /* --mode name and the CSV `mode` column (required) */
+    int default_mode;                /* 1: what --kernel <kernel> runs when --mode is not given
+                                        (one family per kernel); omitted: 0 */
+    OccFamilyShape shape;            /* OCC_SHAPE_OCCUPANCY, _FOOTPRINT or _LEVELS (the
+                                        loaded-latency levels, planned first, also for any
+                                        sweep whose model uses them: dram_bytes_per_load_byte
+                                        set and no --no-loaded) (required) */
+    const char *options;             /* comma list of the scoped options
+                                        (harness/cli/options_table.c) it takes; omitted: "" */
+    double dram_bytes_per_load_byte; /* DRAM bytes gbps_median counts per byte of loads in
+                                        flight, for the Little's-law model; omitted: NaN (the
+                                        model does not apply) */
+    OccRequestShape requests;        /* what one warp waits on per trip and per chain (unroll
+                                        step), for the model: the model's latency for such a
+                                        warp is the expected largest of (requests per step) x
+                                        unroll latencies (loaded_model.h), for a stream's
+                                        adjacent lines only the run's measured share of that
+                                        spread (occ_curve_trip_spread); omitted:
+                                        OCC_REQUESTS_NONE (width 1) */
+    int curve_traffic;               /* the OccCurveTraffic (loaded_model.h) of the
+                                        loaded-latency curve its rows are predicted from and
+                                        whose roof they are predicted against (model.h
+                                        occ_model_row_roof): READ for read-only streams, COPY
+                                        for read + write streams, GATHER for 128-byte lines at
+                                        random addresses, SECTOR for 32-byte sectors at random
+                                        addresses; omitted: OCC_CURVE_READ */
+    int size_l2_multiple;            /* default buffer/footprint of a run, in L2 sizes; a family
+                                        that sets it takes "size"; omitted: 0 (no --size) */
+    int size_floor_gib;              /* ... raised to this many GiB where free memory allows (a
+                                        quarter of it), so that one launch lasts long against
+                                        its ramp and tail; omitted: 0 (not raised) */
+    double launch_ms;                /* one launch at the default options on the H200 the
+                                        estimator is calibrated on, ms (a family with a size
+                                        floor: at that size; it scales with --size):
+                                        harness/plan/plan_estimate.c; omitted: 0 (its guess) */
     const char *plugin_path;         /* the shared object a family registered at run time came
                                         from (occ_catalog_add_family); NULL for the table's */
 } OccFamilyInfo;

@@ -18,9 +18,10 @@ typedef struct ChaseKernel {
     const char *name;
     OccChaseLaunchFn launch;
     OccKernelHandleFn kernel;
+    int chains; /* K: chains per warp or thread */
 } ChaseKernel;
 #define ENTRY(mode, k)                                                                             \
-    {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k},
+    {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k, k},
 static const ChaseKernel kernels[] = {OCC_CHASE_VARIANTS(ENTRY)};
 #undef ENTRY
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8 };
@@ -34,13 +35,6 @@ typedef struct ChaseState {
     size_t chains;             /* chains of the bound launch */
 } ChaseState;
 
-static const ChaseKernel *find(const char *name)
-{
-    for (int i = 0; i < N_KERNELS; i++)
-        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
-    return NULL;
-}
-
 static void teardown(void *sp)
 {
     ChaseState *c = sp;
@@ -49,7 +43,7 @@ static void teardown(void *sp)
 }
 
 /* Thread mode has 32x the chains of warp mode at the same occupancy: 32-byte lines (one sector
- * each) and a larger default footprint (family_table.h) keep every chain >= MIN_HOPS hops. */
+ * each) and a larger default footprint (kernels/families/chase.h) keep every chain >= MIN_HOPS hops. */
 static int setup_mode(void **out, const char *mode, unsigned int line_words, const OccRunEnv *env,
                       char *err, size_t err_len)
 {
@@ -63,10 +57,8 @@ static int setup_mode(void **out, const char *mode, unsigned int line_words, con
                           : occ_family_default_bytes(f, env->dev->l2_bytes,
                                                      (long long)env->dev->free_bytes);
     int max_k = 0;
-    for (int i = 0; i < N_KERNELS; i++) {
-        const OccVariantInfo *v = occ_variant_at(occ_variant_find(kernels[i].name));
-        if (v->unroll > max_k) max_k = v->unroll;
-    }
+    for (int i = 0; i < N_KERNELS; i++)
+        if (kernels[i].chains > max_k) max_k = kernels[i].chains;
     size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
     if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_chains,
                            0xc4a5eull, err, err_len) != 0) {
@@ -92,8 +84,7 @@ static int setup_thread(void **out, const OccRunEnv *env, char *err, size_t err_
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    const ChaseKernel *k = find(v->name);
-    return k ? k->kernel() : NULL;
+    return v->slot >= 0 && v->slot < N_KERNELS ? kernels[v->slot].kernel() : NULL;
 }
 
 static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
@@ -112,7 +103,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                  fp->n_lines, c->chains);
         return 1;
     }
-    c->k = find(v->name);
+    c->k = &kernels[v->slot];
     c->launch = s->launch;
     c->args = (OccChaseArgs){.lines = fp->lines, .order = fp->order, .n_lines = fp->n_lines,
                              .line_words = fp->line_words, .chain_spacing = spacing, .shift = 0,
@@ -178,8 +169,9 @@ const OccFamilyOps occ_family_chase_thread = {.setup = setup_thread, .teardown =
                                               .kernel = kernel, .bind = bind, .launch = launch,
                                               .verify = verify, .fill = fill};
 
-OccChaseLaunchFn occ_chase_launcher(const char *name)
+OccChaseLaunchFn occ_chase_launcher(const OccVariantInfo *v)
 {
-    const ChaseKernel *k = find(name);
-    return k ? k->launch : NULL;
+    const int ours = v->slot >= 0 && v->slot < N_KERNELS &&
+                     strcmp(kernels[v->slot].name, v->name) == 0;
+    return ours ? kernels[v->slot].launch : NULL;
 }

@@ -5,8 +5,10 @@
 #define OCC_FAMILY_CHASE_H
 
 #include "api.h"
+#include "variant.h"
 
-/* The launcher of the chase variant of that name (catalog), or NULL: for the GPU tests. */
-OccChaseLaunchFn occ_chase_launcher(const char *name);
+/* The launcher of catalog variant v, or NULL when v is not a chase throughput variant: for the
+ * GPU tests. */
+OccChaseLaunchFn occ_chase_launcher(const OccVariantInfo *v);
 
 #endif

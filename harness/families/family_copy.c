@@ -41,7 +41,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->slot);
 }
 
 static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
@@ -49,7 +49,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     CopyState *c = sp;
     (void)skip, (void)skip_len;
-    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+    occ_stream_bind(&c->bound, &kernels[v->slot], &s->launch, s->blocks_per_sm, c->buf,
                     c->dynamic, CHUNKS_PER_BLOCK, 2, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }

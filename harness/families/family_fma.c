@@ -8,7 +8,6 @@
  * a wrong start, is a mismatch), and the warps' trips must add up to the launch's. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "claims.h"
 #include "family.h"
@@ -29,17 +28,11 @@ typedef struct FmaState {
     OccClaims b;              /* results (max grid x max block x MAX_CHAINS elements), trips
                                  and counters (claims.h) */
     int trips[MAX_ELEM_BYTES + 1]; /* loop trips per thread per launch, by element bytes */
-    const OccFmaKernel *k;    /* the bound point */
+    const OccFmaKernel *k;    /* the bound point's kernel */
+    const OccVariantInfo *v;  /* ... and variant */
     OccLaunch launch;
     int unroll;
 } FmaState;
-
-const OccFmaKernel *occ_fma_kernel_find(const char *name)
-{
-    for (int i = 0; i < N_KERNELS; i++)
-        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
-    return NULL;
-}
 
 const OccFmaKernel *occ_fma_kernels(int *n)
 {
@@ -85,8 +78,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    const OccFmaKernel *k = occ_fma_kernel_find(v->name);
-    return k ? k->kernel() : NULL;
+    return v->slot >= 0 && v->slot < N_KERNELS ? kernels[v->slot].kernel() : NULL;
 }
 
 static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
@@ -94,7 +86,8 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     FmaState *c = sp;
     (void)skip, (void)skip_len;
-    c->k = occ_fma_kernel_find(v->name);
+    c->k = &kernels[v->slot];
+    c->v = v;
     c->launch = s->launch;
     c->unroll = v->unroll;
     const long long threads = (long long)s->launch.grid_blocks * s->launch.block_threads;
@@ -150,8 +143,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     FmaState *c = sp;
-    r->flop_peak_gflops = occ_arch_flop_peak_gflops(&c->dev->limits, c->k->elem_bytes,
-                                                    c->dev->sm_count, t->clock_mhz_median);
+    r->flop_peak_gflops =
+        occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, t->clock_mhz_median);
 }
 
 const OccFamilyOps occ_family_fma = {.setup = setup, .teardown = teardown, .kernel = kernel,

@@ -14,9 +14,7 @@ typedef struct OccFmaKernel {
     int elem_bytes;           /* 4: fp32, 8: fp64 */
 } OccFmaKernel;
 
-/* The entry named name, or NULL. */
-const OccFmaKernel *occ_fma_kernel_find(const char *name);
-/* The whole table, *n entries. */
+/* The whole table, *n entries, in the descriptor's order (entry i: the variant of slot i). */
 const OccFmaKernel *occ_fma_kernels(int *n);
 
 #endif

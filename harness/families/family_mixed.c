@@ -30,6 +30,7 @@ typedef struct MixedState {
     OccStreamBound bound;
     int dynamic;               /* --schedule dynamic */
     int fma_per_element;       /* A of the bound variant */
+    OccArchRate peak;          /* ... and the rate it is judged against */
 } MixedState;
 
 /* The stream buffers are the run's (env->stream): the state only points at them. */
@@ -59,7 +60,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->slot);
 }
 
 static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
@@ -68,7 +69,8 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     MixedState *c = sp;
     (void)skip, (void)skip_len;
     c->fma_per_element = v->fma_per_element;
-    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+    c->peak = v->peak;
+    occ_stream_bind(&c->bound, &kernels[v->slot], &s->launch, s->blocks_per_sm, c->buf,
                     c->dynamic, CHUNKS_PER_BLOCK, 1, v->unroll, v->vec_bytes, r, touched_bytes);
     r->flops_per_launch = 2LL * v->fma_per_element * (long long)c->buf->n_floats;
     return 0;
@@ -104,8 +106,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     MixedState *c = sp;
-    r->flop_peak_gflops = occ_arch_flop_peak_gflops(&c->dev->limits, 4, c->dev->sm_count,
-                                                    t->clock_mhz_median);
+    r->flop_peak_gflops =
+        occ_arch_peak(&c->dev->limits, c->peak, c->dev->sm_count, t->clock_mhz_median);
 }
 
 const OccFamilyOps occ_family_mixed = {.setup = setup, .teardown = teardown, .kernel = kernel,

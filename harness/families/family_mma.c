@@ -21,15 +21,15 @@
 
 typedef struct MmaKernel {
     const char *name;         /* the variant name (catalog), mma_<type>_u<U> */
-    const char *type;         /* its input type: f16, bf16, tf32, f64 */
     OccMmaLaunchFn launch;    /* enqueues one launch */
     OccKernelHandleFn kernel; /* the kernel, for the runtime's attribute and occupancy APIs */
     int depth;                /* K of the instruction */
     int flop;                 /* FLOP per warp mma: 2 x M x N x K */
+    int acc_bytes;            /* bytes of an accumulator element: 4 (fp32) or 8 (fp64) */
 } MmaKernel;
 
-#define ENTRY(t, k, flop, u)                                                                       \
-    {"mma_" #t "_u" #u, #t, occ_launch_mma_##t##_u##u, occ_kernel_mma_##t##_u##u, k, flop},
+#define ENTRY(t, k, flop, acc, peak, u)                                                            \
+    {"mma_" #t "_u" #u, occ_launch_mma_##t##_u##u, occ_kernel_mma_##t##_u##u, k, flop, acc},
 static const MmaKernel kernels[] = {OCC_MMA_VARIANTS(ENTRY)};
 #undef ENTRY
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
@@ -42,20 +42,14 @@ static const double OPERAND = 1.0;
 typedef struct MmaState {
     const OccDevice *dev;
     OccClaims b;                        /* accumulators, trips, counters (claims.h) */
-    const MmaKernel *k;                 /* the bound point */
+    const MmaKernel *k;                 /* the bound point's kernel */
+    const OccVariantInfo *v;            /* ... and variant */
     OccLaunch launch;
     OccMmaArgs args;
     int unroll;
 } MmaState;
 
-static const MmaKernel *find(const char *name)
-{
-    for (int i = 0; i < N_KERNELS; i++)
-        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
-    return NULL;
-}
-
-static int is_f64(const MmaKernel *k) { return strcmp(k->type, "f64") == 0; }
+static int is_f64(const MmaKernel *k) { return k->acc_bytes == 8; }
 
 static void teardown(void *sp)
 {
@@ -89,8 +83,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    const MmaKernel *k = find(v->name);
-    return k ? k->kernel() : NULL;
+    return v->slot >= 0 && v->slot < N_KERNELS ? kernels[v->slot].kernel() : NULL;
 }
 
 static long long warps_of(const MmaState *c)
@@ -103,14 +96,15 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     MmaState *c = sp;
     (void)skip, (void)skip_len;
-    c->k = find(v->name);
+    c->k = &kernels[v->slot];
+    c->v = v;
     c->launch = s->launch;
     c->unroll = v->unroll;
     const OccArchLimits *l = &c->dev->limits;
     /* A quarter of the exact limit: a warp may run more than its share of the claims. */
     const unsigned int exact = occ_mma_max_trips(v->unroll, c->k->depth) / 4;
     const unsigned int trips = occ_onchip_trips(
-        (double)OCC_MMA_PER_TRIP * c->k->flop, occ_arch_mma_flop_per_sm_clk(l, c->k->type),
+        (double)OCC_MMA_PER_TRIP * c->k->flop, occ_arch_rate_per_sm_clk(l, v->peak),
         l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0, is_f64(c->k) ? 1u << 16 : exact);
     const long long warps = warps_of(c);
     c->args = (OccMmaArgs){.out = c->b.out, .warp_trips = c->b.warp_trips, .a = OPERAND,
@@ -161,8 +155,8 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     MmaState *c = sp;
-    r->flop_peak_gflops = occ_arch_mma_peak_gflops(&c->dev->limits, c->k->type,
-                                                   c->dev->sm_count, t->clock_mhz_median);
+    r->flop_peak_gflops =
+        occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, t->clock_mhz_median);
 }
 
 #define MMA_OPS                                                                                    \

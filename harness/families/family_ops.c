@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* harness/families/family_ops.c: the GPU side of the family table (harness/core/family_table.h):
- * each family's OccFamilyOps by catalog index, and the families' state allocation. */
+/* harness/families/family_ops.c: the GPU side of the registry (kernels/families.def): each
+ * family's OccFamilyOps by catalog index, and the families' state allocation. */
 #include "family.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "catalog.h"
-#include "family_table.h"
+#include "families.def"
 
+/* Every mode entry of every descriptor has its ops, occ_family_<id>, in its host file. */
 #define DECLARE(id, ...) extern const OccFamilyOps occ_family_##id;
-OCC_FAMILY_TABLE(DECLARE)
+#define OCC_FAMILY(F) OCC_##F##_MODES(DECLARE)
+#include "families.def"
+#undef OCC_FAMILY
 #undef DECLARE
 #define ENTRY(id, ...) &occ_family_##id,
-static const OccFamilyOps *const ops[] = {OCC_FAMILY_TABLE(ENTRY)};
+#define OCC_FAMILY(F) OCC_##F##_MODES(ENTRY)
+static const OccFamilyOps *const ops[] = {
+#include "families.def"
+};
+#undef OCC_FAMILY
 #undef ENTRY
 
 enum { N_TABLE = sizeof ops / sizeof ops[0] };

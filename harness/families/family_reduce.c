@@ -65,7 +65,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    return occ_stream_kernel_handle(kernels, N_KERNELS, v->name);
+    return occ_stream_kernel_handle(kernels, N_KERNELS, v->slot);
 }
 
 static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
@@ -74,7 +74,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     ReduceState *c = sp;
     (void)skip, (void)skip_len;
     c->unroll = v->unroll;
-    occ_stream_bind(&c->bound, kernels, N_KERNELS, v->name, &s->launch, s->blocks_per_sm, c->buf,
+    occ_stream_bind(&c->bound, &kernels[v->slot], &s->launch, s->blocks_per_sm, c->buf,
                     c->dynamic, CHUNKS_PER_BLOCK, 1, v->unroll, v->vec_bytes, r, touched_bytes);
     return 0;
 }

@@ -56,13 +56,6 @@ typedef struct SmemState {
     int unroll, vec_bytes;
 } SmemState;
 
-static const SmemKernel *find(const char *name)
-{
-    for (int i = 0; i < N_KERNELS; i++)
-        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
-    return NULL;
-}
-
 static void teardown(void *sp)
 {
     SmemState *s = sp;
@@ -99,8 +92,7 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
 
 static const void *kernel(const OccVariantInfo *v)
 {
-    const SmemKernel *k = find(v->name);
-    return k ? k->kernel() : NULL;
+    return v->slot >= 0 && v->slot < N_KERNELS ? kernels[v->slot].kernel() : NULL;
 }
 
 /* Shared-memory bytes one trip of a warp moves: 64 hops of a 128-byte row (chase); 32 loads of
@@ -128,7 +120,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 {
     SmemState *c = sp;
     (void)skip, (void)skip_len;
-    c->k = find(v->name);
+    c->k = &kernels[v->slot];
     c->launch = s->launch;
     c->unroll = v->unroll;
     c->vec_bytes = v->vec_bytes;

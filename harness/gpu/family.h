@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/gpu/family.h: the GPU side of the kernel-family interface. Each family of the
- * table in harness/core/family_table.h implements one OccFamilyOps in
+ * registry (kernels/families.def) implements one OccFamilyOps in
  * harness/families/family_<file>.c; the point loop (harness/gpu/points.c) drives every family
  * through it and names none:
  *

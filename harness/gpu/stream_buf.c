@@ -63,18 +63,17 @@ const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int 
     return NULL;
 }
 
-const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name)
+const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, int slot)
 {
-    const OccStreamKernel *k = occ_stream_kernel_find(table, n, name);
-    return k ? k->kernel() : NULL;
+    return slot >= 0 && slot < n ? table[slot].kernel() : NULL;
 }
 
-void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
-                     const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
+void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *k, const OccLaunch *launch,
+                     int blocks_per_sm,
                      const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
                      int unroll, int vec_bytes, OccRow *r, long long *touched_bytes)
 {
-    bound->k = occ_stream_kernel_find(table, n, variant_name);
+    bound->k = k;
     bound->launch = *launch;
     const long long warps = (launch->block_threads + 31) / 32;
     const long long trip_bytes = (long long)launch->block_threads * unroll * vec_bytes;

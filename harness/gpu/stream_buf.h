@@ -40,11 +40,13 @@ typedef struct OccStreamKernel {
     {#fam "_u" #u "_v" #v #sfx, occ_launch_##fam##_u##u##_v##v##sfx,                              \
      occ_kernel_##fam##_u##u##_v##v##sfx},
 
-/* The entry of table[0..n) named name, or NULL. */
+/* The entry of table[0..n) named name, or NULL (for tests: the families index their table by
+ * the variant's slot). */
 const OccStreamKernel *occ_stream_kernel_find(const OccStreamKernel *table, int n,
                                               const char *name);
-/* The handle of the entry named name (NULL when absent): a family's OccFamilyOps.kernel. */
-const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, const char *name);
+/* The handle of entry `slot` of table[0..n) (a variant's OccVariantInfo.slot; NULL out of
+ * range): a family's OccFamilyOps.kernel. */
+const void *occ_stream_kernel_handle(const OccStreamKernel *table, int n, int slot);
 
 /* A streaming family's bound point: the kernel, the launch shape and the work sharing. */
 typedef struct OccStreamBound {
@@ -57,7 +59,7 @@ typedef struct OccStreamBound {
  * chunk 32 KiB, so that either claims at most about 1.5e8 chunks/s at 4.7 TB/s. */
 #define OCC_STREAM_MIN_CHUNK_BYTES (32 * 1024)
 
-/* Binds the entry of table[0..n) named variant_name with launch and schedule `dynamic` (1:
+/* Binds kernel k (the variant's entry of its family's table) with launch and schedule `dynamic` (1:
  * chunks of about buffer / (grid x chunks_per_block), whole trips, at least
  * OCC_STREAM_MIN_CHUNK_BYTES / passes and at most one block's share, so that the tail, where
  * blocks run out of work one by one, lasts about 1/chunks_per_block of the launch; 0: static,
@@ -66,8 +68,8 @@ typedef struct OccStreamBound {
  * bytes_per_launch = passes x buffer (copy reads and writes it: 2; reduce reads it: 1),
  * bytes_in_flight_per_sm = blocks_per_sm x warps x 32 x U x V; *touched_bytes =
  * bytes_per_launch. */
-void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *table, int n,
-                     const char *variant_name, const OccLaunch *launch, int blocks_per_sm,
+void occ_stream_bind(OccStreamBound *bound, const OccStreamKernel *k, const OccLaunch *launch,
+                     int blocks_per_sm,
                      const OccStreamBuffers *b, int dynamic, int chunks_per_block, int passes,
                      int unroll, int vec_bytes, OccRow *r, long long *touched_bytes);
 

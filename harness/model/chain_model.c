@@ -8,28 +8,21 @@
 #include <string.h>
 
 #include "arch.h"
+#include "catalog.h"
 #include "rowfmt.h"
 #include "summary.h"
 
-static int is(const char *s, const char *want) { return s != NULL && strcmp(s, want) == 0; }
+/* The catalog variant of the row (its descriptor holds the work and the peak), or NULL. */
+static const OccVariantInfo *variant_of(const OccRow *r)
+{
+    return occ_variant_at(occ_variant_find(r->variant));
+}
 
 double occ_chain_work_per_op(const OccRow *r, int *flop)
 {
-    *flop = 1;
-    if (is(r->kernel, "fma")) return 64.0;
-    if (is(r->kernel, "mma")) {
-        if (is(r->mode, "f16") || is(r->mode, "bf16")) return 4096.0; /* m16n8k16 */
-        if (is(r->mode, "tf32")) return 2048.0;                        /* m16n8k8 */
-        if (is(r->mode, "f64")) return 512.0;                          /* m8n8k4 */
-        return 0.0;
-    }
-    *flop = 0;
-    if (!is(r->kernel, "smem")) return 0.0;
-    if (is(r->mode, "chase")) return 128.0;
-    if (r->vec_bytes <= 0) return 0.0;
-    if (is(r->mode, "stream")) return 32.0 * (double)r->vec_bytes;
-    if (is(r->mode, "rw")) return 64.0 * (double)r->vec_bytes;
-    return 0.0;
+    const OccVariantInfo *v = variant_of(r);
+    *flop = v != NULL && !occ_arch_rate_is_bytes(v->peak);
+    return v != NULL ? v->work_per_op : 0.0;
 }
 
 /* The row's rate in its unit (GFLOP/s or GB/s), NaN when it has none. */
@@ -123,12 +116,14 @@ static void pool_latency(const OccRow *rows, int n, const OccRow *like, double *
     free(mhz);
 }
 
-/* The arch's smem peak share of a smem row's rate, %, or pct_of_flop_peak for the others. */
+/* The share of its variant's peak a row's rate is, %: a byte rate against the arch's peak of
+ * that rate, a FLOP rate as the row's pct_of_flop_peak. */
 static double pct_of_peak(const OccRow *r)
 {
-    if (!is(r->kernel, "smem")) return r->pct_of_flop_peak;
-    const double peak = occ_arch_smem_peak_gbps(occ_arch_find(r->cc), (int)r->sm_count,
-                                                r->sm_clock_mhz_median);
+    const OccVariantInfo *v = variant_of(r);
+    if (v == NULL || !occ_arch_rate_is_bytes(v->peak)) return r->pct_of_flop_peak;
+    const double peak =
+        occ_arch_peak(occ_arch_find(r->cc), v->peak, (int)r->sm_count, r->sm_clock_mhz_median);
     return 100.0 * r->gbps_median / peak; /* NaN when the peak is */
 }
 

@@ -15,7 +15,7 @@
  *
  * Only loads wait on DRAM, but gbps_median may count more bytes than were loaded (a kernel that
  * stores every loaded byte moves two DRAM bytes per byte loaded). Each row carries that factor,
- * f = dram_bytes_per_load_byte (from its family in family_table.h), and the model is applied to
+ * f = dram_bytes_per_load_byte (from its family's descriptor), and the model is applied to
  * f x B, which is the same as scaling the unclamped prediction by f. A row whose f is NaN (a
  * family without a bandwidth model, such as the latency ladder), infinite or <= 0 is outside the
  * model. Where a row measured its residency (occ_measured_pct finite and > 0), B is scaled by

@@ -20,7 +20,7 @@
 #define HOST_MS_PER_POINT 4.0
 /* One load level (chase loaded): one launch of a few ms at most, ~1.3 ms measured. */
 #define LOAD_LEVEL_MS 1.3
-/* Used for a family the table below does not name (not measured: a guess). */
+/* Used for a family whose descriptor gives no launch_ms (not measured: a guess). */
 #define OTHER_LAUNCH_MS 3.0
 
 /* The point loop's policy, as bench/run_policy.c and harness/gpu/timing.c set it (not
@@ -35,18 +35,11 @@
 /* The roofline probes (harness/gpu/run.c) sample like a point: --max-time bounds each. */
 #define ROOFLINE_PROBES 2
 
-/* Per-launch time of a family's kernel on the H200, ms: (measured ms/point - HOST_MS_PER_POINT)
- * / (UNTIMED_LAUNCHES + 10 samples) at the default size (4 GiB for the streams), so it also
- * absorbs the points that needed more samples. Measured ms/point: copy 45, reduce 23.7-30.5,
- * chase_warp 13.6, fma 35, mixed 52, smem_chase 35.6, mma_f16 46. chase_warp's launch is under
- * MIN_SAMPLE_MS: its samples are batches of 2. */
-static const struct {
-    const char *id;   /* the family's catalog id */
-    double launch_ms; /* one launch, ms */
-} launch_table[] = {
-    {"copy", 3.2}, {"reduce", 1.8}, {"chase_warp", 0.5}, {"fma", 2.4},
-    {"mixed", 3.7}, {"smem_chase", 2.4}, {"mma_f16", 3.2},
-};
+/* A family's per-launch time on the H200 is its descriptor's launch_ms (OccFamilyInfo):
+ * (measured ms/point - HOST_MS_PER_POINT) / (UNTIMED_LAUNCHES + 10 samples) at the default size
+ * (4 GiB for the streams), so it also absorbs the points that needed more samples. Measured
+ * ms/point: copy 45, reduce 23.7-30.5, chase_warp 13.6, fma 35, mixed 52, smem_chase 35.6,
+ * mma_f16 46. chase_warp's launch is under MIN_SAMPLE_MS: its samples are batches of 2. */
 
 /* The latency ladder (harness/families/family_ladder.c): a warm point walks the footprint once
  * (only 8192 hops beyond 2^20 lines) then times 11 segments of its lines, at least 8192 and at
@@ -71,9 +64,7 @@ static const struct {
  * walks its whole buffer each launch) scales with its bytes; any other keeps its constant. */
 static double launch_ms(const OccFamilyInfo *fi, const OccOptions *opt)
 {
-    double ms = OTHER_LAUNCH_MS;
-    for (size_t i = 0; i < sizeof launch_table / sizeof launch_table[0]; i++)
-        if (strcmp(fi->id, launch_table[i].id) == 0) ms = launch_table[i].launch_ms;
+    double ms = fi->launch_ms > 0 ? fi->launch_ms : OTHER_LAUNCH_MS;
     if (fi->size_floor_gib > 0 && opt->size_bytes > 0)
         ms *= (double)opt->size_bytes / ((double)fi->size_floor_gib * 1024 * 1024 * 1024);
     return ms;

@@ -29,7 +29,7 @@ static void test_throughput_variants(int sm_count)
     const int grids[] = {1, 2 * sm_count};
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        const OccChaseLaunchFn launch = occ_chase_launcher(v->name);
+        const OccChaseLaunchFn launch = occ_chase_launcher(v);
         if (!launch) continue;
         const int warp_mode = strcmp(v->mode, "warp") == 0;
         OccFootprint f;

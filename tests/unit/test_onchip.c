@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "catalog.h"
 #include "chain_model.h"
 #include "check.h"
 #include "onchip.h"
@@ -19,18 +20,23 @@
 static void test_peaks(void)
 {
     const OccArchLimits *h = occ_arch_find("sm_90"), *a = occ_arch_find("sm_80");
-    CHECK_NEAR(occ_arch_smem_peak_gbps(h, 132, 1980.0), 33454.08, 1e-6);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(h, "f16", 132, 1830.0), 989429.76, 1e-3);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(h, "bf16", 132, 1830.0), 989429.76, 1e-3);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(h, "tf32", 132, 1830.0), 494714.88, 1e-3);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(h, "f64", 132, 1980.0), 66908.16, 1e-3);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(a, "f16", 108, 1410.0), 311869.44, 1e-3);
-    CHECK_NEAR(occ_arch_mma_peak_gflops(a, "f64", 108, 1410.0), 19491.84, 1e-3);
-    CHECK_INT_EQ(occ_arch_mma_flop_per_sm_clk(h, "f8"), 0);
-    CHECK_INT_EQ(occ_arch_mma_flop_per_sm_clk(NULL, "f16"), 0);
-    CHECK(isnan(occ_arch_mma_peak_gflops(occ_arch_find("sm_86"), "f16", 84, 1700.0)));
-    CHECK(isnan(occ_arch_smem_peak_gbps(h, 0, 1980.0)));
-    CHECK(isnan(occ_arch_smem_peak_gbps(NULL, 132, 1980.0)));
+    CHECK_NEAR(occ_arch_peak(h, OCC_RATE_SMEM_BYTES, 132, 1980.0), 33454.08, 1e-6);
+    CHECK_NEAR(occ_arch_peak(h, OCC_RATE_MMA_F16, 132, 1830.0), 989429.76, 1e-3);
+    CHECK_NEAR(occ_arch_peak(h, OCC_RATE_MMA_TF32, 132, 1830.0), 494714.88, 1e-3);
+    CHECK_NEAR(occ_arch_peak(h, OCC_RATE_MMA_F64, 132, 1980.0), 66908.16, 1e-3);
+    CHECK_NEAR(occ_arch_peak(a, OCC_RATE_MMA_F16, 108, 1410.0), 311869.44, 1e-3);
+    CHECK_NEAR(occ_arch_peak(a, OCC_RATE_MMA_F64, 108, 1410.0), 19491.84, 1e-3);
+    CHECK_NEAR(occ_arch_peak(h, OCC_RATE_FMA_FP64, 132, 1980.0), 33454.08, 1e-6);
+    CHECK_INT_EQ(occ_arch_rate_per_sm_clk(h, OCC_RATE_NONE), 0);
+    CHECK_INT_EQ(occ_arch_rate_per_sm_clk(NULL, OCC_RATE_MMA_F16), 0);
+    CHECK_INT_EQ(occ_arch_rate_is_bytes(OCC_RATE_SMEM_BYTES), 1);
+    CHECK_INT_EQ(occ_arch_rate_is_bytes(OCC_RATE_MMA_F16), 0);
+    CHECK(isnan(occ_arch_peak(occ_arch_find("sm_86"), OCC_RATE_MMA_F16, 84, 1700.0)));
+    CHECK(isnan(occ_arch_peak(h, OCC_RATE_SMEM_BYTES, 0, 1980.0)));
+    CHECK(isnan(occ_arch_peak(NULL, OCC_RATE_SMEM_BYTES, 132, 1980.0)));
+    /* each mma variant is judged against its type's rate: bf16 shares f16's */
+    CHECK_INT_EQ(occ_variant_at(occ_variant_find("mma_bf16_u1"))->peak, OCC_RATE_MMA_F16);
+    CHECK_INT_EQ(occ_variant_at(occ_variant_find("mma_f64_u8"))->vec_bytes, 8);
 }
 
 static void test_trips(void)
@@ -153,13 +159,23 @@ static void test_chain_model(void)
     CHECK_NEAR(k[0].knee_measured_pct, 50.0, 1e-9);
     CHECK_NEAR(k[0].knee_predicted_pct, 37.5, 1e-9);
     CHECK_INT_EQ(k[0].knee_levels_apart, 2);
-    /* an mma row: f16's 4096 FLOP an mma; a row of no chain family: none */
+    /* an mma row: f16's 4096 FLOP an mma, f64's 512; a smem stream row: a load of 32 x V
+     * bytes, twice for rw; a row of no chain family: none */
     OccRow m = rows[0];
     m.kernel = "mma";
     m.mode = "f16";
+    m.variant = "mma_f16_u2";
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 4096.0, 0);
     CHECK_INT_EQ(flop, 1);
+    m.variant = "mma_f64_u2";
+    CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
+    m.variant = "smem_read_u2_v16";
+    CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
+    CHECK_INT_EQ(flop, 0);
+    m.variant = "smem_rw_u2_v8";
+    CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
     m.kernel = "reduce";
+    m.variant = "reduce_u1_v4";
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 0.0, 0);
     CHECK(isnan(occ_chain_cycles_per_step(&m)));
     CHECK_INT_EQ(occ_chain_knees(&m, 1, k, 8), 0);
