@@ -91,9 +91,12 @@ def main(paths):
     for path in paths:
         meta, rows = read(path)
         ok = [r for r in rows if r["status"] == "ok"]
-        for kernel, block in (("fma", fma_block), ("mixed", mixed_block)):
+        for kernel in sorted({r["kernel"] for r in ok}):
             kr = [r for r in ok if r["kernel"] == kernel]
-            if kr:
+            # FMA chains (mode chain), or loads with A FMAs each (several A: fma_per_element)
+            block = (fma_block if {r["mode"] for r in kr} == {"chain"} else
+                     mixed_block if len({r["fma_per_element"] for r in kr}) > 1 else None)
+            if block:
                 print("%s: %d ok %s rows, %s" % (path, len(kr), kernel, meta.get("gpu_name", "?")))
                 block(meta, kr)
     return 0

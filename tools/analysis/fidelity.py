@@ -3,13 +3,14 @@
 """tools/analysis/fidelity.py CSV...: how well a sweep keeps its promises, from its CSV alone
 (arith_report.py reads CSVs with its read()).
 
-Per file (copy/reduce rows with status ok):
+Per file (rows with status ok of the scheduled streams a library roof measures: a schedule and a
+DRAM traffic factor of 2, read + write as cudaMemcpy moves, or 1, read only as cub's reduce):
   residency  share of points whose measured residency (occ_measured_pct) is within 2 points of
              the API's occupancy (occ_achieved_pct), and the lowest measured - API difference;
   dips       per natural variant (lever pad): the largest drop of gbps_median below the running
              maximum over occupancy, before 100%, in % (a curve that bends down);
-  roofs      the best gbps_median of each kernel against the run's own library roof
-             (reduce: roof_cub_reduce_gbps; copy: roof_memcpy_gbps).
+  roofs      the best gbps_median of each kernel against the run's own library roof of its
+             traffic (read only: roof_cub_reduce_gbps; read + write: roof_memcpy_gbps).
 Prints one block per file; reads each CSV with plots/occcsv.py."""
 import os
 import sys
@@ -26,12 +27,14 @@ def read(path):
     return t.meta_dict(), t.dicts()
 
 
-ROOF = {"reduce": "roof_cub_reduce_gbps", "copy": "roof_memcpy_gbps"}
+# The library roof of a scheduled stream's traffic, by its dram_bytes_per_load_byte.
+ROOF = {"1": "roof_cub_reduce_gbps", "2": "roof_memcpy_gbps"}
 
 
 def report(path):
     meta, rows = read(path)
-    ok = [r for r in rows if r["status"] == "ok" and r["kernel"] in ROOF]
+    ok = [r for r in rows if r["status"] == "ok" and r["schedule"] != "-" and
+          r["dram_bytes_per_load_byte"] in ROOF]
     print(f"{path}: {len(ok)} ok copy/reduce rows, schedule {sorted({r['schedule'] for r in ok})}, "
           f"buffer {sorted({int(r['buffer_bytes']) for r in ok})}")
     if not ok:
@@ -55,9 +58,11 @@ def report(path):
     print("  dips (natural variants, % below running max before 100%): " +
           ", ".join(f"{v} {100 * d:.1f}% at {a}" for d, v, a in worst[:5]) +
           f"; {sum(d > 0.03 for d, _, _ in worst)} of {len(worst)} over 3%")
-    for k, key in ROOF.items():
-        ks = [r for r in ok if r["kernel"] == k]
-        if ks and key in meta:
+    for traffic, key in ROOF.items():
+        for k in sorted({r["kernel"] for r in ok if r["dram_bytes_per_load_byte"] == traffic}):
+            ks = [r for r in ok if r["kernel"] == k]
+            if key not in meta:
+                continue
             best = max(ks, key=lambda r: float(r["gbps_median"]))
             roof = float(meta[key])
             print(f"  {k}: best {float(best['gbps_median']):.1f} GB/s ({best['variant']} at "
