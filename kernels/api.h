@@ -127,6 +127,13 @@ typedef cudaError_t (*OccFmaLaunchFn)(const OccLaunch *launch, const OccFmaArgs 
 /* Returns the variant's kernel as a handle for the runtime's function and occupancy APIs. */
 typedef const void *(*OccKernelHandleFn)(void);
 
+/* The C API of one compiled variant `name` whose launch takes a const Args *: its launcher
+ * occ_launch_<name> and kernel handle occ_kernel_<name>, as the family's .cu defines them
+ * (extern "C"). A family's host file expands its descriptor's variant list with it. */
+#define OCC_DECLARE_VARIANT(name, Args)                                                            \
+    cudaError_t occ_launch_##name(const OccLaunch *launch, const Args *args);                      \
+    const void *occ_kernel_##name(void);
+
 #define OCC_DECLARE_STREAM(fam, u, v, lb, sfx)                                                     \
     cudaError_t occ_launch_##fam##_u##u##_v##v##sfx(const OccLaunch *launch,                       \
                                                    const OccStreamArgs *args);                     \

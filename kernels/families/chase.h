@@ -6,6 +6,10 @@
 #ifndef OCC_FAMILIES_CHASE_H
 #define OCC_FAMILIES_CHASE_H
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^chase_(?:warp|thread)_k(\d+)$ K */
 /* Thread mode has 32x the chains of warp mode at the same occupancy: its default footprint is
  * larger (size_l2_multiple) so that every chain keeps enough hops. */
 #define OCC_CHASE_MODES(M)                                                                         \

@@ -6,6 +6,10 @@
 #ifndef OCC_FAMILIES_FMA_H
 #define OCC_FAMILIES_FMA_H
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^fma_fp\d+_u\d+$ loads */
 #define OCC_FMA_MODES(M)                                                                           \
     M(fma, .kernel = "fma", .mode = "chain", .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,      \
       .options = "unroll,vec,occ,block,lever,carveout", .launch_ms = 2.4)

@@ -5,6 +5,10 @@
 #ifndef OCC_FAMILIES_MIXED_H
 #define OCC_FAMILIES_MIXED_H
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^mixed_u(\d+)_v\d+_a\d+$ U */
 #define OCC_MIXED_MODES(M)                                                                         \
     M(mixed, .kernel = "mixed", .mode = "stream", .default_mode = 1,                               \
       .shape = OCC_SHAPE_OCCUPANCY,                                                                \

@@ -6,6 +6,10 @@
 #ifndef OCC_FAMILIES_MMA_H
 #define OCC_FAMILIES_MMA_H
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^mma_[a-z0-9]+_u\d+$ loads */
 #define OCC_MMA_MODES(M)                                                                           \
     M(mma_f16, .kernel = "mma", .mode = "f16", .default_mode = 1, .shape = OCC_SHAPE_OCCUPANCY,    \
       .options = "unroll,occ,block,lever,carveout", .launch_ms = 3.2)                              \

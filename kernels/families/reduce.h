@@ -8,6 +8,10 @@
 
 #include "variants.h"
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^reduce_u(\d+)_v\d+(?:_r\d+)?$ U */
 #define OCC_REDUCE_MODES(M)                                                                        \
     M(reduce, .kernel = "reduce", .mode = "stream", .default_mode = 1,                             \
       .shape = OCC_SHAPE_OCCUPANCY,                                                                \

@@ -6,6 +6,11 @@
 #ifndef OCC_FAMILIES_SMEM_H
 #define OCC_FAMILIES_SMEM_H
 
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN keeps group 1 of it in loads in flight (AXIS U or K), or issues no load (AXIS
+ * loads).
+ * SASS promise: ^smem_chase_k(\d+)$ K
+ * SASS promise: ^smem_(?:read|rw)_u(\d+)_v\d+$ U */
 #define OCC_SMEM_MODES(M)                                                                          \
     M(smem_chase, .kernel = "smem", .mode = "chase", .default_mode = 1,                            \
       .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,block,lever,carveout",                  \

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tests/build/test_family_names.py OCCSWEEP: no source outside a family's own files names the family.
+"""tests/build/test_family_names.py OCCSWEEP: no source outside a family's own files names it.
 
 A family (a line of kernels/families.def) owns its descriptor kernels/families/<name>.h, its
 kernels kernels/<name>*.cu and its host files harness/families/family_<name>*.c/.h (the chase

@@ -4,7 +4,8 @@
 
 For every (variant, arch) row of the build's kernel_resources.csv, loads_in_flight_sass (global
 loads the steady-state loop issues before the first use of one, kernels/audit_sass.py) must equal
-the promise: U for copy_u<U>_v<V>[_r<cap>], reduce_u<U>_v<V>[_r<cap>] and mixed_u<U>_v<V>_a<A>,
+the promise its family's descriptor declares (a "SASS promise:" line of
+kernels/families/<name>.h): U for copy_u<U>_v<V>[_r<cap>], reduce_u<U>_v<V>[_r<cap>] and mixed_u<U>_v<V>_a<A>,
 K for chase_warp_k<K> and chase_thread_k<K>; for the shared-memory kernels the loads are LDS:
 K for smem_chase_k<K>, U for smem_read_u<U>_v<V> and smem_rw_u<U>_v<V>. The arithmetic promises use the audit's FMA columns:
 fma_<type>_u<U> issues no load; its hot loop holds U independent FMA chains (fma_chains_sass),
@@ -38,18 +39,26 @@ any, or if a variant has no known promise. Exit 99 (a hard error, which meson re
 while the test is registered should_fail) when the CSV is unreadable or holds no variant row.
 """
 import csv
+import os
 import re
 import sys
 
-PROMISES = (
-    (re.compile(r'^(?:copy|reduce)_u(\d+)_v\d+(?:_r\d+)?$'), 'U'),
-    (re.compile(r'^mixed_u(\d+)_v\d+_a\d+$'), 'U'),
-    (re.compile(r'^chase_(?:warp|thread)_k(\d+)$'), 'K'),
-    (re.compile(r'^fma_fp\d+_u\d+$'), 'loads'),
-    (re.compile(r'^smem_chase_k(\d+)$'), 'K'),
-    (re.compile(r'^smem_(?:read|rw)_u(\d+)_v\d+$'), 'U'),
-    (re.compile(r'^mma_[a-z0-9]+_u\d+$'), 'loads'),
-)
+
+def read_promises():
+    """The promises the families declare: every ' * SASS promise: PATTERN AXIS' line of the
+    descriptors the registry kernels/families.def includes, as (compiled PATTERN, AXIS)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    kernels = os.path.join(root, 'kernels')
+    out = []
+    with open(os.path.join(kernels, 'families.def')) as registry:
+        for header in re.findall(r'^#include "(families/\w+\.h)"', registry.read(), re.M):
+            with open(os.path.join(kernels, header)) as f:
+                for pattern, axis in re.findall(r'^ \* SASS promise: (\S+) (\w+)', f.read(), re.M):
+                    out.append((re.compile(pattern), axis))
+    return tuple(out)
+
+
+PROMISES = read_promises()
 EXEMPT = re.compile(r'^chase_latency_')
 CAPPED = re.compile(r'^(?:copy|reduce)_u\d+_v\d+_r\d+$')
 FMA = re.compile(r'^fma_fp\d+_u(\d+)$')

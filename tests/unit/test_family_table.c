@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tests/unit/test_family_table.c PYTHON SASS_AUDIT_PY ARCH...: every family of the table
- * (harness/core/family_table.h) is complete.
+/* tests/unit/test_family_table.c PYTHON SASS_AUDIT_PY ARCH...: every family of the registry
+ * (kernels/families.def: the mode entries of each descriptor kernels/families/<name>.h) is
+ * complete.
  *
- * - its fields: names, one default mode per kernel, shape, model inputs, bound note;
+ * - its fields: names, one default mode per kernel, shape, model inputs, bound note, the
+ *   estimator's launch time;
  * - its options: each one named in .options is a scoped option of harness/cli/options_table.c,
  *   every scoped option is taken by some family, a list option (unroll, vec, fmas) is taken
  *   exactly by the families whose variants hold more than one value of its axis, "size" exactly
  *   by the families with a default size (size_l2_multiple), a sweep takes "occ" and "block";
  * - its ops (harness/families/family_ops.c): present, with the functions its shape calls, and a
  *   kernel for each of its variants;
- * - each of its variants (kernels/variants.h): a resource row of the build (kernel_resources.c,
- *   kernels/gen_resources.sh) for every compiled arch ARCH (gpu_archs, e.g. 90), and a SASS promise
- *   (promise() of tests/build/test_sass_audit.py, run by PYTHON) whose count is the
- *   variant's unroll.
+ * - each of its variants (the descriptor's catalog list): its slot (its position in its
+ *   descriptor's list) picks a kernel no other variant has, a capped twin's natural variant is its
+ *   name without the cap, a chain-model work has a peak to be judged against; a resource row of
+ *   the build (kernel_resources.c, kernels/gen_resources.sh) for every compiled arch ARCH
+ *   (gpu_archs, e.g. 90), and a SASS promise (the descriptor's, read by promise() of
+ *   tests/build/test_sass_audit.py, run by PYTHON) whose count is the variant's unroll.
  *
  * Links the GPU library for the ops and the resource table but makes no CUDA call: it runs on
  * machines without a GPU. */
@@ -94,9 +98,10 @@ static void check_fields(int f, const OccFamilyInfo *fi)
     need(fi->size_l2_multiple >= 0 && fi->size_floor_gib >= 0, id, "a negative default size");
     need(fi->size_floor_gib == 0 || fi->size_l2_multiple > 0, id,
          ".size_floor_gib without .size_l2_multiple");
+    need(fi->launch_ms >= 0 && fi->launch_ms < 1000, id, ".launch_ms is not 0..1000 ms");
     const int variants = count_variants(f);
     need((fi->shape == OCC_SHAPE_OCCUPANCY) == (variants > 0), id,
-         "%d variants in kernels/variants.h (a sweep has some, an experiment none)", variants);
+         "%d variants in its descriptor (a sweep has some, an experiment none)", variants);
 }
 
 static void check_options(int f, const OccFamilyInfo *fi)
@@ -160,13 +165,34 @@ static const char *family_id(const OccVariantInfo *v)
     return f ? f->id : "(no family)";
 }
 
-/* Every variant of kernels/variants.h belongs to an entry of the table. */
+/* Every variant belongs to an entry of the registry; its slot picks its own kernel (two variants
+ * with one kernel: the host file's table and the descriptor's list disagree); its natural twin is
+ * its name without the _r<cap> suffix; a chain-model work has a peak. */
 static void check_variants(void)
 {
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
-        need(v->family >= 0, "(table)", "variant %s: kernel %s mode %s is no entry of the table",
-             v->name, v->kernel, v->mode);
+        if (!need(v->family >= 0 && v->family < occ_family_count(), "(table)",
+                  "variant %s: family %d is no entry of the registry", v->name, v->family))
+            continue;
+        const char *id = family_id(v);
+        const OccVariantInfo *nat = occ_variant_at(v->natural);
+        char want[96];
+        snprintf(want, sizeof want, "%s_r%d", nat ? nat->name : "?", v->reg_cap);
+        need(nat && (v->reg_cap ? strcmp(want, v->name) == 0 : v->natural == i), id,
+             "variant %s: natural twin %s (a capped twin follows its natural variant)", v->name,
+             nat ? nat->name : "(none)");
+        need(v->work_per_op == 0 || (v->work_per_op > 0 && v->peak != OCC_RATE_NONE), id,
+             "variant %s: chain-model work %g without a peak", v->name, v->work_per_op);
+        const OccFamilyOps *o = occ_family_ops(v->family);
+        const void *k = o && o->kernel ? o->kernel(v) : NULL;
+        for (int j = 0; k && j < i; j++) {
+            const OccVariantInfo *w = occ_variant_at(j);
+            const OccFamilyOps *p = occ_family_ops(w->family);
+            need(!(p && p->kernel && p->kernel(w) == k), id,
+                 "variant %s (slot %d) has the kernel of %s: its host table is not in its "
+                 "descriptor's order", v->name, v->slot, w->name);
+        }
     }
 }
 
