@@ -14,7 +14,7 @@
 # copy.
 # Exit 77 (skip) outside a git checkout (the copy is git ls-files); slow: it builds every kernel.
 set -u
-py=${1:-python3}
+py=$(command -v "${1:-python3}") || { echo "FAIL: no ${1:-python3}"; exit 99; }
 src=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$src/tests/fixtures/family
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || { echo "SKIP: not a git checkout"; exit 77; }
