@@ -108,8 +108,8 @@ int occ_family_takes(const OccFamilyInfo *f, const char *name);
 long long occ_family_default_bytes(const OccFamilyInfo *f, long long l2_bytes,
                                    long long free_bytes);
 
-/* Number of compiled variants, and variant i (NULL when out of range), in variants.h order.
- * Every variant's family field indexes the family table. */
+/* Number of compiled variants, and variant i (NULL when out of range), in registry order (each
+ * descriptor's list in turn). Every variant's family field indexes the family table. */
 int occ_variant_count(void);
 const OccVariantInfo *occ_variant_at(int i);
 /* Index of the variant of that name, or -1. */

@@ -13,9 +13,9 @@
     X(gpu_name, STR, "GPU name reported by the driver")                                            \
     X(cc, STR, "compute capability, major.minor")                                                  \
     X(sm_count, INT, "streaming multiprocessors on the GPU")                                       \
-    X(kernel, STR, "kernel family: copy, reduce, chase, fma, mixed, smem or mma")                                         \
-    X(mode, STR, "stream (copy/reduce/mixed/smem); chain (fma); chase: warp, thread, latency, latency-cold or loaded; smem: chase, stream or rw; mma: the input type, f16, bf16, tf32 or f64")           \
-    X(variant, STR, "compiled variant, <family>_u<U>_v<V>[_r<cap>], fma_<type>_u<U>, mixed_u<U>_v<V>_a<A>, smem_chase_k<K>, smem_<read|rw>_u<U>_v<V>, mma_<type>_u<U>, loaded_<traffic>_w<W>_u<U> (a load level)")                               \
+    X(kernel, STR, "kernel family: the .kernel of its descriptor (kernels/families/<name>.h)")       \
+    X(mode, STR, "family mode: the .mode of a mode entry of its descriptor; chase latency-cold: the ladder with L2 flushed") \
+    X(variant, STR, "compiled variant: a name of its descriptor's list, as --list prints it (<family>_u<U>_v<V>[_r<cap>] for the streams); loaded_<traffic>_w<W>_u<U>: a load level") \
     X(unroll, INT, "U: independent loads (copy/reduce/smem stream) or chains (chase, smem chase: per warp; fma: per thread; mma: accumulators per warp) in flight")    \
     X(vec_bytes, INT, "V: bytes per load instruction per thread (fma: bytes per element, 4 fp32, 8 fp64; mma: bytes per accumulator element)") \
     X(fma_per_element, INT, "A: dependent FMAs applied to each loaded float (mixed); 0 n/a")      \

@@ -6,7 +6,7 @@
  * stores): U independent conflict-free loads of V bytes per thread; the rate is shared-memory
  * GB/s, which the knee report sets against the clock-derived peak (32 banks x 4 B per clock per
  * SM, harness/core/arch.c). The tile is the kernel's own dynamic shared memory
- * (variants.h); the occupancy padding comes after it. A launch runs trips x (its warps) warp
+ * (kernels/families/smem.h); the occupancy padding comes after it. A launch runs trips x (its warps) warp
  * trips, claimed per warp as in the fma family, sized so that a full-occupancy launch lasts about
  * OCC_ONCHIP_LAUNCH_MS at the peak. Verified exactly: every chain's end and every thread's
  * checksum from the trips its warp ran (onchip.h), and the warps' trips must add up. */

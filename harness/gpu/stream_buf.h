@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/gpu/stream_buf.h: the input and output buffers the streaming families (copy, reduce, mixed) and
  * the roof share in one run, allocated once on first use, and the kernel-table entry those
- * families expand from their lists in kernels/variants.h. */
+ * families expand from their descriptors' lists (kernels/families/<name>.h). */
 #ifndef OCC_STREAM_BUF_H
 #define OCC_STREAM_BUF_H
 
