@@ -40,18 +40,8 @@ void occ_model_describe(const OccModel *m, char *out, size_t len)
     }
 }
 
-double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm)
-{
-    return occ_model_predict_width_gbps(m, bytes_in_flight_per_sm, 1);
-}
-
-double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width)
-{
-    return occ_model_predict_spread_gbps(m, bytes_in_flight_per_sm, width, 1.0);
-}
-
-double occ_model_predict_spread_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
-                                     double spread)
+double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
+                              double spread)
 {
     if (occ_model_is_loaded(m))
         return m->sm_count > 0 ? occ_curve_solve_spread_gbps(m->curve, bytes_in_flight_per_sm,
@@ -177,7 +167,7 @@ static double row_predicted_gbps(const OccModel *m, const OccRow *r)
 {
     const double b = model_bytes_in_flight(r);
     const OccModel rm = row_model(m, r);
-    return isnan(b) ? NAN : occ_model_predict_spread_gbps(&rm, b, row_width(r), row_spread(m, r));
+    return isnan(b) ? NAN : occ_model_predict_gbps(&rm, b, row_width(r), row_spread(m, r));
 }
 
 void occ_model_annotate(const OccModel *m, OccRow *rows, int n_rows)

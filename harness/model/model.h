@@ -92,19 +92,16 @@ int occ_model_is_loaded(const OccModel *m);
  * sample). */
 void occ_model_describe(const OccModel *m, char *out, size_t len);
 
-/* With a loaded curve (occ_model_is_loaded): occ_curve_solve_gbps(curve, bytes_in_flight_per_sm,
- * sm_count, roof_gbps). Otherwise min(roof_gbps, bytes_in_flight_per_sm x sm_count / latency_ns),
- * GB/s. NaN when m is NULL or any input is NaN, when latency_ns (without a curve), roof_gbps or
- * sm_count is not positive, or when bytes_in_flight_per_sm (bytes) is negative. An infinite
- * roof_gbps means no roof (and the unloaded model). */
-double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm);
-/* The same for warps that each wait on `width` independent random loads together: the loaded
- * curve of that width (occ_curve_solve_width_gbps); the unloaded model ignores width. */
-double occ_model_predict_width_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width);
-/* The same for `width` loads whose latencies take `spread` of the independent draws' spread
- * (occ_curve_solve_spread_gbps; spread 1: occ_model_predict_width_gbps). */
-double occ_model_predict_spread_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
-                                     double spread);
+/* The model's GB/s for bytes_in_flight_per_sm (bytes) of warps that each wait on `width`
+ * independent loads together (1: one), whose latencies take `spread` of the independent draws'
+ * spread (1: all of it). With a loaded curve (occ_model_is_loaded):
+ * occ_curve_solve_spread_gbps(curve, bytes_in_flight_per_sm, sm_count, roof_gbps, width, spread).
+ * Otherwise min(roof_gbps, bytes_in_flight_per_sm x sm_count / latency_ns), which ignores width
+ * and spread. NaN when m is NULL or any input is NaN, when latency_ns (without a curve), roof_gbps
+ * or sm_count is not positive, or when bytes_in_flight_per_sm is negative. An infinite roof_gbps
+ * means no roof (and the unloaded model). */
+double occ_model_predict_gbps(const OccModel *m, double bytes_in_flight_per_sm, int width,
+                              double spread);
 
 /* bytes_in_flight_per_sm (bytes) x sm_count / gbps (GB/s): the latency the loads actually saw, in
  * ns. The inverse of the unclamped prediction. NaN when an input is NaN, gbps is not positive,

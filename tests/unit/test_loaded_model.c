@@ -54,7 +54,7 @@ static void test_known_fixed_point(void)
     CHECK_NEAR(occ_curve_solve_gbps(&c, 13750, 100, 4800), 2500, 1e-5);
     /* The unloaded model (L = 300 ns) would say 4000/3 GB/s at B = 4000: the load costs 25%. */
     const OccModel unloaded = {.latency_ns = 300, .roof_gbps = 4800, .sm_count = 100};
-    CHECK(occ_model_predict_gbps(&unloaded, 4000) > 1.3 * occ_curve_solve_gbps(&c, 4000, 100,
+    CHECK(occ_model_predict_gbps(&unloaded, 4000, 1, 1.0) > 1.3 * occ_curve_solve_gbps(&c, 4000, 100,
                                                                                4800));
     CHECK_NEAR(occ_curve_solve_gbps(&c, 0, 100, 4800), 0, 0);
 }
@@ -77,11 +77,11 @@ static void test_flat_is_unloaded_model(void)
     occ_curve_add(&c, 0, 400);
     const OccModel m = {.latency_ns = 400, .roof_gbps = 4000, .sm_count = 132};
     for (double b = 0; b < 20000; b += 700)
-        CHECK_NEAR(occ_curve_solve_gbps(&c, b, 132, 4000), occ_model_predict_gbps(&m, b), 1e-5);
+        CHECK_NEAR(occ_curve_solve_gbps(&c, b, 132, 4000), occ_model_predict_gbps(&m, b, 1, 1.0), 1e-5);
     /* Several equal samples are as flat as one. */
     occ_curve_add(&c, 2000, 400);
     occ_curve_add(&c, 3900, 400);
-    CHECK_NEAR(occ_curve_solve_gbps(&c, 6000, 132, 4000), occ_model_predict_gbps(&m, 6000), 1e-5);
+    CHECK_NEAR(occ_curve_solve_gbps(&c, 6000, 132, 4000), occ_model_predict_gbps(&m, 6000, 1, 1.0), 1e-5);
 }
 
 static void test_invalid(void)

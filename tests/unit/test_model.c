@@ -46,22 +46,22 @@ static OccRow point(const char *kernel, const char *mode, const char *variant, i
 
 static void test_predict_and_invert(void)
 {
-    CHECK_NEAR(occ_model_predict_gbps(&model, 1000.0), 330.0, 1e-9);
-    CHECK_NEAR(occ_model_predict_gbps(&model, 0.0), 0.0, 0.0);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 1000.0, 1, 1.0), 330.0, 1e-9);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 0.0, 1, 1.0), 0.0, 0.0);
     /* The roof needs 4000 x 400 / 132 = 12121.2 B per SM; beyond it the prediction is the roof. */
-    CHECK_NEAR(occ_model_predict_gbps(&model, 12000.0), 3960.0, 1e-9);
-    CHECK_NEAR(occ_model_predict_gbps(&model, 12200.0), 4000.0, 0.0);
-    CHECK_NEAR(occ_model_predict_gbps(&model, 1e9), 4000.0, 0.0);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 12000.0, 1, 1.0), 3960.0, 1e-9);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 12200.0, 1, 1.0), 4000.0, 0.0);
+    CHECK_NEAR(occ_model_predict_gbps(&model, 1e9, 1, 1.0), 4000.0, 0.0);
     OccModel no_roof = model;
     no_roof.roof_gbps = INFINITY;
-    CHECK_NEAR(occ_model_predict_gbps(&no_roof, 1e6), 330000.0, 1e-6);
+    CHECK_NEAR(occ_model_predict_gbps(&no_roof, 1e6, 1, 1.0), 330000.0, 1e-6);
 
     CHECK_NEAR(occ_model_loaded_latency_ns(3000.0, 132, 800.0), 495.0, 1e-9);
     for (double b = 512.0; b < 12000.0; b += 512.0)
-        CHECK_NEAR(occ_model_loaded_latency_ns(b, 132, occ_model_predict_gbps(&model, b)), 400.0,
+        CHECK_NEAR(occ_model_loaded_latency_ns(b, 132, occ_model_predict_gbps(&model, b, 1, 1.0)), 400.0,
                    1e-9);
     /* Clamped at the roof the inversion gives more than the unloaded latency. */
-    CHECK(occ_model_loaded_latency_ns(20000.0, 132, occ_model_predict_gbps(&model, 20000.0)) >
+    CHECK(occ_model_loaded_latency_ns(20000.0, 132, occ_model_predict_gbps(&model, 20000.0, 1, 1.0)) >
           400.0);
 
     /* The traffic factors the rows carry: copy stores every loaded byte, the others do not; the
@@ -81,20 +81,20 @@ static void test_predict_and_invert(void)
 static void test_nan_and_invalid(void)
 {
     OccModel bad = model;
-    CHECK(isnan(occ_model_predict_gbps(&model, NAN)));
-    CHECK(isnan(occ_model_predict_gbps(&model, -1.0)));
-    CHECK(isnan(occ_model_predict_gbps(NULL, 1000.0)));
+    CHECK(isnan(occ_model_predict_gbps(&model, NAN, 1, 1.0)));
+    CHECK(isnan(occ_model_predict_gbps(&model, -1.0, 1, 1.0)));
+    CHECK(isnan(occ_model_predict_gbps(NULL, 1000.0, 1, 1.0)));
     bad.latency_ns = NAN;
-    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0, 1, 1.0)));
     bad.latency_ns = 0.0;
-    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0, 1, 1.0)));
     bad = model;
     bad.roof_gbps = NAN;
-    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
-    CHECK(isnan(occ_model_predict_gbps(&bad, 1e9)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0, 1, 1.0)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1e9, 1, 1.0)));
     bad = model;
     bad.sm_count = 0;
-    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0)));
+    CHECK(isnan(occ_model_predict_gbps(&bad, 1000.0, 1, 1.0)));
 
     CHECK(isnan(occ_model_loaded_latency_ns(NAN, 132, 800.0)));
     CHECK(isnan(occ_model_loaded_latency_ns(3000.0, 132, NAN)));
@@ -429,7 +429,7 @@ static void test_loaded_curve(void)
     CHECK(!occ_model_is_loaded(&all_failed));
     occ_model_describe(&all_failed, which, sizeof which);
     CHECK_STR_EQ(which, "unloaded DRAM latency 400.0 ns (fallback: no loaded-latency level was ok)");
-    CHECK_NEAR(occ_model_predict_gbps(&all_failed, 1000.0), 330.0, 1e-9);
+    CHECK_NEAR(occ_model_predict_gbps(&all_failed, 1000.0, 1, 1.0), 330.0, 1e-9);
     /* A flat curve with an infinite roof is the unloaded model without a roof. */
     OccModel no_roof = loaded;
     no_roof.roof_gbps = INFINITY;
