@@ -103,6 +103,8 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     r->kernel = f->kernel;
     r->mode = p->mode;
     r->variant = occ_point_variant(p);
+    r->family_info = f;
+    r->variant_info = occ_variant_at(p->variant_index);
     r->block_threads = p->block_threads;
     r->lever = occ_lever_name(p->lever);
     r->occ_target_pct = p->level.asked_pct;

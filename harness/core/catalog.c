@@ -135,10 +135,8 @@ int occ_family_find(const char *kernel, const char *mode)
     return -1;
 }
 
-int occ_family_is_levels(const char *kernel, const char *mode)
+int occ_family_is_levels(const OccFamilyInfo *f)
 {
-    const OccFamilyInfo *f =
-        kernel != NULL && mode != NULL ? occ_family_at(occ_family_find(kernel, mode)) : NULL;
     return f != NULL && f->shape == OCC_SHAPE_LEVELS;
 }
 

@@ -95,9 +95,9 @@ int occ_family_count(void);
 const OccFamilyInfo *occ_family_at(int i);
 /* Index of the family of that kernel and mode (mode NULL: the kernel's default mode), or -1. */
 int occ_family_find(const char *kernel, const char *mode);
-/* 1 when kernel and mode (neither NULL) name a family of shape OCC_SHAPE_LEVELS (the load levels
- * the model's curves are built from), else 0. */
-int occ_family_is_levels(const char *kernel, const char *mode);
+/* 1 when family f (NULL: none) is of shape OCC_SHAPE_LEVELS (the load levels the model's curves
+ * are built from), else 0. */
+int occ_family_is_levels(const OccFamilyInfo *f);
 /* The CSV variant name of footprint-shaped family f's fixed kernel: "<kernel>_<mode>". */
 const char *occ_family_variant_name(int f);
 /* 1 when family f takes the scoped option `name` (without dashes, e.g. "vec"), else 0. */

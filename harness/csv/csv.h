@@ -34,15 +34,26 @@
 /* One CSV row: one field per column of OCC_CSV_COLUMNS, in schema order, with the column's name;
  * each field's meaning and unit is the doc string of its X() entry in csv_columns.h (also the
  * column dictionary in results/README.md). STR fields are not owned by the row: the writer only
- * reads them; rows from occ_csv_read point into their OccCsvTable. */
+ * reads them; rows from occ_csv_read point into their OccCsvTable. After the columns, what the
+ * row's kernel, mode and variant name in the catalog (harness/core/catalog.h), resolved once
+ * where the row is made: from its point (harness/gpu/points.c) or by occ_row_resolve (a row read
+ * back); the model, the summaries and the fleet read these, never the names again. */
 typedef struct OccRow {
     OCC_CSV_COLUMNS(OCC_CSV_ROW_FIELD)
+    const struct OccFamilyInfo *family_info;   /* its family; NULL: none in this catalog */
+    const struct OccVariantInfo *variant_info; /* its compiled variant; NULL: none (a load
+                                                  level, the ladder, another catalog's) */
 } OccRow;
 
 #undef OCC_CSV_ROW_FIELD
 
-/* Sets every STR field to "-", every INT to 0 and every NUM to NaN: "not applicable". */
+/* Sets every STR field to "-", every INT to 0 and every NUM to NaN: "not applicable"; no family
+ * and no variant. */
 void occ_row_init(OccRow *r);
+/* Sets r's family_info (the catalog family of its kernel and mode) and variant_info (the catalog
+ * variant of its name) from those columns: for rows read back (occ_csv_read does it) and rows a
+ * test builds. */
+void occ_row_resolve(OccRow *r);
 
 /* An open CSV file being written (opaque). */
 typedef struct OccCsvWriter OccCsvWriter;

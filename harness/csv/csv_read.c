@@ -254,6 +254,7 @@ int occ_csv_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
             t->rows = rows;
         }
         if (parse_row(&ps, fields, line, &t->rows[t->n_rows]) != 0) goto fail;
+        occ_row_resolve(&t->rows[t->n_rows]);
         t->n_rows++;
     }
     if (have_header) return 0;

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "catalog.h"
+
 #define COLUMN_ENTRY(name, type, doc) {#name, OCC_CSV_TYPE_##type, doc, offsetof(OccRow, name)},
 const OccCsvColumn occ_csv_columns[OCC_CSV_N_COLUMNS] = {OCC_CSV_COLUMNS(COLUMN_ENTRY)};
 #undef COLUMN_ENTRY
@@ -42,4 +44,13 @@ void occ_row_init(OccRow *r)
         default: *(double *)p = NAN; break;
         }
     }
+    r->family_info = NULL;
+    r->variant_info = NULL;
+}
+
+void occ_row_resolve(OccRow *r)
+{
+    r->family_info = r->kernel && r->mode ? occ_family_at(occ_family_find(r->kernel, r->mode))
+                                          : NULL;
+    r->variant_info = occ_variant_at(occ_variant_find(r->variant));
 }

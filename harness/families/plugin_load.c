@@ -288,12 +288,10 @@ int occ_plugin_load(const char *path, char *err, size_t err_len)
         .curve_traffic = p->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY : OCC_CURVE_READ,
         /* The streaming families' default size: a launch long against its ramp and tail. */
         .size_l2_multiple = 8, .size_floor_gib = 4, .plugin_path = path};
-    const int first = occ_variant_count();
     const int fam = occ_catalog_add_family(&f, v, p->n_variants, why, sizeof why);
     if (fam < 0) return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;
     occ_family_ops_register(fam, &occ_family_plugin);
-    plugin.loaded =
-        (OccLoadedPlugin){.api = p, .path = path, .family = fam, .first_variant = first};
+    plugin.loaded = (OccLoadedPlugin){.api = p, .path = path, .family = fam};
     plugin.is_loaded = 1;
     return fam;
 }
@@ -306,7 +304,7 @@ const OccLoadedPlugin *occ_plugin_loaded(void)
 int occ_plugin_variant_index(const OccVariantInfo *v)
 {
     if (!plugin.is_loaded || v->family != plugin.loaded.family) return -1;
-    return occ_variant_find(v->name) - plugin.loaded.first_variant;
+    return v->slot; /* its index in the plugin's table (occ_catalog_add_family) */
 }
 
 /* The handle from the plugin's runtime, on the device occsweep's runtime has current. */

@@ -19,7 +19,6 @@ typedef struct OccLoadedPlugin {
                              point to copies too (its functions and kernels are the plugin's) */
     const char *path;     /* the shared object, as given */
     int family;           /* its catalog family */
-    int first_variant;    /* catalog index of api->variants[0]; the rest follow in order */
 } OccLoadedPlugin;
 
 /* Opens the shared object at path, copies and checks its descriptor (ABI version, every required

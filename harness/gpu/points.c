@@ -117,6 +117,8 @@ static void fill_common(const OccRun *r, const OccPoint *p, OccRow *row)
     row->kernel = f->kernel;
     row->mode = p->mode;
     row->variant = occ_point_variant(p);
+    row->family_info = f;
+    row->variant_info = occ_variant_at(p->variant_index);
     row->dram_bytes_per_load_byte = f->dram_bytes_per_load_byte;
     if (p->variant_index < 0) return;
     const OccVariantInfo *v = occ_variant_at(p->variant_index);

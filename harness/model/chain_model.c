@@ -12,15 +12,9 @@
 #include "rowfmt.h"
 #include "summary.h"
 
-/* The catalog variant of the row (its descriptor holds the work and the peak), or NULL. */
-static const OccVariantInfo *variant_of(const OccRow *r)
-{
-    return occ_variant_at(occ_variant_find(r->variant));
-}
-
 double occ_chain_work_per_op(const OccRow *r, int *flop)
 {
-    const OccVariantInfo *v = variant_of(r);
+    const OccVariantInfo *v = r->variant_info;
     *flop = v != NULL && !occ_arch_rate_is_bytes(v->peak);
     return v != NULL ? v->work_per_op : 0.0;
 }
@@ -120,7 +114,7 @@ static void pool_latency(const OccRow *rows, int n, const OccRow *like, double *
  * that rate, a FLOP rate as the row's pct_of_flop_peak. */
 static double pct_of_peak(const OccRow *r)
 {
-    const OccVariantInfo *v = variant_of(r);
+    const OccVariantInfo *v = r->variant_info;
     if (v == NULL || !occ_arch_rate_is_bytes(v->peak)) return r->pct_of_flop_peak;
     const double peak =
         occ_arch_peak(occ_arch_find(r->cc), v->peak, (int)r->sm_count, r->sm_clock_mhz_median);

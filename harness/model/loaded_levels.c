@@ -83,7 +83,7 @@ void occ_loaded_level_to_row(const OccLoadedLevel *lv, OccRow *r)
 
 int occ_loaded_row_is_level(const OccRow *r)
 {
-    return r != NULL && occ_family_is_levels(r->kernel, r->mode);
+    return r != NULL && occ_family_is_levels(r->family_info);
 }
 
 int occ_loaded_level_from_row(const OccRow *r, OccLoadedLevel *lv)

@@ -79,18 +79,11 @@ static double model_bytes_in_flight(const OccRow *r)
     return (double)r->bytes_in_flight_per_sm * f * resident;
 }
 
-/* The family of row r (catalog.h), or NULL. A NULL mode is the row's "-", not the kernel's
- * default mode. */
-static const OccFamilyInfo *row_family(const OccRow *r)
-{
-    return occ_family_at(occ_family_find(r->kernel, r->mode ? r->mode : "-"));
-}
-
 /* The traffic of row r: its family's (OccFamilyInfo.curve_traffic); a row of no known family
  * read + write when f > 1, else read. */
 static int row_traffic(const OccRow *r)
 {
-    const OccFamilyInfo *f = row_family(r);
+    const OccFamilyInfo *f = r->family_info;
     return f != NULL                          ? f->curve_traffic
            : r->dram_bytes_per_load_byte > 1 ? OCC_CURVE_COPY
                                               : OCC_CURVE_READ;
@@ -139,7 +132,7 @@ static OccModel row_model(const OccModel *m, const OccRow *r)
  * family or the row says nothing. */
 static int row_width(const OccRow *r)
 {
-    const OccFamilyInfo *f = row_family(r);
+    const OccFamilyInfo *f = r->family_info;
     const OccRequestShape shape = f != NULL ? f->requests : OCC_REQUESTS_NONE;
     const int lines = shape == OCC_REQUESTS_LINES || shape == OCC_REQUESTS_RANDOM_LINES;
     const int per_step = shape == OCC_REQUESTS_LANES ? 32
@@ -154,7 +147,7 @@ static int row_width(const OccRow *r)
  * (OCC_REQUESTS_LINES) where the run measured it, else 1 (independent requests). */
 static double row_spread(const OccModel *m, const OccRow *r)
 {
-    const OccFamilyInfo *f = row_family(r);
+    const OccFamilyInfo *f = r->family_info;
     const double s = occ_curve_trip_spread(m->curve);
     return f != NULL && f->requests == OCC_REQUESTS_LINES && occ_model_is_loaded(m) && !isnan(s)
                ? s

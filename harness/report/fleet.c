@@ -33,10 +33,7 @@ static double noise_at(const OccFleetMember *m, const char *variant, double best
 }
 
 /* 1 when r is a row of a load level (catalog.h occ_family_is_levels), whatever its status. */
-static int is_model_input(const OccRow *r)
-{
-    return occ_family_is_levels(r->kernel, r->mode);
-}
+static int is_model_input(const OccRow *r) { return occ_family_is_levels(r->family_info); }
 
 /* The number of distinct load levels (is_model_input) among m's rows, and in *first the first
  * such row (untouched when there is none). */

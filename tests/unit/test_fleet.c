@@ -47,6 +47,7 @@ static void levels(int g, int n)
         r->kernel = "chase";
         r->mode = "loaded";
         r->variant = name[i];
+        occ_row_resolve(r);
         r->status = "ok";
         r->occ_achieved_pct = 10.0 * (i + 1);
         r->gbps_median = 9000 - 1000 * g + 100 * i;

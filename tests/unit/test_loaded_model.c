@@ -147,6 +147,7 @@ static void test_level_stats(void)
         occ_row_init(&r);
         r.kernel = "chase";
         r.mode = "loaded";
+        occ_row_resolve(&r);
         r.status = levels[i].status;
         occ_loaded_level_to_row(&levels[i], &r);
         OccLoadedLevel back;
@@ -161,6 +162,7 @@ static void test_level_stats(void)
         }
         CHECK_INT_EQ(occ_loaded_curve_take_row(curves, &r), i != 2);
         r.mode = "warp";
+        occ_row_resolve(&r);
         CHECK_INT_EQ(occ_loaded_curve_take_row(curves, &r), 0);
     }
     CHECK_INT_EQ(read.n, 2);
@@ -174,6 +176,7 @@ static void test_level_stats(void)
     occ_row_init(&odd);
     odd.kernel = "chase";
     odd.mode = "loaded";
+    occ_row_resolve(&odd);
     odd.status = "ok";
     occ_loaded_level_to_row(&levels[0], &odd);
     odd.traffic = "scatter";
@@ -269,6 +272,7 @@ static OccRow level_row(OccLoadedLevel *lv, int traffic, int warps, int unroll, 
     occ_row_init(&r);
     r.kernel = "chase";
     r.mode = "loaded";
+    occ_row_resolve(&r);
     r.status = "ok";
     r.sm_count = 100;
     occ_loaded_level_to_row(lv, &r);

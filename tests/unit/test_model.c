@@ -32,6 +32,7 @@ static OccRow point(const char *kernel, const char *mode, const char *variant, i
     r.kernel = kernel;
     r.mode = mode;
     r.variant = variant;
+    occ_row_resolve(&r);
     r.unroll = 1;
     r.vec_bytes = 4;
     r.sm_count = 132;

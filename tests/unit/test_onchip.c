@@ -102,12 +102,14 @@ static void test_checks(void)
 static OccRow chase_row(const char *variant, int U, int blocks, double L, double r)
 {
     const double w = blocks * 4.0, ops = fmin(w * U / L, r);
-    return (OccRow){.kernel = "smem", .mode = "chase", .variant = variant, .cc = "9.0",
-                    .unroll = U, .vec_bytes = 4, .block_threads = 128, .blocks_per_sm = blocks,
-                    .occ_achieved_pct = 100.0 * w / 64.0, .sm_count = 132,
-                    .sm_clock_mhz_median = 1980.0,
-                    .gbps_median = ops * 128.0 * 132 * 1980e6 / 1e9, .gflops_median = NAN,
-                    .pct_of_flop_peak = NAN, .status = "ok"};
+    OccRow row = {.kernel = "smem", .mode = "chase", .variant = variant, .cc = "9.0",
+                  .unroll = U, .vec_bytes = 4, .block_threads = 128, .blocks_per_sm = blocks,
+                  .occ_achieved_pct = 100.0 * w / 64.0, .sm_count = 132,
+                  .sm_clock_mhz_median = 1980.0,
+                  .gbps_median = ops * 128.0 * 132 * 1980e6 / 1e9, .gflops_median = NAN,
+                  .pct_of_flop_peak = NAN, .status = "ok"};
+    occ_row_resolve(&row);
+    return row;
 }
 
 static void test_chain_model(void)
@@ -165,17 +167,22 @@ static void test_chain_model(void)
     m.kernel = "mma";
     m.mode = "f16";
     m.variant = "mma_f16_u2";
+    occ_row_resolve(&m);
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 4096.0, 0);
     CHECK_INT_EQ(flop, 1);
     m.variant = "mma_f64_u2";
+    occ_row_resolve(&m);
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
     m.variant = "smem_read_u2_v16";
+    occ_row_resolve(&m);
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
     CHECK_INT_EQ(flop, 0);
     m.variant = "smem_rw_u2_v8";
+    occ_row_resolve(&m);
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 512.0, 0);
     m.kernel = "reduce";
     m.variant = "reduce_u1_v4";
+    occ_row_resolve(&m);
     CHECK_NEAR(occ_chain_work_per_op(&m, &flop), 0.0, 0);
     CHECK(isnan(occ_chain_cycles_per_step(&m)));
     CHECK_INT_EQ(occ_chain_knees(&m, 1, k, 8), 0);

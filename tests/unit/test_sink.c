@@ -21,6 +21,7 @@ static OccRunRow level_row(const char *traffic, double gbps, double ns, const ch
     r.row.kernel = "chase";
     r.row.mode = "loaded";
     r.row.variant = "loaded_test";
+    occ_row_resolve(&r.row);
     r.row.traffic = traffic;
     r.row.gbps_median = gbps;
     r.row.latency_mean_ns = r.row.latency_max2_ns = r.row.latency_max4_ns = ns;
@@ -59,6 +60,7 @@ static void test_curves(const char *dir)
     r.row.kernel = "reduce";
     r.row.mode = "stream";
     r.row.variant = "reduce_u1_v4";
+    occ_row_resolve(&r.row);
     r.row.bytes_in_flight_per_sm = 1000;
     r.row.dram_bytes_per_load_byte = 1;
     r.row.gbps_median = 200;
@@ -88,6 +90,7 @@ int main(void)
         r.row.kernel = "reduce";
         r.row.mode = "stream";
         r.row.variant = "reduce_u1_v4";
+        occ_row_resolve(&r.row);
         snprintf(r.status, sizeof r.status, i % 3 ? "ok" : "skip:row %d", i);
         r.row.status = r.status;
         occ_sink_row(&s, i, N, &r);
