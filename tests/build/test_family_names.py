@@ -40,6 +40,7 @@ OTHER_MEANING = {
     ('harness/cli/options_table.c', 'smem'): 'the --calc option --smem (shared memory per block)',
     ('harness/core/occupancy.c', 'smem'): 'the occupancy limiter (CSV limiter: shared memory)',
     ('harness/model/loaded_levels.c', 'copy'): 'the load levels\' traffic (CSV traffic)',
+    ('plots/csvsel.py', 'copy'): 'the load levels\' traffic (CSV traffic)',
 }
 
 
