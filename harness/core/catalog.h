@@ -70,7 +70,7 @@ typedef struct OccFamilyInfo {
                                         adjacent lines only the run's measured share of that
                                         spread (occ_curve_trip_spread); omitted:
                                         OCC_REQUESTS_NONE (width 1) */
-    int curve_traffic;               /* the OccCurveTraffic (loaded_model.h) of the
+    int curve_traffic;               /* the OccCurveTraffic (above) of the
                                         loaded-latency curve its rows are predicted from and
                                         whose roof they are predicted against (model.h
                                         occ_model_row_roof): READ for read-only streams, COPY
