@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tools/gpu/async_probe.cu: a standalone check of the asynchronous-copy and wgmma kernels on one
-// GPU (sm_90a), before they join the sweep. Build (from the repository root):
-//   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o async_probe \
-//        tools/gpu/async_probe.cu kernels/async_copy.cu kernels/wgmma.cu
+// GPU (sm_90a), before they join the sweep. Build (from the repository root) with one line,
+// `nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o async_probe`
+// followed by `tools/gpu/async_probe.cu kernels/async_copy.cu kernels/wgmma.cu`, or run
+// tools/gpu/async_probe.sh, which also counts the SASS.
 // Usage: async_probe [GIB] (the copy buffer, default 4). Prints CSV to stdout:
 //   roof rows: cub::DeviceReduce::Sum over the same buffer (the bandwidth roof);
 //   copy rows: every bulk / cp variant at each blocks-per-SM level that its shared memory allows
@@ -135,6 +136,15 @@ double cub_roof(const Gpu &g, const float *in, size_t n, double bytes)
     return gbps;
 }
 
+// Vectors per claimed chunk: about 32 chunks per unit (block or warp), so the last claims leave
+// a short tail, between 4 and 64 KiB, a multiple of `multiple` (a bulk stage's vectors).
+unsigned int chunk_vecs(size_t n_floats, int units, unsigned int multiple)
+{
+    const size_t per = n_floats / 4 / ((size_t)units * 32);
+    const unsigned int v = (unsigned int)std::min<size_t>(std::max<size_t>(per, 256), 4096);
+    return std::max(multiple, v / multiple * multiple);
+}
+
 void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
 {
     static const int kLevels[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
@@ -151,8 +161,8 @@ void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
     std::vector<double> sums(max_grid);
     const double want = occ_async_expected_sum(n), bytes = (double)n * 4;
     printf("copy,variant,stages,c_kib,unroll,warps_per_block,blocks_per_sm,api_blocks_per_sm,"
-           "resident_blocks_per_sm,occupancy_pct,bytes_in_flight_per_sm,dyn_smem_bytes,time_ms,"
-           "gbps,ratio_cub,verify\n");
+           "resident_blocks_per_sm,occupancy_pct,bytes_in_flight_per_sm,dyn_smem_bytes,"
+           "chunk_bytes,time_ms,gbps,ratio_cub,verify\n");
     for (const CopyVariant &v : kCopy) {
         const bool bulk = v.c_kib > 0;
         const int threads = 32 * v.warps;
@@ -163,13 +173,14 @@ void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
             int api = 0;
             const size_t dyn = pad_for(g, v.kernel(), k, threads, need, &api);
             if (dyn == 0) {
-                printf("copy,%s,%d,%d,%d,%d,%d,0,,,,,,,,skip:smem\n", v.name, v.stages, v.c_kib,
+                printf("copy,%s,%d,%d,%d,%d,%d,0,,,,,,,,,skip:smem\n", v.name, v.stages, v.c_kib,
                        v.unroll, v.warps, k);
                 break;
             }
             OccLaunch l = {k * g.sms, threads, dyn, g.stream};
-            OccAsyncArgs a = {in, n, (bulk ? 65536u : 16384u) / 16, d_claim, d_done, d_sums,
-                              nullptr};
+            OccAsyncArgs a = {in, n, chunk_vecs(n, bulk ? l.grid_blocks : l.grid_blocks * v.warps,
+                                                bulk ? v.c_kib * 64 : 1),
+                              d_claim, d_done, d_sums, nullptr};
             const double ms = time_ms(g, [&] { return v.launch(&l, &a); });
             CHECK(cudaMemcpy(sums.data(), d_sums, l.grid_blocks * sizeof(double),
                              cudaMemcpyDeviceToHost));
@@ -180,9 +191,10 @@ void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
             CHECK(cudaStreamSynchronize(g.stream));
             const double res = resident_per_sm(g, d_probe, l.grid_blocks);
             const double gbps = bytes / ms / 1e6;
-            printf("copy,%s,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%zu,%zu,%.4f,%.1f,%.3f,%s\n", v.name,
+            printf("copy,%s,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%zu,%zu,%u,%.4f,%.1f,%.3f,%s\n", v.name,
                    v.stages, v.c_kib, v.unroll, v.warps, k, api, res,
-                   100.0 * k * threads / g.max_threads_sm, (size_t)k * need, dyn, ms, gbps,
+                   100.0 * k * threads / g.max_threads_sm, (size_t)k * need, dyn,
+                   a.chunk_vecs * 16, ms, gbps,
                    gbps / roof_gbps, got == want ? "ok" : "FAIL");
             fflush(stdout);
         }
