@@ -117,10 +117,14 @@ __device__ __forceinline__ void mbar_arrive(unsigned int bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
+// A phase that never completes (a transaction count that does not match the bytes copied) would
+// hang the launch: after 2^26 failed tries (each may suspend the thread for a while, so seconds
+// at least) the kernel traps, and the launch fails instead.
 __device__ __forceinline__ void mbar_wait(unsigned int bar, unsigned int parity)
 {
-    unsigned int done;
+    unsigned int done, tries = 0;
     do {
+        if (++tries == (1u << 26)) __trap();
         asm volatile("{\n\t.reg .pred p;\n\t"
                      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
                      "selp.u32 %0, 1, 0, p;\n\t}"

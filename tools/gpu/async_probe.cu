@@ -4,7 +4,8 @@
 // `nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o async_probe`
 // followed by `tools/gpu/async_probe.cu kernels/async_copy.cu kernels/wgmma.cu`, or run
 // tools/gpu/async_probe.sh, which also counts the SASS.
-// Usage: async_probe [GIB] (the copy buffer, default 4). Prints CSV to stdout:
+// Usage: async_probe [GIB [PART]]: GIB the copy buffer (default 4), PART bulk, cp, wgmma or all
+// (default), so that a part that fails cannot keep the others from running. Prints CSV to stdout:
 //   roof rows: cub::DeviceReduce::Sum over the same buffer (the bandwidth roof);
 //   copy rows: every bulk / cp variant at each blocks-per-SM level that its shared memory allows
 //     (set by padding the dynamic shared memory so that exactly that many blocks fit), with the
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <cub/cub.cuh>
@@ -145,7 +147,7 @@ unsigned int chunk_vecs(size_t n_floats, int units, unsigned int multiple)
     return std::max(multiple, v / multiple * multiple);
 }
 
-void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
+void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps, bool bulk_part)
 {
     static const int kLevels[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
     const int max_grid = 32 * g.sms;
@@ -165,6 +167,7 @@ void copy_rows(const Gpu &g, const float *in, size_t n, double roof_gbps)
            "chunk_bytes,time_ms,gbps,ratio_cub,verify\n");
     for (const CopyVariant &v : kCopy) {
         const bool bulk = v.c_kib > 0;
+        if (bulk != bulk_part) continue;
         const int threads = 32 * v.warps;
         const size_t need = bulk ? occ_async_bulk_smem_bytes(v.stages, v.c_kib)
                                  : occ_async_cp_smem_bytes(v.stages, v.unroll, threads);
@@ -272,8 +275,11 @@ void wgmma_rows(const Gpu &g)
 int main(int argc, char **argv)
 {
     const double gib = argc > 1 ? atof(argv[1]) : 4.0;
-    if (!(gib > 0 && gib <= 64)) {
-        fprintf(stderr, "usage: %s [GIB]: GIB (the copy buffer) must be in (0, 64]\n", argv[0]);
+    const std::string part = argc > 2 ? argv[2] : "all";
+    if (!(gib > 0 && gib <= 64) ||
+        (part != "all" && part != "bulk" && part != "cp" && part != "wgmma")) {
+        fprintf(stderr, "usage: %s [GIB [PART]]: GIB (the copy buffer) in (0, 64], PART one of "
+                        "bulk, cp, wgmma, all\n", argv[0]);
         return 2;
     }
     Gpu g;
@@ -288,15 +294,18 @@ int main(int argc, char **argv)
     CHECK(cudaEventCreate(&g.ev1));
     printf("# device,%s,cc %d.%d,sms %d,smem_per_sm %d,smem_optin %d,l2_bytes %d\n", p.name,
            p.major, p.minor, g.sms, g.smem_per_sm, g.smem_optin, p.l2CacheSize);
-    // 3 floats past a multiple of 4: block 0 reads the tail itself.
-    const size_t n = (size_t)(gib * (1u << 30) / 4) / 4 * 4 + 3;
-    float *in;
-    CHECK(cudaMalloc(&in, n * sizeof(float)));
-    CHECK(occ_async_fill(in, n, g.stream));
-    CHECK(cudaStreamSynchronize(g.stream));
-    const double roof = cub_roof(g, in, n, (double)n * 4);
-    copy_rows(g, in, n, roof);
-    CHECK(cudaFree(in));
-    wgmma_rows(g);
+    if (part != "wgmma") {
+        // 3 floats past a multiple of 4: block 0 reads the tail itself.
+        const size_t n = (size_t)(gib * (1u << 30) / 4) / 4 * 4 + 3;
+        float *in;
+        CHECK(cudaMalloc(&in, n * sizeof(float)));
+        CHECK(occ_async_fill(in, n, g.stream));
+        CHECK(cudaStreamSynchronize(g.stream));
+        const double roof = cub_roof(g, in, n, (double)n * 4);
+        if (part != "cp") copy_rows(g, in, n, roof, true);
+        if (part != "bulk") copy_rows(g, in, n, roof, false);
+        CHECK(cudaFree(in));
+    }
+    if (part == "all" || part == "wgmma") wgmma_rows(g);
     return 0;
 }
