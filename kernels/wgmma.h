@@ -36,8 +36,9 @@ extern "C" {
 #define OCC_WGMMA_K 64              /* depth of the tiles: one commit group's K */
 #define OCC_WGMMA_PER_GROUP 4       /* wgmma (k16 each) per commit group */
 /* Most groups per launch: one group adds at most 64 x 1 x 2 = 128 to an accumulator, so every
- * value stays an integer below 2^24, exact in fp32. */
-#define OCC_WGMMA_MAX_GROUPS 131072u
+ * value stays an integer of at most 2^22: exact in fp32, and in an accumulation that keeps two
+ * mantissa bits fewer. */
+#define OCC_WGMMA_MAX_GROUPS 32768u
 /* What a kernel compiled without sm_90a writes into clock_cycles (nothing else ran). */
 #define OCC_WGMMA_UNSUPPORTED (~0ull)
 
