@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // kernels/wgmma.cu: warp-group MMA throughput (wgmma.mma_async, sm_90a; API, variants and closed
-// forms in wgmma.h).
+// forms in the descriptor kernels/families/wgmma.h).
 //
 // One block = one warp group. It writes its A (64 x 64) and B (N x 64) tiles into shared memory,
 // K-major, then runs `groups` commit groups of 4 wgmma m64nNk16 (one per 16-deep slice of the
@@ -11,8 +11,9 @@
 // Compiled for anything but sm_90a the kernels only write OCC_WGMMA_UNSUPPORTED.
 #include <stdint.h>
 
-#include "wgmma.h"
-#include "../include/occsweep/plugin.h"
+#include "api.h"
+#include "families/wgmma.h"
+#include "occsweep/plugin.h"
 
 namespace {
 

@@ -39,24 +39,28 @@ static const OccFamilyInfo families[] = {
 
 /* The descriptors' variant lists as uniform entries, in registry order; natural, capped and slot
  * are resolved on first use. A descriptor's entry is OCC_CATALOG_ENTRY(id, name, U, V, A, cap,
- * own, peak, work) (kernels/families/README.md); a capped twin follows its natural variant. */
+ * own, peak, work), or OCC_CATALOG_ENTRY_BLOCK(block, id, ...) for a kernel written for one block
+ * size (kernels/families/README.md); a capped twin follows its natural variant. */
 typedef struct RawVariant {
     int family;
     const char *name;
     int unroll, vec_bytes, fma_per_element, reg_cap, own_dyn_smem_bytes;
     OccArchRate peak;
     double work_per_op;
+    int block_threads;
 } RawVariant;
-#define RAW_(id_, name_, u_, v_, a_, cap_, own_, peak_, work_)                                     \
-    {OCC_FAMILY_ID_##id_, name_, u_, v_, a_, cap_, own_, peak_, work_},
+#define RAW_(block_, id_, name_, u_, v_, a_, cap_, own_, peak_, work_)                             \
+    {OCC_FAMILY_ID_##id_, name_, u_, v_, a_, cap_, own_, peak_, work_, block_},
 /* One level more, so that an id given as a macro (smem.h's OCC_SMEM_MODE_read) is expanded. */
-#define OCC_CATALOG_ENTRY(id_, ...) RAW_(id_, __VA_ARGS__)
+#define OCC_CATALOG_ENTRY(id_, ...) RAW_(0, id_, __VA_ARGS__)
+#define OCC_CATALOG_ENTRY_BLOCK(block_, id_, ...) RAW_(block_, id_, __VA_ARGS__)
 #define OCC_FAMILY(F) OCC_##F##_CATALOG
 static const RawVariant raw[] = {
 #include "families.def"
 };
 #undef OCC_FAMILY
 #undef OCC_CATALOG_ENTRY
+#undef OCC_CATALOG_ENTRY_BLOCK
 #undef RAW_
 #define N_VARIANTS ((int)(sizeof raw / sizeof raw[0]))
 
@@ -106,7 +110,8 @@ static void resolve(void)
                                        .fma_per_element = r->fma_per_element,
                                        .reg_cap = r->reg_cap, .natural = natural,
                                        .own_dyn_smem_bytes = r->own_dyn_smem_bytes,
-                                       .peak = r->peak, .work_per_op = r->work_per_op};
+                                       .peak = r->peak, .work_per_op = r->work_per_op,
+                                       .block_threads = r->block_threads};
     }
     for (int i = 0; i < N_VARIANTS; i++) {
         OccVariantInfo *nat = &variants[variants[i].natural];
@@ -138,6 +143,23 @@ int occ_family_find(const char *kernel, const char *mode)
 int occ_family_is_levels(const OccFamilyInfo *f)
 {
     return f != NULL && f->shape == OCC_SHAPE_LEVELS;
+}
+
+const char *occ_family_arch_skip(const OccFamilyInfo *f, int cc_major, int cc_minor, char *buf,
+                                 size_t len)
+{
+    const int cc = 10 * cc_major + cc_minor;
+    const char *what = f->instruction ? f->instruction : f->kernel;
+    if (f->cc_min > 0 && f->cc_max == f->cc_min && cc != f->cc_min)
+        snprintf(buf, len, "%s runs on sm_%d only; the arch is sm_%d", what, f->cc_min, cc);
+    else if (f->cc_min > 0 && cc < f->cc_min)
+        snprintf(buf, len, "%s needs sm_%d or newer; the arch is sm_%d", what, f->cc_min, cc);
+    else if (f->cc_max > 0 && cc > f->cc_max)
+        snprintf(buf, len, "%s runs on sm_%d and older only; the arch is sm_%d", what,
+                 f->cc_max, cc);
+    else
+        return NULL;
+    return buf;
 }
 
 int occ_family_takes(const OccFamilyInfo *f, const char *name)

@@ -86,6 +86,12 @@ typedef struct OccFamilyInfo {
                                         estimator is calibrated on, ms (a family with a size
                                         floor: at that size; it scales with --size):
                                         harness/plan/plan_estimate.c; omitted: 0 (its guess) */
+    int cc_min;                      /* lowest compute capability x 10 whose GPU has the family's
+                                        instruction (90: sm_90); omitted: 0 (any) */
+    int cc_max;                      /* highest one (90 for sm_90a code, which runs on 9.0
+                                        alone); omitted: 0 (no bound) */
+    const char *instruction;         /* the instruction cc_min and cc_max are about, named in the
+                                        skip reason of an arch outside them; omitted: NULL */
     const char *plugin_path;         /* the shared object a family registered at run time came
                                         from (occ_catalog_add_family); NULL for the table's */
 } OccFamilyInfo;
@@ -98,6 +104,11 @@ int occ_family_find(const char *kernel, const char *mode);
 /* 1 when family f (NULL: none) is of shape OCC_SHAPE_LEVELS (the load levels the model's curves
  * are built from), else 0. */
 int occ_family_is_levels(const OccFamilyInfo *f);
+/* NULL when an arch of compute capability cc_major.cc_minor has family f's instruction (its
+ * cc_min and cc_max), else why not, one line in buf (e.g. "cp.async.bulk needs sm_90 or newer;
+ * the arch is sm_80", "wgmma.mma_async runs on sm_90 only; the arch is sm_100"). */
+const char *occ_family_arch_skip(const OccFamilyInfo *f, int cc_major, int cc_minor, char *buf,
+                                 size_t len);
 /* The CSV variant name of footprint-shaped family f's fixed kernel: "<kernel>_<mode>". */
 const char *occ_family_variant_name(int f);
 /* 1 when family f takes the scoped option `name` (without dashes, e.g. "vec"), else 0. */

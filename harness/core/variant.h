@@ -42,6 +42,9 @@ typedef struct OccVariantInfo {
                            or bytes: occ_arch_rate_is_bytes): fma 64 FLOP a warp FMA, mma the
                            instruction's FLOP, smem 128 bytes a hop or 32 x V a warp load; 0:
                            the chain model does not apply */
+    int block_threads;  /* threads per block the kernel is written for (the async and wgmma
+                           families: its warps are a variant axis), which the plan uses instead
+                           of --block; 0: any multiple of 32 (the --block list) */
 } OccVariantInfo;
 
 /* A variant's resources as compiled for one GPU (runtime attributes or the build-time table). */

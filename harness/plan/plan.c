@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "loaded_levels.h"
+#include "plan_levels.h"
 #include "regcap.h"
 
 /* 1 when value is among list[0..n). */
@@ -77,6 +78,10 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
     const OccFamilyInfo *fi = occ_family_at(f);
     const int use_unroll = occ_family_takes(fi, "unroll"), use_vec = occ_family_takes(fi, "vec");
     const int use_fmas = occ_family_takes(fi, "fmas");
+    char no_arch[sizeof base.skip_reason];
+    const char *arch_skip =
+        occ_family_arch_skip(fi, arch->cc_major, arch->cc_minor, no_arch, sizeof no_arch);
+    OccLevel own_levels[OCC_MAX_LEVELS];
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
         if (v->family != f || v->reg_cap ||
@@ -85,18 +90,41 @@ static int build_occupancy(const OccArchLimits *arch, const OccOptions *opt, int
             (use_fmas &&
              !selected(opt->fma_per_element, opt->n_fma_per_element, v->fma_per_element)))
             continue;
+        /* A kernel written for one block size has the levels of that size, not of --block. */
+        const OccLevel *lv = levels;
+        int n_lv = n_levels;
+        if (v->block_threads > 0) {
+            n_lv = occ_plan_levels(arch, v->block_threads, &opt->occ, own_levels, OCC_MAX_LEVELS,
+                                   NULL, 0);
+            lv = own_levels;
+            if (n_lv < 1) continue;
+        }
+        /* An arch without the family's instruction: one skip point stands for the family. */
+        if (arch_skip) {
+            OccPoint skip = base;
+            skip.variant_index = i;
+            skip.lever = OCC_LEVER_PAD;
+            skip.block_threads = lv[0].block_threads;
+            skip.level = lv[0];
+            skip.res = res[i];
+            skip.reachable = 0;
+            snprintf(skip.skip_reason, sizeof skip.skip_reason, "mode %s (every variant): %s",
+                     fi->mode, arch_skip);
+            skip.ordinal = base.ordinal++;
+            return push(plan, &skip, err, err_len);
+        }
         int twin_regs[OCC_MAX_REG_CAPS];
         for (int c = 0; c < v->n_capped; c++) twin_regs[c] = res[v->capped[c]].regs_per_thread;
-        for (int l = 0; l < n_levels; l++) {
+        for (int l = 0; l < n_lv; l++) {
             /* The rung of the ladder for this level (registers alone where a rung sets it). */
-            const int pick = occ_regcap_pick(arch, levels[l].block_threads, levels[l].blocks_per_sm,
+            const int pick = occ_regcap_pick(arch, lv[l].block_threads, lv[l].blocks_per_sm,
                                              twin_regs, v->n_capped);
             const int twin = pick >= 0 ? v->capped[pick] : -1;
             OccPoint nat = base;
             nat.variant_index = i;
             nat.lever = OCC_LEVER_PAD;
-            nat.block_threads = levels[l].block_threads;
-            nat.level = levels[l];
+            nat.block_threads = lv[l].block_threads;
+            nat.level = lv[l];
             nat.res = res[i];
             plan_point(arch, &nat);
             OccPoint cap = nat;

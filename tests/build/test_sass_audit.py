@@ -26,7 +26,12 @@ the eight chains in the step register's bank, with either step (258 per trip at 
 mma_<type>_u<U> issues no load; its hot loop holds U
 independent HMMA/DMMA chains and OCC_MMA_PER_TRIP = 64 of them per trip (kernels/smem_mma_forms.h);
 its overhead is printed, not failed (an mma holds the tensor pipe for several cycles, and the
-loop's other instructions issue meanwhile). A one-chain fp32 variant (fma_fp32_u1) must have no FFMA in its
+loop's other instructions issue meanwhile). The asynchronous families promise an instruction class instead (a promise
+"PATTERN CLASS [COUNT] [ARCHS]", CLASS one of UBLKCP, LDGSTS, HGMMA): on the archs ARCHS names
+("sm_90": that arch; "sm_90+": it and later; omitted: every arch) the async loop
+(kernels/audit_sass.py) issues COUNT of that class per trip (group 1 of PATTERN when it has one,
+else COUNT, else 1) and waits at least once per trip; on the other archs the kernel holds none of
+them (it is compiled empty there). A one-chain fp32 variant (fma_fp32_u1) must have no FFMA in its
 hot loop whose sources are two registers of one bank (fma_bank_pairs_sass, kernels/fma_chain.h:
 each such FFMA costs an extra cycle there, which halved its throughput on an H200); with more
 chains the reuse cache can serve an operand, and the count is printed, not failed. The latency
@@ -45,16 +50,19 @@ import sys
 
 
 def read_promises():
-    """The promises the families declare: every ' * SASS promise: PATTERN AXIS' line of the
-    descriptors the registry kernels/families.def includes, as (compiled PATTERN, AXIS)."""
+    """The promises the families declare: every ' * SASS promise: PATTERN AXIS [COUNT] [ARCHS]'
+    line of the descriptors the registry kernels/families.def includes, as (compiled PATTERN,
+    AXIS, COUNT or None, ARCHS or None)."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     kernels = os.path.join(root, 'kernels')
     out = []
     with open(os.path.join(kernels, 'families.def')) as registry:
         for header in re.findall(r'^#include "(families/\w+\.h)"', registry.read(), re.M):
             with open(os.path.join(kernels, header)) as f:
-                for pattern, axis in re.findall(r'^ \* SASS promise: (\S+) (\w+)', f.read(), re.M):
-                    out.append((re.compile(pattern), axis))
+                for pattern, axis, count, archs in re.findall(
+                        r'^ \* SASS promise: (\S+) (\w+)(?: (\d+))?(?: (sm_\d+\+?))?', f.read(), re.M):
+                    out.append((re.compile(pattern), axis, int(count) if count else None,
+                                archs or None))
     return tuple(out)
 
 
@@ -69,6 +77,7 @@ MMA_PER_TRIP = 64  # OCC_MMA_PER_TRIP, kernels/smem_mma_forms.h
 MAX_OVERHEAD = 0.01
 FP64_FULL_PIPE = ('sm_90', 'sm_100')  # 64 fp64 FMA lanes per SM (harness/core/arch.c)
 MIXED_BANK_FROM = 90  # the first arch whose mixed loop's same-bank FFMAs fail (docstring)
+ASYNC_CLASSES = ('UBLKCP', 'LDGSTS', 'HGMMA')  # kernels/audit_sass.py ASYNC_CLASSES
 
 
 def arch_number(arch):
@@ -78,12 +87,40 @@ def arch_number(arch):
 
 
 def promise(variant):
-    """(loads in flight, axis letter) the name promises, or None (fma: no load, 0)."""
-    for pattern, axis in PROMISES:
+    """(loads in flight or count of the class, axis, archs) the name promises, or None (fma: no
+    load, 0)."""
+    for pattern, axis, count, archs in PROMISES:
         m = pattern.match(variant)
+        if m and axis in ASYNC_CLASSES:
+            return (int(m.group(1)) if m.groups() else count or 1), axis, archs
         if m:
-            return (0 if axis == 'loads' else int(m.group(1))), axis
+            return (0 if axis == 'loads' else int(m.group(1))), axis, archs
     return None
+
+
+def on_archs(arch, archs):
+    """True when arch is among the promise's ARCHS (None: every arch)."""
+    if archs is None:
+        return True
+    want = arch_number(archs)
+    return arch_number(arch) >= want if archs.endswith('+') else arch_number(arch) == want
+
+
+def async_failures(variant, arch, want, cls, per_trip, waits):
+    """What the row breaks of its name's asynchronous promise, as messages."""
+    count, axis, archs = want
+    if not on_archs(arch, archs):
+        if cls == axis:
+            return ['%s %s: %d %s per trip on an arch the promise leaves out (%s)'
+                    % (variant, arch, per_trip, axis, archs)]
+        return []
+    out = []
+    if cls != axis or per_trip != count:
+        out.append('%s %s: promised %d %s per trip, SASS audit %d %s'
+                   % (variant, arch, count, axis, per_trip, cls or 'none'))
+    if waits < 1:
+        out.append('%s %s: its async loop never waits (%s)' % (variant, arch, axis))
+    return out
 
 
 def arithmetic_failures(variant, arch, chains, per_trip, issued, bank_pairs):
@@ -142,11 +179,12 @@ HARD_ERROR = 99
 
 
 def read_rows(path):
-    """(variant, arch, audited count, FMA columns, stack bytes) of every row."""
+    """(variant, arch, audited count, FMA columns, stack bytes, async columns) of every row."""
     with open(path, newline='') as f:
         return [(r['variant'], r['arch'], int(r['loads_in_flight_sass']),
                  int(r['fma_chains_sass']), int(r['fma_per_trip']), int(r['issued_per_trip']),
-                 int(r['fma_bank_pairs_sass']), int(r['stack_bytes_per_thread']))
+                 int(r['fma_bank_pairs_sass']), int(r['stack_bytes_per_thread']),
+                 (r['async_class'], int(r['async_per_trip']), int(r['async_waits_per_trip'])))
                 for r in csv.DictReader(f)]
 
 
@@ -160,7 +198,7 @@ def main():
         print('ERROR: %s: %r' % (sys.argv[1], e))
         return HARD_ERROR
     checked, failures = 0, []
-    for variant, arch, audited, chains, per_trip, insns, bank_pairs, stack in rows:
+    for variant, arch, audited, chains, per_trip, insns, bank_pairs, stack, asyn in rows:
         if EXEMPT.match(variant):
             print('exempt: %s %s: %d load(s) in flight (one dependent chain)'
                   % (variant, arch, audited))
@@ -170,6 +208,9 @@ def main():
             failures.append('%s %s: no promise known for this name' % (variant, arch))
             continue
         checked += 1
+        if want[1] in ASYNC_CLASSES:
+            failures += async_failures(variant, arch, want, *asyn)
+            continue
         failures += arithmetic_failures(variant, arch, chains, per_trip, insns, bank_pairs)
         if CAPPED.match(variant) and stack > 0 and 0 < audited <= want[0]:
             print('spills: %s %s: %d B stack per thread, %d of %d loads in flight'

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* kernels/wgmma.h: the C API of the warp-group MMA kernels (kernels/wgmma.cu, sm_90a only).
+/* kernels/families/wgmma.h: the warp-group MMA family's descriptor (kernels/wgmma.cu,
+ * harness/families/family_wgmma.c; sm_90a only). The fields and the entry shapes are documented
+ * in kernels/families/README.md.
  *
  * Each block is one warp group (128 threads) that runs `groups` commit groups of
  * OCC_WGMMA_PER_GROUP wgmma.mma_async m64nNk16 (fp16 or bf16 inputs, fp32 accumulators), one per
@@ -7,17 +9,28 @@
  * into the same accumulators, with G groups in flight (wgmma.wait_group G-1). SS: A and B through
  * shared-memory descriptors; RS: A from registers. The tiles hold occ_wgmma_a / occ_wgmma_b, small
  * integers, so the block's D = groups x A x B is exact in fp32 (occ_wgmma_expected).
- * Blocks per SM = warp groups per SM. C and C++ both include this header. */
-#ifndef OCC_WGMMA_H
-#define OCC_WGMMA_H
+ * Blocks per SM = warp groups per SM. Plain C: C and C++ both include this header.
+ *
+ * The build adds sm_90a code for kernels/wgmma.cu when sm_90 is among its archs (the line below,
+ * read by meson.build); the plan skips the family on any other arch (.cc_min, .cc_max).
+ * Build gencode: 90 arch=compute_90a,code=sm_90a */
+#ifndef OCC_FAMILIES_WGMMA_H
+#define OCC_FAMILIES_WGMMA_H
 
 #include <stddef.h>
 
-#include "api.h"
+/* The SASS audit (tests/test_sass_audit.py reads these lines): on sm_90 (its sm_90a code) every
+ * variant's async loop issues OCC_WGMMA_PER_GROUP HGMMA per trip and waits (WARPGROUP.DEPBAR)
+ * once; elsewhere the kernels are empty.
+ * SASS promise: ^wgmma_[a-z0-9]+_n\d+_[rs]s_g\d+(?:_noswz)?$ HGMMA 4 sm_90 */
+#define OCC_WGMMA_MODES(M)                                                                         \
+    M(wgmma_f16, .kernel = "wgmma", .mode = "f16", .default_mode = 1,                              \
+      .shape = OCC_SHAPE_OCCUPANCY, .options = "occ,carveout", .launch_ms = 3.2, .cc_min = 90,     \
+      .cc_max = 90, .instruction = "wgmma.mma_async")                                     \
+    M(wgmma_bf16, .kernel = "wgmma", .mode = "bf16", .shape = OCC_SHAPE_OCCUPANCY,                 \
+      .options = "occ,carveout", .cc_min = 90, .cc_max = 90,                                       \
+      .instruction = "wgmma.mma_async")
 
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* The variants: X(T, N, FORM, G, SWZ, SUFFIX): input type T (f16, bf16), N (64, 128, 256), FORM
  * ss (A and B from shared memory) or rs (A from registers), G commit groups in flight (1, 2, 4),
@@ -69,10 +82,7 @@ static inline double occ_wgmma_flop_per_block(int n, unsigned int groups)
 
 /* Dynamic shared memory a variant needs: the A tile (64 x 64 x 2 bytes), the B tile
  * (N x 64 x 2 bytes) and 1 KiB to align them to the 1024-byte swizzle atom. */
-static inline size_t occ_wgmma_smem_bytes(int n)
-{
-    return (size_t)(64 + n) * OCC_WGMMA_K * 2u + 1024u;
-}
+#define OCC_WGMMA_SMEM_BYTES(n) ((64 + (n)) * OCC_WGMMA_K * 2 + 1024)
 
 /* Arguments of one launch (device pointers). */
 typedef struct OccWgmmaArgs {
@@ -86,19 +96,19 @@ typedef struct OccWgmmaArgs {
                                          block) */
 } OccWgmmaArgs;
 
-/* Launchers return cudaErrorNotSupported, launching nothing, on a device other than compute
- * capability 9.0 (sm_90a code runs nowhere else). */
-typedef cudaError_t (*OccWgmmaLaunchFn)(const OccLaunch *launch, const OccWgmmaArgs *args);
+/* Catalog entries: U = G groups in flight, V = 4 (bytes of an fp32 accumulator element), the
+ * block one warp group, own the tiles' shared memory, judged against the arch's dense fp16/bf16
+ * tensor rate; an operation of the chain model is one wgmma (2 x 64 x N x 16 FLOP): with 4G of
+ * them in flight per warp group, W warps per SM x G / (wgmma per SM per clock) is the cycles of
+ * one wgmma. */
+#define OCC_WGMMA_CATALOG_ENTRY(t, n, form, g, swz, sfx)                                           \
+    OCC_CATALOG_ENTRY_BLOCK(OCC_WGMMA_BLOCK_THREADS, wgmma_##t,                                    \
+                            "wgmma_" #t "_n" #n "_" #form "_g" #g #sfx, g, 4, 0, 0,                \
+                            OCC_WGMMA_SMEM_BYTES(n), OCC_RATE_MMA_F16, 2 * 64 * (n) * 16)
+#define OCC_WGMMA_CATALOG OCC_WGMMA_VARIANTS(OCC_WGMMA_CATALOG_ENTRY)
 
-#define OCC_DECLARE_WGMMA(t, n, form, g, swz, sfx)                                                 \
-    cudaError_t occ_launch_wgmma_##t##_n##n##_##form##_g##g##sfx(const OccLaunch *launch,         \
-                                                                 const OccWgmmaArgs *args);        \
-    const void *occ_kernel_wgmma_##t##_n##n##_##form##_g##g##sfx(void);
-OCC_WGMMA_VARIANTS(OCC_DECLARE_WGMMA)
-#undef OCC_DECLARE_WGMMA
-
-#ifdef __cplusplus
-}
 #endif
-
+/* The registry hook (kernels/families.def). */
+#ifdef OCC_FAMILY
+OCC_FAMILY(WGMMA)
 #endif

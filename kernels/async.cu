@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// kernels/async_copy.cu: asynchronous copies global -> shared, consumed by a sum (API, variants
-// and the closed form in async_copy.h).
+// kernels/async.cu: the async family (kernels/families/async.h): asynchronous copies global ->
+// shared, consumed by a sum (variants, arguments and the closed form in the descriptor).
 //
 // Bytes moved per element: 4 read, into shared memory with no register on the way. Bulk mode:
 // one producer thread per block issues cp.async.bulk (SASS UBLKCP) of C bytes per stage, S
@@ -11,8 +11,9 @@
 // that arrives is added (fp32 within a stage or 16 trips, fp64 beyond: exact for the pattern) and
 // each block stores its sum, so no copy can be removed. Units (blocks in bulk mode, warps in cp
 // mode) claim chunks from a global counter one chunk ahead of use until none is left.
-#include "async_copy.h"
-#include "../include/occsweep/plugin.h"
+#include "api.h"
+#include "families/async.h"
+#include "occsweep/plugin.h"
 
 namespace {
 
@@ -270,13 +271,13 @@ template <int N> __device__ __forceinline__ void cp_wait()
 // Each thread's S x U slots, slot (s, u) of thread t at [(s U + u) blockDim + t]: a warp's copies
 // are 512 contiguous bytes (no bank conflict), and a thread reads back only what it copied.
 // Copy u of lane l in a warp trip starting at vector p reads vector p + 32 u + l.
-template <int S, int U> __device__ __forceinline__ void cp_body(const OccAsyncArgs &a)
+template <int S, int U, int W> __device__ __forceinline__ void cp_body(const OccAsyncArgs &a)
 {
     extern __shared__ __align__(16) float4 slots[];
     occ_plugin_probe_start(a.probe);
     const size_t n_vec = a.n_floats / 4;
     const int lane = threadIdx.x & 31;
-    const unsigned int warps = blockDim.x >> 5;
+    constexpr unsigned int warps = W;
     const unsigned int units = gridDim.x * warps;
     ChunkCursor<true> cur;
     cur.begin((unsigned long long)blockIdx.x * warps + (threadIdx.x >> 5));
@@ -314,7 +315,7 @@ template <int S, int U> __device__ __forceinline__ void cp_body(const OccAsyncAr
     cp_wait<0>();
     total += (double)sum4(acc);
     if (lane == 0) unit_finish(a, units);
-    block_store<OCC_LB_MAX_THREADS / 32>(total, a, n_vec);
+    block_store<W>(total, a, n_vec);
 }
 
 __global__ void fill_kernel(float *buf, size_t n)
@@ -345,22 +346,22 @@ __global__ void fill_kernel(float *buf, size_t n)
     }
 OCC_ASYNC_BULK_VARIANTS(DEFINE_ASYNC_BULK)
 
-#define DEFINE_ASYNC_CP(s, u)                                                                      \
-    extern "C" __global__ void __launch_bounds__(OCC_LB_MAX_THREADS)                               \
-        occsweep_async_cp_s##s##_u##u(const OccAsyncArgs a)                                        \
+#define DEFINE_ASYNC_CP(s, u, w)                                                                   \
+    extern "C" __global__ void __launch_bounds__(32 * w)                                           \
+        occsweep_async_cp_s##s##_u##u##_w##w(const OccAsyncArgs a)                                 \
     {                                                                                              \
-        cp_body<s, u>(a);                                                                          \
+        cp_body<s, u, w>(a);                                                                       \
     }                                                                                              \
-    extern "C" cudaError_t occ_launch_async_cp_s##s##_u##u(const OccLaunch *l,                    \
-                                                           const OccAsyncArgs *a)                  \
+    extern "C" cudaError_t occ_launch_async_cp_s##s##_u##u##_w##w(const OccLaunch *l,             \
+                                                                  const OccAsyncArgs *a)           \
     {                                                                                              \
-        occsweep_async_cp_s##s##_u##u<<<l->grid_blocks, l->block_threads, l->dyn_smem_bytes,       \
-                                        l->stream>>>(*a);                                          \
+        occsweep_async_cp_s##s##_u##u##_w##w<<<l->grid_blocks, l->block_threads,                   \
+                                               l->dyn_smem_bytes, l->stream>>>(*a);                \
         return cudaGetLastError();                                                                 \
     }                                                                                              \
-    extern "C" const void *occ_kernel_async_cp_s##s##_u##u(void)                                   \
+    extern "C" const void *occ_kernel_async_cp_s##s##_u##u##_w##w(void)                            \
     {                                                                                              \
-        return reinterpret_cast<const void *>(occsweep_async_cp_s##s##_u##u);                      \
+        return reinterpret_cast<const void *>(occsweep_async_cp_s##s##_u##u##_w##w);               \
     }
 OCC_ASYNC_CP_VARIANTS(DEFINE_ASYNC_CP)
 
