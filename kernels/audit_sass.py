@@ -52,17 +52,7 @@ operand is no register, one register read twice is one): tests/build/test_sass_a
 for fma_fp32_u1 and the mixed family. 0, 0, 0, 0 when no loop holds an FMA (the memory kernels,
 whose FMA-free loops carry no chains).
 
-Asynchronous work, for every audited kernel: the async loop is the outermost loop holding an
-instruction of one of the asynchronous classes (UBLKCP: a bulk copy, cp.async.bulk; LDGSTS: a
-16-byte cp.async; HGMMA: a warp-group MMA, wgmma.mma_async), the one with the most of them per
-trip, the longest on ties (the prologue's bulk copies sit in election loops of a few
-instructions outside the trip); async_class names the class, async_per_trip counts its
-instructions in the loop's body and async_waits_per_trip the class's waits there (UBLKCP: the
-mbarrier's SYNCS.PHASECHK; LDGSTS: DEPBAR, the commit groups' wait; HGMMA: WARPGROUP.DEPBAR).
-The outermost loop, not the innermost: a bulk copy sits in a one-lane election loop
-(BRA.U.ANY) and an mbarrier wait spins in its own loop, both inside the trip that issues and
-waits. '', 0, 0 when no loop holds one.
-
+The async columns (bulk copies, cp.async or wgmma per trip, their waits): kernels/audit_async.py.
 Kernels audited: extern "C" occsweep_<variant>, and the latency ladder's
 chase_latency_kernel<I>, reported as chase_latency_i4 / chase_latency_i8 (index bytes).
 
@@ -79,6 +69,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from audit_async import asynchronous  # noqa: E402  (beside this file)
 
 INSN = re.compile(r'^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;')
 REG = re.compile(r'(?<![A-Z_])R(\d+)(\.64|\.128)?')
@@ -326,34 +319,6 @@ def arithmetic(body):
             sum(bank_pair(insn) for insn in trip))
 
 
-# The asynchronous classes: opcode -> (class, the opcode.modifier of its wait).
-ASYNC_CLASSES = {'UBLKCP': 'SYNCS.PHASECHK', 'LDGSTS': 'DEPBAR', 'HGMMA': 'WARPGROUP.DEPBAR'}
-
-
-def is_wait(insn, wait):
-    """True when insn is the wait `wait` ('OP' or 'OP.MOD': the opcode and its first modifier)."""
-    op, _, mod = wait.partition('.')
-    return insn.op == op and (not mod or (insn.mods[:1] == [mod]))
-
-
-def asynchronous(body):
-    """(async_class, async_per_trip, async_waits_per_trip) of the async loop (module docstring),
-    or ('', 0, 0)."""
-    best, best_key = ('', 0, 0), (0, 0)
-    loops = find_loops(body)
-    for cls, wait in ASYNC_CLASSES.items():
-        holding = [lp for lp in loops if any(i.op == cls for i in body[lp[0]:lp[1] + 1])]
-        outer = [lp for lp in holding
-                 if not any(o != lp and o[0] <= lp[0] and lp[1] <= o[1] for o in holding)]
-        for lp in sorted(outer):
-            trip = body[lp[0]:lp[1] + 1]
-            key = (sum(i.op == cls for i in trip), len(trip))
-            if key > best_key:
-                best_key = key
-                best = (cls, key[0], sum(is_wait(i, wait) for i in trip))
-    return best
-
-
 def audit(lines):
     """[(variant, arch, in_flight, loads_per_trip, loop text, symbol, fma_chains, fma_per_trip,
     issued_per_trip, fma_bank_pairs, async_class, async_per_trip, async_waits_per_trip)] in
@@ -363,14 +328,13 @@ def audit(lines):
         variant = variant_name(symbol)
         if variant is None:
             continue
-        loop = hot_loop(body)
+        loop, rest = hot_loop(body), arithmetic(body) + asynchronous(body, find_loops(body))
         if loop is None:
-            rows.append((variant, arch, 0, 0, '', symbol) + arithmetic(body) + asynchronous(body))
+            rows.append((variant, arch, 0, 0, '', symbol) + rest)
             continue
         span = '0x%04x-0x%04x' % (body[loop[0]].addr, body[loop[1]].addr)
         rows.append((variant, arch, loads_before_first_use(body, loop),
-                     loads_per_trip(body, loop), span, symbol) + arithmetic(body)
-                    + asynchronous(body))
+                     loads_per_trip(body, loop), span, symbol) + rest)
     return rows
 
 

@@ -5,7 +5,10 @@
 Each case is a small function in cuobjdump -sass layout whose loop shape ptxas is known to emit
 (a 2 + 2 load split, a pipelined loop, unrolled body + remainder, divergence fallbacks that jump
 back, the reduce epilogue) with the count the audit must give; the mixed step's case also goes
-through the bound tests/build/test_sass_audit.py puts on it.
+through the bound tests/build/test_sass_audit.py puts on it. The asynchronous classes
+(kernels/audit_async.py): a cp.async commit-group loop, a bulk-copy ring with its prologue,
+election and wait loops, a wgmma loop, each with the per-trip count and waits the promise rule
+(tests/build/test_sass_audit.py) checks.
 """
 import importlib.util
 import os
@@ -294,7 +297,7 @@ class FmaChains(unittest.TestCase):
             'EXIT',
         ], 'occsweep_fma_fp32_u2')
         self.assertEqual(row[2:4], (0, 0))  # no load loop
-        self.assertEqual(row[6:], (2, 4, 7, 4))  # R8/R4 and R10/R4: even-bank pairs
+        self.assertEqual(row[6:10], (2, 4, 7, 4))  # R8/R4 and R10/R4: even-bank pairs
 
     def test_serial_chains_count_one(self):
         # Two chains written one after the other: in-order issue keeps one FMA in flight.
@@ -307,7 +310,7 @@ class FmaChains(unittest.TestCase):
             '@P0 BRA 0x0',
             'EXIT',
         ], 'occsweep_fma_fp64_u2')
-        self.assertEqual(row[6:], (1, 4, 5, 0))  # the NOP is not issued; DFMA: no bank pair
+        self.assertEqual(row[6:10], (1, 4, 5, 0))  # the NOP is not issued; DFMA: no bank pair
 
     def test_innermost_loop_with_most_fmas(self):
         # A short prologue loop with one FMA, then the hot loop: the hot one is audited.
@@ -321,7 +324,7 @@ class FmaChains(unittest.TestCase):
             '@P0 BRA 0x20',
             'EXIT',
         ], 'occsweep_fma_fp32_u4')
-        self.assertEqual(row[6:], (3, 4, 5, 4))  # R8/R4, R9/R5, R10/R4, R8/R4: all pairs
+        self.assertEqual(row[6:10], (3, 4, 5, 4))  # R8/R4, R9/R5, R10/R4, R8/R4: all pairs
 
     def test_bank_pairs(self):
         # x * c + c with x and c in different banks: none; x * m + c with R9, R7 (odd): one; a
@@ -353,17 +356,17 @@ class FmaChains(unittest.TestCase):
             ])], arch))
             return rows[0]
         old, new = mixed('R2.reuse, R3.reuse'), mixed('R3.reuse, R3.reuse')
-        self.assertEqual(old[6:], (1, 4, 7, 4))
-        self.assertEqual(new[6:], (1, 4, 7, 1))
+        self.assertEqual(old[6:10], (1, 4, 7, 4))
+        self.assertEqual(new[6:10], (1, 4, 7, 1))
         self.assertEqual(mixed('R3.reuse, c[0x0][0x1b0]', 'sm_80')[9], 1)
         # tests/build/test_sass_audit.py allows one pair per chain (here 1) on sm_90 and later.
-        self.assertTrue(sass_rule.arithmetic_failures(*(old[:2] + old[6:])))
-        self.assertEqual(sass_rule.arithmetic_failures(*(new[:2] + new[6:])), [])
+        self.assertTrue(sass_rule.arithmetic_failures(*(old[:2] + old[6:10])))
+        self.assertEqual(sass_rule.arithmetic_failures(*(new[:2] + new[6:10])), [])
 
     def test_memory_kernel_has_no_chains(self):
         row = audit_one(['LDG.E R8, desc[UR6][R2.64]', 'FADD R9, R8, R9', '@P0 BRA 0x0', 'EXIT'],
                         'occsweep_reduce_u1_v4')
-        self.assertEqual(row[6:], (0, 0, 0, 0))
+        self.assertEqual(row[6:], (0, 0, 0, 0, '', 0, 0))
 
 
 class OnChip(unittest.TestCase):
@@ -432,6 +435,72 @@ class OnChip(unittest.TestCase):
             'EXIT',
         ], 'occsweep_mma_f64_u1')
         self.assertEqual(row[6:9], (1, 2, 3))
+
+
+class Asynchronous(unittest.TestCase):
+    def test_cp_async_commit_group_loop(self):
+        # sm_90 async_cp_s2_u2_w4: wait for the oldest group, read it, issue the next group.
+        row = audit_one([
+            'DEPBAR.LE SB0, 0x1',
+            'LDS.128 R8, [R23]',
+            'LDGSTS.E.BYPASS.128 [R9], desc[UR8][R20.64], !P0',
+            'LDGSTS.E.BYPASS.128 [R23], desc[UR8][R14.64], !P1',
+            'LDGDEPBAR',
+            '@P0 BRA 0x0',
+            'DEPBAR.LE SB0, 0x0',
+            'EXIT',
+        ], 'occsweep_async_cp_s2_u2_w4')
+        self.assertEqual(row[10:], ('LDGSTS', 2, 1))  # LDGDEPBAR commits, it does not wait
+        self.assertEqual(sass_rule.async_failures('async_cp_s2_u2_w4', 'sm_90',
+                                                  (2, 'LDGSTS', 'sm_80+'), *row[10:]), [])
+        self.assertEqual(len(sass_rule.async_failures('async_cp_s2_u4_w4', 'sm_90',
+                                                      (4, 'LDGSTS', 'sm_80+'), *row[10:])), 1)
+
+    def test_bulk_ring_counts_the_trip_not_its_inner_loops(self):
+        # sm_90 async_bulk W1: a prologue copy in its election loop, then the ring's trip: the
+        # mbarrier wait spins, the stage is read, the next copy goes out in its election loop.
+        row = audit_one([
+            'SYNCS.ARRIVE.TRANS64 RZ, [R25+URZ], R2',
+            'UBLKCP.S.G [UR6], [UR10], UR4',
+            '@P0 BRA.U.ANY 0x10',
+            'SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R6+UR10], R9',
+            '@!P0 BRA 0x30',
+            'LDS.128 R4, [R21]',
+            'SYNCS.ARRIVE.TRANS64 RZ, [R6+UR10], R13',
+            'UBLKCP.S.G [UR12], [UR6], UR5',
+            '@P0 BRA.U.ANY 0x70',
+            '@P1 BRA 0x30',
+            'EXIT',
+        ], 'occsweep_async_bulk_s2_c8k_w1')
+        self.assertEqual(row[10:], ('UBLKCP', 1, 1))
+        want = (1, 'UBLKCP', 'sm_90+')
+        self.assertEqual(sass_rule.async_failures('async_bulk_s2_c8k_w1', 'sm_90', want,
+                                                  *row[10:]), [])
+        # compiled empty for sm_80: nothing to find, nothing promised there
+        self.assertEqual(sass_rule.async_failures('async_bulk_s2_c8k_w1', 'sm_80', want,
+                                                  '', 0, 0), [])
+
+    def test_wgmma_group_loop(self):
+        # sm_90a wgmma_f16_n64_ss_g2: fence, 4 HGMMA (the last signals gsb0), wait for G-1 groups.
+        row = audit_one([
+            'WARPGROUP.ARRIVE',
+            'HGMMA.64x64x16.F32 R24, gdesc[UR4], R24',
+            'HGMMA.64x64x16.F32 R24, gdesc[UR4], R24',
+            'HGMMA.64x64x16.F32 R24, gdesc[UR4], R24',
+            'HGMMA.64x64x16.F32 R24, gdesc[UR4], R24, gsb0',
+            'WARPGROUP.DEPBAR.LE gsb0, 0x1',
+            '@!P2 BRA 0x0',
+            'WARPGROUP.DEPBAR.LE gsb0, 0x0',
+            'EXIT',
+        ], 'occsweep_wgmma_f16_n64_ss_g2')
+        self.assertEqual(row[10:], ('HGMMA', 4, 1))  # WARPGROUP.ARRIVE is a fence, no wait
+        want = (4, 'HGMMA', 'sm_90')
+        self.assertEqual(sass_rule.async_failures('wgmma_f16_n64_ss_g2', 'sm_90', want,
+                                                  *row[10:]), [])
+        self.assertEqual(len(sass_rule.async_failures('wgmma_f16_n64_ss_g2', 'sm_90', want,
+                                                      '', 0, 0)), 2)  # the sm_90 code alone
+        self.assertEqual(len(sass_rule.async_failures('wgmma_f16_n64_ss_g2', 'sm_90', want,
+                                                      'HGMMA', 4, 0)), 1)  # never waits
 
 
 class Listing(unittest.TestCase):
