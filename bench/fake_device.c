@@ -108,12 +108,13 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     r->block_threads = p->block_threads;
     r->lever = occ_lever_name(p->lever);
     r->occ_target_pct = p->level.asked_pct;
-    if (p->variant_index < 0 || !(f->dram_bytes_per_load_byte > 0)) {
-        snprintf(status, status_len, "skip:a fake device has no %s figures", f->kernel);
+    /* The plan's reason first: a point no GPU of the arch could run says why. */
+    if (p->variant_index >= 0 && !p->reachable) {
+        snprintf(status, status_len, "skip:%s", p->skip_reason);
         return;
     }
-    if (!p->reachable) {
-        snprintf(status, status_len, "skip:%s", p->skip_reason);
+    if (p->variant_index < 0 || !(f->dram_bytes_per_load_byte > 0)) {
+        snprintf(status, status_len, "skip:a fake device has no %s figures", f->kernel);
         return;
     }
     const OccVariantInfo *v = occ_variant_at(p->variant_index);
