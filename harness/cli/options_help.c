@@ -163,7 +163,7 @@ void occ_options_print_help(FILE *f, const char *prog)
     fprintf(f,
             "Usage: %s [OPTIONS]\n"
             "Sweeps occupancy (resident warps per SM / max warps per SM) against unroll,\n"
-            "vector width and arithmetic on the GPU kernels\n%s; one CSV row per point.\n"
+            "vector width and arithmetic on the GPU kernels\n%s;\none CSV row per point.\n"
             "An option given more than once takes its last value.\n",
             prog, occ_option_family_names(~0u, kernels, sizeof kernels));
     for (int scoped = 0; scoped < 2; scoped++) {

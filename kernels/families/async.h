@@ -27,7 +27,7 @@
  * SASS promise: ^async_cp_s\d+_u(\d+)_w\d+$ LDGSTS sm_80+ */
 #define OCC_ASYNC_MODES(M)                                                                         \
     M(async_bulk, .kernel = "async", .mode = "bulk", .default_mode = 1,                            \
-      .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,carveout,size",                         \
+      .shape = OCC_SHAPE_OCCUPANCY, .options = "vec,occ,carveout,size",                            \
       .dram_bytes_per_load_byte = 1.0, .requests = OCC_REQUESTS_LINES,                             \
       .curve_traffic = OCC_CURVE_READ, .size_l2_multiple = 8, .size_floor_gib = 4,                 \
       .launch_ms = 1.8, .cc_min = 90, .instruction = "cp.async.bulk")                              \
@@ -60,13 +60,13 @@
 #define OCC_ASYNC_CP_SMEM_BYTES(s, u, w) ((s) * (u) * 16 * 32 * (w))
 
 /* Catalog entries: U x V is what one wait covers, as a warp's loads of U V-byte vectors a lane
- * (the model's width: .requests LINES, U x 32 x V / 128 lines): bulk: one stage, V = 16 and
- * U = C / 512 (--unroll picks C: 8, 16, 32, 64 for 4, 8, 16, 32 KiB); cp: one commit group,
- * V = 16 and U = U. own is the stages' shared memory (S x C; W x 32 x S x U x 16), the block
+ * (the model's width: .requests LINES, U x 32 x V / 128 lines): bulk: one stage, U = 1 and
+ * V = C / 32 (--vec picks C: 128, 256, 512, 1024 for 4, 8, 16, 32 KiB); cp: one commit group,
+ * U = U and V = 16. own is the stages' shared memory (S x C; W x 32 x S x U x 16), the block
  * W x 32. No chain model. */
 #define OCC_ASYNC_CATALOG_BULK(s, c, w)                                                            \
-    OCC_CATALOG_ENTRY_BLOCK(32 * (w), async_bulk, "async_bulk_s" #s "_c" #c "k_w" #w,              \
-                            (c) * 1024 / 512, 16, 0, 0, OCC_ASYNC_BULK_SMEM_BYTES(s, c),           \
+    OCC_CATALOG_ENTRY_BLOCK(32 * (w), async_bulk, "async_bulk_s" #s "_c" #c "k_w" #w, 1,           \
+                            (c) * 1024 / 32, 0, 0, OCC_ASYNC_BULK_SMEM_BYTES(s, c),                \
                             OCC_RATE_NONE, 0)
 #define OCC_ASYNC_CATALOG_CP(s, u, w)                                                              \
     OCC_CATALOG_ENTRY_BLOCK(32 * (w), async_cp, "async_cp_s" #s "_u" #u "_w" #w, u, 16, 0, 0,      \

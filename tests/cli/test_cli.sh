@@ -80,7 +80,7 @@ expect_usage "--block: 'x' has a non-integer element" --block x
 expect_usage "--size: '12Q' has an unknown unit" --size 12Q
 expect_usage "--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)" --unroll 16
 expect_usage "--unroll: '3' is not compiled" --unroll 3
-expect_usage "--vec: '2' is not compiled (accepted: 4, 8, 16)" --vec 2
+expect_usage "--vec: '2' is not compiled (accepted: 4, 8, 16, 128, 256, 512, 1024)" --vec 2
 expect_usage "--vec: '32' is not compiled" --vec 32
 expect_usage "--lever: 'most' is not a lever" --lever most
 expect_usage "--block: '2048' is out of range (accepted: 32..1024, a multiple of 32; a list like 128,256 or a range of powers of two like 128..1024)" --block 2048
@@ -345,8 +345,15 @@ expected=$( (for k in copy reduce; do for u in 1 2 4 8; do for w in 4 8 16; do
     for k in 1 2 4 8; do echo "smem_chase_k$k"; done
     for m in read rw; do for u in 1 2 4 8; do for w in 4 8 16; do
         echo "smem_${m}_u${u}_v$w"; done; done; done
-    for t in f16 bf16 tf32 f64; do for u in 1 2 4 8; do echo "mma_${t}_u$u"; done; done) | sort)
-check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 134 ] &&
+    for t in f16 bf16 tf32 f64; do for u in 1 2 4 8; do echo "mma_${t}_u$u"; done; done
+    for w in 1 5; do for c in 4 8 16 32; do for s in 1 2 3 4 6 8; do
+        [ $((s * c)) -le 192 ] && echo "async_bulk_s${s}_c${c}k_w$w"; done; done; done
+    for w in 1 4; do for s in 1 2 4 8; do for u in 1 2 4 8; do
+        echo "async_cp_s${s}_u${u}_w$w"; done; done; done
+    for t in f16 bf16; do for f in ss rs; do for n in 64 128 256; do for g in 1 2 4; do
+        echo "wgmma_${t}_n${n}_${f}_g$g"; done; done; done; done
+    for n in 64 128 256; do echo "wgmma_f16_n${n}_ss_g2_noswz"; done) | sort)
+check "occsweep --list" "$([ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(lines "$out")" -eq 251 ] &&
     [ "$(sort "$out")" = "$expected" ] ||
     echo "exit $rc, $(lines "$out") lines; diff: $(diff <(sort "$out") <(echo "$expected") | head -n 3 | tr '\n' ' ')")"
 

@@ -29,13 +29,13 @@ check "--list names the async and wgmma variants" "$(grep -q '^async_bulk_s4_c16
     echo "missing: $(grep -cE '^(async|wgmma)_' "$out") async/wgmma lines")"
 
 # sm_90: the bulk stages are the kernel's own shared memory (tile = S x C), the padding on top.
-args=(--dry-run --arch sm_90 --kernel async --mode bulk --unroll 32 --occ 6.25..12.5)
+args=(--dry-run --arch sm_90 --kernel async --mode bulk --vec 512 --occ 6.25..12.5)
 run "${args[@]}"
 if ! no_code "$(cmdline "${args[@]}")"; then
     line=$(grep -E '^async_bulk_s1_c16k_w1 +block +32 ' "$out" | head -n 1)
     check "$(cmdline "${args[@]}"): one warp a block, 16 KiB tile" "$([[ $line == *"tile 16384 B"* ]] &&
         [[ $line == *"pad "* ]] || echo "got '$line'")"
-    check "$(cmdline "${args[@]}"): only C = 16 KiB (--unroll 32)" "$(grep -E '^async_bulk_' "$out" |
+    check "$(cmdline "${args[@]}"): only C = 16 KiB (--vec 512)" "$(grep -E '^async_bulk_' "$out" |
         grep -v '_c16k_' | head -n 1)"
     check "$(cmdline "${args[@]}"): S x C beyond the SM skips" "$(grep -qE \
         '^async_bulk_s8_c16k_w1 +block +32 .* skip: its own shared memory allows only 1 blocks/SM$' \

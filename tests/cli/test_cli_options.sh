@@ -55,7 +55,7 @@ for opt in "--occ 50" "--lever pad" "--block 64" "--unroll 2" "--vec 4" "--size 
 done
 
 # ---- ladder options without --mode latency ----
-refused "--footprint does not apply to copy, reduce, chase warp, fma, mixed, smem chase, mma f16 $default_takes" --footprint 4K..1G
+refused "--footprint does not apply to copy, reduce, chase warp, fma, mixed, smem chase, mma f16, async bulk, wgmma f16 $default_takes" --footprint 4K..1G
 refused "--stride does not apply to chase warp $warp_takes" --kernel chase --stride 256
 refused "--cold does not apply to chase thread $warp_takes" --kernel chase --mode thread --cold
 refused "--index-bytes does not apply to copy (it takes: ${stream_takes#(they take: }" \
@@ -79,7 +79,7 @@ refused "--mode: 'warp' does not apply to reduce (its modes: stream)" \
     --kernel reduce,chase --mode warp
 refused "--mode: 'stream' does not apply to chase (its modes: warp, thread, latency, loaded)" \
     --kernel copy,chase --mode stream
-refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency|loaded, fma chain, mixed stream, smem chase|stream|rw, mma f16|bf16|tf32|f64)" \
+refused "--mode: 'fast' is not a mode (accepted: copy stream, reduce stream, chase warp|thread|latency|loaded, fma chain, mixed stream, smem chase|stream|rw, mma f16|bf16|tf32|f64, async bulk|cp, wgmma f16|bf16)" \
     --mode fast
 
 # ---- the arithmetic families' axes: fma's type is --vec, mixed's A is --fmas ----
@@ -131,7 +131,7 @@ LC_ALL=de_DE.UTF-8 planned --kernel copy --occ 12.5,50
 run_bin --help
 flat=$(tr -s ' \n' ' ' <"$out")
 missing=""
-wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64) (copy, reduce, fma, smem stream, smem rw)"
+wants=("--vec LIST bytes per load (arithmetic kernels: per element, 4 fp32, 8 fp64) (copy, reduce, fma, smem stream, smem rw, async bulk)"
        "--fmas LIST dependent FMAs per loaded float (2A/4 FLOP per byte) (mixed)"
        "--waves N" "(copy, reduce, mixed) accepted: 1..64; default: 1"
        "--footprint LO..HI footprints to sweep, smallest to largest (whole lines of --stride, at least 2, at most 1 TiB) (chase latency)"

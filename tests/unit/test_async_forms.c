@@ -64,6 +64,7 @@ static void test_catalog_view(void)
     CHECK_INT_EQ(b->own_dyn_smem_bytes, 6 * 16 * 1024);
     CHECK_INT_EQ(b->block_threads, 160);
     CHECK_INT_EQ(b->unroll * 32 * b->vec_bytes, 16 * 1024); /* U x V a lane: one stage */
+    CHECK_INT_EQ(b->unroll, 1);
     CHECK_INT_EQ(c->own_dyn_smem_bytes, 4 * 32 * 4 * 8 * 16);
     CHECK_INT_EQ(c->block_threads, 128);
     CHECK_INT_EQ(c->unroll, 8);

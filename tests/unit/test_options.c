@@ -66,14 +66,15 @@ static void test_defaults(void)
     occ_options_defaults(&opt);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
                                    fam("fma", NULL) | fam("mixed", NULL) |
-                                   fam("smem", NULL) | fam("mma", NULL));
+                                   fam("smem", NULL) | fam("mma", NULL) | fam("async", NULL) |
+                                   fam("wgmma", NULL));
     CHECK_INT_EQ(opt.families, fam("copy", "stream") | fam("reduce", "stream") |
                                    fam("chase", "warp") | fam("fma", "chain") |
                                    fam("mixed", "stream") | fam("smem", "chase") |
-                                   fam("mma", "f16"));
+                                   fam("mma", "f16") | fam("async", "bulk") | fam("wgmma", "f16"));
     CHECK(opt.kernel_arg == NULL && opt.mode_arg == NULL);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
-    CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16);
+    CHECK_INTS(opt.vec_bytes, opt.n_vec, 4, 8, 16, 128, 256, 512, 1024); /* async bulk: C / 32 */
     CHECK_INT_EQ(opt.occ.is_list, 0);
     CHECK_INT_EQ(opt.occ.n_pct, 0);
     CHECK_NEAR(opt.occ.lo_pct, 6.25, 0);
@@ -134,7 +135,8 @@ static void test_lists_and_kernels(void)
     CHECK_INT_EQ(PARSE("--kernel=all"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
                                    fam("fma", NULL) | fam("mixed", NULL) |
-                                   fam("smem", NULL) | fam("mma", NULL));
+                                   fam("smem", NULL) | fam("mma", NULL) | fam("async", NULL) |
+                                   fam("wgmma", NULL));
     CHECK_INT_EQ(PARSE("--kernel", "copy", "--kernel", "chase,copy"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("chase", NULL) | fam("copy", NULL));
     CHECK_STR_EQ(opt.kernel_arg, "chase,copy"); /* last one wins */
@@ -149,7 +151,8 @@ static void test_lists_and_kernels(void)
     CHECK_INT_EQ(PARSE("--kernel", "copy,all"), OCC_EXIT_OK);
     CHECK_INT_EQ(opt.families, fam("copy", NULL) | fam("reduce", NULL) | fam("chase", NULL) |
                                    fam("fma", NULL) | fam("mixed", NULL) |
-                                   fam("smem", NULL) | fam("mma", NULL));
+                                   fam("smem", NULL) | fam("mma", NULL) | fam("async", NULL) |
+                                   fam("wgmma", NULL));
 
     CHECK_INT_EQ(PARSE("--unroll", "1..8"), OCC_EXIT_OK);
     CHECK_INTS(opt.unroll, opt.n_unroll, 1, 2, 4, 8);
@@ -328,7 +331,8 @@ static void test_bad_flags_and_lists(void)
     BAD("unexpected argument 'foo'", "", "foo");
     BAD("unexpected argument 'foo'", "", "--plot", "foo", "--quiet");
     BAD("unexpected argument 'bar'", "", "--", "bar");
-    BAD("--kernel: 'triad' is not a kernel", "accepted: copy, reduce, chase, fma, mixed, smem, mma, all",
+    BAD("--kernel: 'triad' is not a kernel",
+        "accepted: copy, reduce, chase, fma, mixed, smem, mma, async, wgmma, all",
         "--kernel", "triad");
     BAD("'copy,,reduce'", "empty", "--kernel", "copy,,reduce");
     BAD("--fmas: '3' is not compiled", "accepted: 0, 1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256",
@@ -360,7 +364,7 @@ static void test_bad_flags_and_lists(void)
     BAD("--unroll: '16' is not compiled (accepted: 1, 2, 4, 8)", "", "--unroll", "1..16");
     BAD("'5..7'", "without a power of two", "--unroll", "5..7");
     BAD("--unroll: '1..2..4'", "accepted: 1, 2, 4, 8 or a range like 1..8", "--unroll", "1..2..4");
-    BAD("--vec: '2' is not compiled (accepted: 4, 8, 16)", "", "--vec", "2");
+    BAD("--vec: '2' is not compiled (accepted: 4, 8, 16, 128, 256, 512, 1024)", "", "--vec", "2");
     BAD("--vec: '32' is not compiled", "", "--vec", "4,32");
     BAD("--vec: '12' is not compiled", "", "--vec", "12");
     BAD("--vec: '0' is not compiled", "", "--vec", "0");
@@ -777,13 +781,13 @@ static void test_help_text(void)
         CHECK(strcspn(p, "\n") <= 79);
     /* The scopes come from the catalog. */
     help_entry("vec", entry, sizeof entry);
-    CHECK_CONTAINS(entry, "(copy, reduce, fma, smem stream, smem rw) accepted: 4, 8, 16 or a range like "
-                          "4..16;");
+    CHECK_CONTAINS(entry, "(copy, reduce, fma, smem stream, smem rw, async bulk) accepted: 4, 8, 16, "
+                          "128, 256, 512, 1024 or a range like 4..1024;");
     help_entry("footprint", entry, sizeof entry);
     CHECK_CONTAINS(entry, "(chase latency) accepted:");
     help_entry("size", entry, sizeof entry);
     CHECK_CONTAINS(entry, "default: auto: 8 x the L2 size, at least 4 GiB where a quarter of the "
-                          "free memory allows (copy, reduce, mixed), 8 x (chase warp), 16 x "
+                          "free memory allows (copy, reduce, mixed, async), 8 x (chase warp), 16 x "
                           "(chase thread)");
     help_entry("block", entry, sizeof entry);
     CHECK_CONTAINS(entry, "accepted: 32..1024, a multiple of 32; a list like 128,256 or a range "
@@ -944,7 +948,18 @@ static void test_help_scopes(void)
                          (len == strlen(name) && strncmp(p, name, len) == 0);
             }
             if (named) entry_requires(entry, need, sizeof need, sel);
-            CHECK_INT_EQ(parse_with(sel, scoped[i].name, scoped[i].value),
+            /* unroll and vec: a value the family compiled (async bulk has no 4-byte V) */
+            char own[16];
+            const char *value = scoped[i].value;
+            int first;
+            const char axis = strcmp(scoped[i].name, "vec") == 0      ? 'v'
+                              : strcmp(scoped[i].name, "unroll") == 0 ? 'u'
+                                                                      : 0;
+            if (named && axis && occ_family_axis_values(f, axis, &first, 1) > 0) {
+                snprintf(own, sizeof own, "%d", first);
+                value = own;
+            }
+            CHECK_INT_EQ(parse_with(sel, scoped[i].name, value),
                          named ? OCC_EXIT_OK : OCC_EXIT_USAGE);
             if (!named) CHECK(strstr(err, "does not apply to") != NULL);
         }
@@ -975,8 +990,8 @@ static void test_applicability(void)
         BAD(want, takes_ladder, ladder_refuses[i][0], ladder_refuses[i][1], "--mode", "latency",
             "--kernel", "chase");
     }
-    BAD("--footprint does not apply to copy, reduce, chase warp, fma, mixed, smem chase, mma f16 "
-        "(they take: unroll, vec, fmas, occ, block, lever, carveout, schedule, size, waves)",
+    BAD("--footprint does not apply to copy, reduce, chase warp, fma, mixed, smem chase, mma f16, "
+        "async bulk, wgmma f16 (they take: unroll, vec, fmas, occ, block, lever, carveout, schedule, size, waves)",
         "", "--footprint", "4K..1G");
     BAD("--stride does not apply to chase warp", "", "--kernel", "chase", "--stride", "256");
     BAD("--cold does not apply to chase thread", "", "--kernel", "chase", "--mode", "thread",

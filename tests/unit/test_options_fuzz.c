@@ -26,7 +26,7 @@ enum {
     N_STRUCTURED = 4000,
     N_CHAOS = 6000,
     MAX_ARGS = 40,
-    ERR_LEN = 256,
+    ERR_LEN = 512, /* the buffer occsweep parses into (bench/occsweep.c) */
     GUARD = 32,
     LONG_BYTES = 10 * 1024,
     DESC_LEN = 160,
