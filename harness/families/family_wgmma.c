@@ -105,7 +105,8 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     const long long blocks = s->launch.grid_blocks;
     r->buffer_bytes = blocks * 64 * c->k->n * (long long)sizeof(float);
     r->bytes_per_launch = 0;
-    r->flops_per_launch = (long long)((double)blocks * occ_wgmma_flop_per_block(c->k->n, c->groups));
+    r->flops_per_launch =
+        (long long)((double)blocks * occ_wgmma_flop_per_block(c->k->n, c->groups));
     r->bytes_in_flight_per_sm = 0;
     *touched_bytes = r->buffer_bytes;
     return 0;

@@ -25,12 +25,11 @@
  * SASS promise: ^wgmma_[a-z0-9]+_n\d+_[rs]s_g\d+(?:_noswz)?$ HGMMA 4 sm_90 */
 #define OCC_WGMMA_MODES(M)                                                                         \
     M(wgmma_f16, .kernel = "wgmma", .mode = "f16", .default_mode = 1,                              \
-      .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,carveout", .launch_ms = 3.2, .cc_min = 90,     \
-      .cc_max = 90, .instruction = "wgmma.mma_async")                                     \
+      .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,carveout", .launch_ms = 3.2,            \
+      .cc_min = 90, .cc_max = 90, .instruction = "wgmma.mma_async")                                \
     M(wgmma_bf16, .kernel = "wgmma", .mode = "bf16", .shape = OCC_SHAPE_OCCUPANCY,                 \
       .options = "unroll,occ,carveout", .cc_min = 90, .cc_max = 90,                                \
       .instruction = "wgmma.mma_async")
-
 
 /* The variants: X(T, N, FORM, G, SWZ, SUFFIX): input type T (f16, bf16), N (64, 128, 256), FORM
  * ss (A and B from shared memory) or rs (A from registers), G commit groups in flight (1, 2, 4),
@@ -96,11 +95,11 @@ typedef struct OccWgmmaArgs {
                                          block) */
 } OccWgmmaArgs;
 
-/* Catalog entries: U = G groups in flight (--unroll picks G), V = 4 (bytes of an fp32 accumulator element), the
- * block one warp group, own the tiles' shared memory, judged against the arch's dense fp16/bf16
- * tensor rate; an operation of the chain model is one wgmma (2 x 64 x N x 16 FLOP): with 4G of
- * them in flight per warp group, W warps per SM x G / (wgmma per SM per clock) is the cycles of
- * one wgmma. */
+/* Catalog entries: U = G groups in flight (--unroll picks G), V = 4 (bytes of an fp32
+ * accumulator element), the block one warp group, own the tiles' shared memory, judged against
+ * the arch's dense fp16/bf16 tensor rate; an operation of the chain model is one wgmma
+ * (2 x 64 x N x 16 FLOP): with 4G of them in flight per warp group, W warps per SM x G / (wgmma
+ * per SM per clock) is the cycles of one wgmma. */
 #define OCC_WGMMA_CATALOG_ENTRY(t, n, form, g, swz, sfx)                                           \
     OCC_CATALOG_ENTRY_BLOCK(OCC_WGMMA_BLOCK_THREADS, wgmma_##t,                                    \
                             "wgmma_" #t "_n" #n "_" #form "_g" #g #sfx, g, 4, 0, 0,                \
