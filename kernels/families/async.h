@@ -19,9 +19,10 @@
 
 #include <stddef.h>
 
-/* The SASS audit (tests/test_sass_audit.py reads these lines): a variant whose name matches
- * PATTERN issues, per trip of its async loop (kernels/audit_sass.py), COUNT instructions of CLASS
- * (group 1 of PATTERN, else 1) and waits once, on the archs ARCHS; it is empty on the others.
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): a variant whose name
+ * matches PATTERN issues, per trip of its async loop (kernels/audit_async.py), COUNT instructions
+ * of CLASS (group 1 of PATTERN, else 1) and waits once, on the archs ARCHS; it is empty on the
+ * others.
  * bulk: one UBLKCP and one mbarrier wait a stage; cp: U LDGSTS and one DEPBAR a commit group.
  * SASS promise: ^async_bulk_s\d+_c\d+k_w\d+$ UBLKCP 1 sm_90+
  * SASS promise: ^async_cp_s\d+_u(\d+)_w\d+$ LDGSTS sm_80+ */

@@ -19,9 +19,9 @@
 
 #include <stddef.h>
 
-/* The SASS audit (tests/test_sass_audit.py reads these lines): on sm_90 (its sm_90a code) every
- * variant's async loop issues OCC_WGMMA_PER_GROUP HGMMA per trip and waits (WARPGROUP.DEPBAR)
- * once; elsewhere the kernels are empty.
+/* The SASS audit (tests/build/test_sass_audit.py reads these lines): on sm_90 (its sm_90a code)
+ * every variant's async loop issues OCC_WGMMA_PER_GROUP HGMMA per trip and waits
+ * (WARPGROUP.DEPBAR) once; elsewhere the kernels are empty.
  * SASS promise: ^wgmma_[a-z0-9]+_n\d+_[rs]s_g\d+(?:_noswz)?$ HGMMA 4 sm_90 */
 #define OCC_WGMMA_MODES(M)                                                                         \
     M(wgmma_f16, .kernel = "wgmma", .mode = "f16", .default_mode = 1,                              \
