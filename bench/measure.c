@@ -145,6 +145,10 @@ int occ_measure(const OccOptions *opt, const OccDevice *dev, int argc, char **ar
     const int done = occ_run_points(&run, todo->points, todo->n, occ_sink_row, &sink, &e, err,
                                     sizeof err);
     occ_sink_close(&sink, pci, done, todo->n, e != cudaSuccess);
+    if (run.clock_capped)
+        fprintf(stderr, "occsweep: the clock watch read above the peak SM clock (%d MHz) on %d "
+                        "point(s); their sm_clock_mhz_median and FLOP peak are taken at %d MHz\n",
+                dev->sm_clock_khz / 1000, run.clock_capped, dev->sm_clock_khz / 1000);
     const int json_failed = occ_run_summary_print(&sink, &run.roof, have_model ? &model : NULL,
                                                   path, dev->name, opt->json_path) != 0;
     occ_run_free(&run);

@@ -206,6 +206,15 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
     const int warps_per_block = (p->block_threads + 31) / 32;
     if (e == cudaSuccess) e = probe_residency(r, b, (int)row->grid_blocks, warps_per_block, row);
     if (e != cudaSuccess) return e;
+    /* No SM runs above the device's peak clock (cudaDevAttrClockRate, the CSV's sm_clock_mhz);
+     * the clock watch has read above it right after tensor-core launches (an H100: 2083-2099 MHz
+     * against 1980), which would put the row's FLOP peak above the card's. Such a reading is
+     * taken at the peak clock, and the run counts the points (OccRun.clock_capped). */
+    const double peak_mhz = r->dev->sm_clock_khz / 1e3;
+    if (peak_mhz > 0 && t.clock_mhz_median > peak_mhz) {
+        t.clock_mhz_median = peak_mhz;
+        r->clock_capped++;
+    }
     fill_timing(r, &t, row);
     if (b->ops->fill) b->ops->fill(b->state, &t, row);
     fill_flop_share(row);

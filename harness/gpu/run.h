@@ -41,6 +41,8 @@ typedef struct OccRun {
     void *state[OCC_MAX_FAMILIES]; /* each set-up family's state */
     unsigned set_up;              /* bit f: family f is set up */
     char cc[8];                   /* "9.0", the CSV cc column */
+    int clock_capped;             /* points whose clock watch read above the device's peak SM
+                                     clock: their sm_clock_mhz_median and FLOP peak use the peak */
 } OccRun;
 
 /* One finished point: the row and the storage its status string points into. */
