@@ -153,11 +153,39 @@ static int check_meta(const OccCsvTable *t, const char *path, const char *key, c
     return -1;
 }
 
+/* Every row of t is of the GPU and compute capability its metadata names, and of a family and
+ * (for a sweep) a variant this build has: 0, or -1 with err naming the first row that is not. */
+static int check_rows(const OccCsvTable *t, const char *path, char *err, size_t err_len)
+{
+    const char *gpu = occ_csv_meta_get(t, "gpu_name"), *cc = occ_csv_meta_get(t, "cc");
+    for (int i = 0; i < t->n_rows; i++) {
+        const OccRow *r = &t->rows[i];
+        const char *why = gpu && !same(r->gpu_name, gpu) ? "names another GPU than the file's"
+                          : cc && !same(r->cc, cc)       ? "names another compute capability "
+                                                           "than the file's"
+                          : !r->family_info              ? "is of a kernel and mode this build "
+                                                           "does not have"
+                          : r->family_info->shape == OCC_SHAPE_OCCUPANCY && !r->variant_info
+                              ? "is of a variant this build does not have"
+                              : NULL;
+        if (why) {
+            snprintf(err, err_len,
+                     "--resume %.200s: data row %d (%.40s %.20s %.60s, %.60s) %s; a resumable "
+                     "file holds the rows of one run of this build (write a new file)",
+                     path, i + 1, r->kernel, r->mode, r->variant, r->gpu_name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *gpu_name,
                             const char *cc, char *err, size_t err_len)
 {
     if (check_meta(t, path, "cc", "compute capability", cc, err, err_len) != 0) return -1;
-    return gpu_name ? check_meta(t, path, "gpu_name", "GPU", gpu_name, err, err_len) : 0;
+    if (gpu_name && check_meta(t, path, "gpu_name", "GPU", gpu_name, err, err_len) != 0)
+        return -1;
+    return check_rows(t, path, err, err_len);
 }
 
 int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,

@@ -29,8 +29,9 @@ int occ_resume_find_duplicate(const OccCsvTable *t, int *i, int *j);
 
 /* Checks that t (read from path) was measured on compute capability cc ("9.0", the arch's or the
  * device's) and, when gpu_name is not NULL (a real run, once the device is open), on that GPU:
- * the `# cc=` and `# gpu_name=` metadata. 0, or -1 with a one-line err naming both values (t is
- * left to the caller). */
+ * the `# cc=` and `# gpu_name=` metadata; and that every row names that GPU and compute capability
+ * and a family (and, for a sweep row, a variant) this build has. 0, or -1 with a one-line err
+ * naming both values or the first row that differs (t is left to the caller). */
 int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *gpu_name,
                             const char *cc, char *err, size_t err_len);
 

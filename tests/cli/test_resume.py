@@ -165,6 +165,27 @@ other = write_csv("a100.csv", rows_for("reduce", "stream", full[:2]), {"cc": "8.
 ok, why = refused(other, *base, says="compute capability")
 check("another GPU generation is refused", ok, why)
 
+# Every row is of the file's GPU and of a family and variant this build has.
+mixed_rows = rows_for("reduce", "stream", full[:2])
+mixed_rows[1]["gpu_name"] = "NVIDIA A100"
+ok, why = refused(write_csv("mixed-gpu.csv", mixed_rows), *base, says="names another GPU")
+check("a row of another GPU than the file's is refused", ok, why)
+mixed_rows = rows_for("reduce", "stream", full[:2])
+mixed_rows[0]["cc"] = "8.0"
+ok, why = refused(write_csv("mixed-cc.csv", mixed_rows), *base,
+                  says="names another compute capability")
+check("a row of another compute capability than the file's is refused", ok, why)
+odd_rows = rows_for("reduce", "stream", full[:2])
+odd_rows[1]["variant"] = "reduce_u9_v4"
+ok, why = refused(write_csv("odd-variant.csv", odd_rows), *base,
+                  says="a variant this build does not have")
+check("a row of a variant no catalog has is refused", ok, why)
+odd_rows = rows_for("reduce", "stream", full[:2])
+odd_rows[0]["kernel"] = "nosuch"
+ok, why = refused(write_csv("odd-kernel.csv", odd_rows), *base,
+                  says="a kernel and mode this build does not have")
+check("a row of a kernel no catalog has is refused", ok, why)
+
 # The file itself is checked before any GPU work: it exists, is a regular file (a FIFO would
 # block the read), parses with this schema's header and holds each point once.
 def real(*args):
