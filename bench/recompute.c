@@ -160,14 +160,8 @@ int occ_recompute(const OccOptions *opt)
     }
     /* Each point once (a row given twice would count twice in the agreement line), and every
      * model input within its physical range. */
-    int i = -1, j = -1;
-    const int dup = occ_resume_find_duplicate(&t, &i, &j);
-    if (dup > 0)
-        snprintf(err, sizeof err, "data rows %d and %d are the same point (%.40s, %.60s)", i + 1,
-                 j + 1, t.rows[i].variant, t.rows[i].lever);
-    else if (dup < 0)
-        snprintf(err, sizeof err, "out of memory for the check of its %d rows", t.n_rows);
-    if (dup != 0 || occ_csv_check_ranges(&t, err, sizeof err) != 0) {
+    if (occ_resume_check_unique(&t, err, sizeof err) != 0 ||
+        occ_csv_check_ranges(&t, err, sizeof err) != 0) {
         occ_csv_table_free(&t);
         return fail(OCC_EXIT_USAGE, path, err);
     }

@@ -89,8 +89,9 @@ static int by_point_then_row(const void *a, const void *b)
 
 static int has_kmv(const OccRow *r) { return r->kernel && r->mode && r->variant; }
 
-/* The first pair in row order: i least, then j (contract in resume.h). */
-int occ_resume_find_duplicate(const OccCsvTable *t, int *i, int *j)
+/* Rows i < j of t that are the same point, the first pair in row order (i least, then j): 1, or
+ * 0 when every point is held once, or -1 when out of memory. */
+static int find_duplicate(const OccCsvTable *t, int *i, int *j)
 {
     RowRef *s = t->n_rows ? malloc((size_t)t->n_rows * sizeof *s) : NULL;
     if (t->n_rows && !s) return -1;
@@ -110,6 +111,18 @@ int occ_resume_find_duplicate(const OccCsvTable *t, int *i, int *j)
     return *i >= 0;
 }
 
+int occ_resume_check_unique(const OccCsvTable *t, char *err, size_t err_len)
+{
+    int i = -1, j = -1;
+    const int dup = find_duplicate(t, &i, &j);
+    if (dup < 0)
+        snprintf(err, err_len, "out of memory for the check of its %d rows", t->n_rows);
+    else if (dup)
+        snprintf(err, err_len, "data rows %d and %d are the same point (%.40s, %.60s)", i + 1,
+                 j + 1, t->rows[i].variant, t->rows[i].lever);
+    return dup;
+}
+
 int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
 {
     char why[400];
@@ -123,16 +136,13 @@ int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len)
         snprintf(err, err_len, "--resume: %s", why);
         return -1;
     }
-    int i = -1, j = -1;
-    const int dup = occ_resume_find_duplicate(t, &i, &j);
+    const int dup = occ_resume_check_unique(t, why, sizeof why);
     if (dup < 0)
-        snprintf(err, err_len, "--resume %.200s: out of memory for the check of its %d rows", path,
-                 t->n_rows);
+        snprintf(err, err_len, "--resume %.200s: %s", path, why);
     else if (dup)
         snprintf(err, err_len,
-                 "--resume %.200s: data rows %d and %d are the same point (%.40s, %.60s); a "
-                 "resumable file holds each point once (remove one, or write a new file)",
-                 path, i + 1, j + 1, t->rows[i].variant, t->rows[i].lever);
+                 "--resume %.200s: %s; a resumable file holds each point once (remove one, or "
+                 "write a new file)", path, why);
     if (dup) {
         occ_csv_table_free(t);
         return -1;

@@ -22,10 +22,10 @@
  * with a one-line err (t is then freed). */
 int occ_resume_read(const char *path, OccCsvTable *t, char *err, size_t err_len);
 
-/* The first two data rows of t (0-based *i < *j in row order) that are the same point, by the
- * keys occ_resume_read compares. 1 when there are such rows, 0 when every point is there once,
- * -1 when out of memory. O(rows log rows). */
-int occ_resume_find_duplicate(const OccCsvTable *t, int *i, int *j);
+/* Whether t holds each point once, by the keys occ_resume_read compares: 0; 1 with "data rows I
+ * and J are the same point (VARIANT, LEVER)" in err (the first such pair in row order); -1 with
+ * "out of memory for the check of its N rows". O(rows log rows). */
+int occ_resume_check_unique(const OccCsvTable *t, char *err, size_t err_len);
 
 /* Checks that t (read from path) was measured on compute capability cc ("9.0", the arch's or the
  * device's) and, when gpu_name is not NULL (a real run, once the device is open), on that GPU:
