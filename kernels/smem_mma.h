@@ -140,30 +140,7 @@ OCC_MMA_VARIANTS(OCC_DECLARE_MMA)
 #endif
 
 #ifdef __CUDACC__
-/* The per-warp claim loop both families share (fma.cu's scheme, OccFmaArgs): lane 0 claims the
- * next chunk while the warp runs the current one, so the atomic's latency hides behind a chunk of
- * work. run(n) runs n trips (warp-uniform: every lane gets the same n); returns the trips the warp
- * ran. Then occ_claims_finish: the launch's last warp resets the counters (every warp's last
- * claim has returned before it counts itself done, so no claim of this launch comes after). */
-template <typename Run>
-__device__ __forceinline__ unsigned int occ_claimed_trips(unsigned long long *claim,
-                                                          unsigned int total_trips,
-                                                          unsigned int chunk_trips, Run run)
-{
-    const unsigned int lane = threadIdx.x % 32u;
-    unsigned long long ahead = lane == 0 ? atomicAdd(claim, (unsigned long long)chunk_trips) : 0ull;
-    unsigned long long first = __shfl_sync(0xffffffffu, ahead, 0);
-    unsigned int ran = 0;
-    while (first < total_trips) {
-        ahead = lane == 0 ? atomicAdd(claim, (unsigned long long)chunk_trips) : 0ull;
-        const unsigned int n =
-            (unsigned int)min((unsigned long long)chunk_trips, total_trips - first);
-        run(n);
-        ran += n;
-        first = __shfl_sync(0xffffffffu, ahead, 0);
-    }
-    return ran;
-}
+#include "claims.cuh"
 
 /* The global thread index, read afresh from the special registers (asm volatile, so the compiler
  * does not keep the value from before the trip loop live across it: ptxas spilled it to the
@@ -175,19 +152,6 @@ __device__ __forceinline__ unsigned int occ_thread_fresh()
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(ctaid));
     asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(ntid));
     return ctaid * ntid + tid;
-}
-
-__device__ __forceinline__ void occ_claims_finish(unsigned long long *claim,
-                                                  unsigned int *warps_done)
-{
-    if (threadIdx.x % 32u != 0) return;
-    const unsigned int warps = gridDim.x * blockDim.x / 32u;
-    __threadfence();
-    if (atomicAdd(warps_done, 1u) == warps - 1u) {
-        *claim = 0;
-        *warps_done = 0;
-        __threadfence();
-    }
 }
 #endif
 

@@ -3,9 +3,11 @@
 // forms in the descriptor kernels/families/wgmma.h).
 //
 // One block = one warp group. It writes its A (64 x 64) and B (N x 64) tiles into shared memory,
-// K-major, then runs `groups` commit groups of 4 wgmma m64nNk16 (one per 16-deep slice of the
-// tiles) into the same N / 2 fp32 accumulators per thread, waiting with wgmma.wait_group G-1 so
-// G groups stay in flight. The operands never change, so the loop measures the tensor cores and
+// K-major, then runs commit groups of 4 wgmma m64nNk16 (one per 16-deep slice of the tiles) into
+// the same N / 2 fp32 accumulators per thread, waiting with wgmma.wait_group G-1 so G groups stay
+// in flight. The groups are claimed in chunks until the launch's are gone (block_claimed_groups),
+// so every block stays resident to the end: the tensor pipe does not serve an SM's warp groups
+// evenly, and blocks of a fixed share of the work would leave one by one. The operands never change, so the loop measures the tensor cores and
 // the operand reads from shared memory (SS) or registers (RS) alone. The wgmma are asm volatile
 // and every accumulator is stored, so none can be removed; the exact D is known (wgmma.h).
 // Compiled for anything but sm_90a the kernels only write OCC_WGMMA_UNSUPPORTED.
@@ -14,6 +16,7 @@
 #include "api.h"
 #include "families/wgmma.h"
 #include "occsweep/plugin.h"
+#include "claims.cuh"
 
 namespace {
 
@@ -116,6 +119,34 @@ DEFINE_WGMMA(128, kBF16, "bf16", WG_D64, WG_F64, "64", "65", "66", "67", "68", "
 DEFINE_WGMMA(256, kF16, "f16", WG_D128, WG_F128, "128", "129", "130", "131", "132", "133")
 DEFINE_WGMMA(256, kBF16, "bf16", WG_D128, WG_F128, "128", "129", "130", "131", "132", "133")
 
+// occ_claimed_trips' scheme for a whole warp group (wgmma runs the block's 128 threads together):
+// thread 0 claims the next chunk of groups while the block runs the current one and hands it on
+// through shared memory (two slots, so one barrier a chunk). run(n) runs n groups; returns the
+// groups the block ran. A block stops claiming where one more chunk could pass
+// OCC_WGMMA_MAX_GROUPS.
+template <typename Run>
+__device__ __forceinline__ unsigned int block_claimed_groups(const OccWgmmaArgs &a, Run run)
+{
+    __shared__ unsigned long long next[2];
+    const unsigned long long chunk = a.chunk_groups;
+    if (threadIdx.x == 0) next[0] = atomicAdd(a.claim, chunk);
+    __syncthreads();
+    unsigned long long first = next[0], ahead = 0;
+    unsigned int ran = 0, slot = 1;
+    while (first < a.total_groups) {
+        const bool room = ran + 2ull * chunk <= OCC_WGMMA_MAX_GROUPS;
+        if (threadIdx.x == 0) ahead = room ? atomicAdd(a.claim, chunk) : ~0ull;
+        const unsigned int n = (unsigned int)min(chunk, a.total_groups - first);
+        run(n);
+        ran += n;
+        if (threadIdx.x == 0) next[slot] = ahead;
+        __syncthreads();
+        first = next[slot];
+        slot ^= 1u;
+    }
+    return ran;
+}
+
 // Keeps the compiler from moving reads or writes of an accumulator across a wgmma fence or wait.
 __device__ __forceinline__ void pin(float &x) { asm volatile("" : "+f"(x)::"memory"); }
 
@@ -165,19 +196,21 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
         t0 = occ_plugin_clock_ns();
         c0 = clock64();
     }
+    const unsigned int ran = block_claimed_groups(a, [&](unsigned int n) {
 #pragma unroll 1
-    for (unsigned int g = 0; g < a.groups; g++) {
-        wg_fence();
+        for (unsigned int g = 0; g < n; g++) {
+            wg_fence();
 #pragma unroll
-        for (int j = 0; j < OCC_WGMMA_PER_GROUP; j++) {
-            if (kRS)
-                Wgmma<N, T>::rs(d, ra[j], db + j * kSliceStep<kSw>);
-            else
-                Wgmma<N, T>::ss(d, da + j * kSliceStep<kSw>, db + j * kSliceStep<kSw>);
+            for (int j = 0; j < OCC_WGMMA_PER_GROUP; j++) {
+                if (kRS)
+                    Wgmma<N, T>::rs(d, ra[j], db + j * kSliceStep<kSw>);
+                else
+                    Wgmma<N, T>::ss(d, da + j * kSliceStep<kSw>, db + j * kSliceStep<kSw>);
+            }
+            wg_commit();
+            wg_wait<G - 1>();
         }
-        wg_commit();
-        wg_wait<G - 1>();
-    }
+    });
     wg_wait<0>();
 #pragma unroll
     for (int i = 0; i < N / 2; i++) pin(d[i]);
@@ -185,6 +218,8 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
         *a.clock_cycles = (unsigned long long)(clock64() - c0);
         *a.clock_ns = occ_plugin_clock_ns() - t0;
     }
+    if (threadIdx.x == 0) a.block_groups[blockIdx.x] = ran;
+    occ_claims_finish(a.claim, a.warps_done);
     // Accumulator i of a thread: row 16 warp + lane / 4 + 8 ((i / 2) mod 2), column
     // 8 (i / 4) + 2 (lane mod 4) + i mod 2.
     float *out = a.out + (size_t)blockIdx.x * 64 * N;

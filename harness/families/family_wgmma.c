@@ -3,16 +3,21 @@
  * sm_90a): each block one warp group running `groups` commit groups of 4 wgmma.mma_async
  * m64nNk16 into the same fp32 accumulators, G groups in flight; blocks per SM are warp groups per
  * SM. The rate is GFLOP/s (2 x 64 x N x 16 a wgmma) against the arch's headline dense fp16/bf16
- * tensor rate at the point's clock (flop_peak_gflops). A launch runs the groups that last about
- * OCC_ONCHIP_LAUNCH_MS at the headline rate at full occupancy (at most OCC_WGMMA_MAX_GROUPS, which
- * keeps the accumulators exact). Verified exactly: every element of every block's D equals
- * groups x (A x B)[m][n] of the tiles' integer pattern (occ_wgmma_expected). */
+ * tensor rate at the clock the kernel ran at (flop_peak_gflops): block 0's clock64 cycles over
+ * its %globaltimer ns (sm_clock_mhz_measured), never above the device's peak clock; the clock
+ * watch between samples reads the clock after the tensor cores' power draw has stopped. A launch
+ * runs, per block on average, the groups that last about OCC_ONCHIP_LAUNCH_MS at the headline
+ * rate at full occupancy (at most a quarter of OCC_WGMMA_MAX_GROUPS: room for blocks that claim
+ * more than their share). Verified exactly: every element of block b's D equals
+ * block_groups[b] x (A x B)[m][n] of the tiles' integer pattern (occ_wgmma_expected), and the
+ * blocks' groups add up to the launch's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "family.h"
 #include "families/wgmma.h"
+#include "flops.h"
 #include "onchip.h"
 
 /* The launchers of kernels/wgmma.cu, in the descriptor's order: kernels[v->slot] is variant v's. */
@@ -41,12 +46,15 @@ enum { MAX_N = 256 };
 typedef struct WgmmaState {
     const OccDevice *dev;
     float *out, *host;                    /* max_grid_blocks x 64 x MAX_N (device, host) */
-    unsigned long long *clock;            /* block 0's cycles and ns (device, 2 words) */
+    unsigned long long *words;            /* device: block 0's cycles and ns, then the claim
+                                             counter (3 words) */
+    unsigned int *counts;                 /* device: warps done, then max_grid_blocks groups */
+    unsigned int *host_groups;            /* max_grid_blocks: the groups each block ran */
     const WgmmaKernel *k;                 /* the bound point */
     const OccVariantInfo *v;
     OccLaunch launch;
-    unsigned int groups;                  /* commit groups per block */
-    float want[64 * MAX_N];               /* the closed form of one block's D (verify) */
+    OccWgmmaArgs args;                    /* the bound point's arguments (probe set per launch) */
+    float dot[64 * MAX_N];                /* (A x B)[m][n]: one group's D (verify) */
 } WgmmaState;
 
 static void teardown(void *sp)
@@ -54,8 +62,10 @@ static void teardown(void *sp)
     WgmmaState *s = sp;
     if (!s) return;
     cudaFree(s->out);
-    cudaFree(s->clock);
+    cudaFree(s->words);
+    cudaFree(s->counts);
     free(s->host);
+    free(s->host_groups);
     free(s);
 }
 
@@ -66,10 +76,15 @@ static int setup(void **out, const OccRunEnv *env, char *err, size_t err_len)
     if (!s) return -1;
     s->dev = env->dev;
     const size_t floats = (size_t)env->max_grid_blocks * 64u * MAX_N;
+    const size_t blocks = (size_t)env->max_grid_blocks;
     s->host = malloc(floats * sizeof(float));
+    s->host_groups = malloc(blocks * sizeof *s->host_groups);
     cudaError_t e = cudaMalloc((void **)&s->out, floats * sizeof(float));
-    if (e == cudaSuccess) e = cudaMalloc((void **)&s->clock, 2 * sizeof *s->clock);
-    if (e == cudaSuccess && s->host) {
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->words, 3 * sizeof *s->words);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->counts, (1 + blocks) * sizeof *s->counts);
+    if (e == cudaSuccess) e = cudaMemset(s->words, 0, 3 * sizeof *s->words);
+    if (e == cudaSuccess) e = cudaMemset(s->counts, 0, (1 + blocks) * sizeof *s->counts);
+    if (e == cudaSuccess && s->host && s->host_groups) {
         env->meta(env->meta_user, "mma_flop_per_sm_clk_f16", "%d",
                   env->dev->limits.mma_f16_flop_per_sm_clk);
         return 0;
@@ -99,14 +114,19 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     const OccArchLimits *l = &c->dev->limits;
     /* One group's FLOP shared by the warp group's 4 warps: trips per warp are groups. */
     const double flop_per_group = occ_wgmma_flop_per_block(c->k->n, 1);
-    c->groups = occ_onchip_trips(flop_per_group / 4.0, occ_arch_rate_per_sm_clk(l, v->peak),
-                                 l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0,
-                                 OCC_WGMMA_MAX_GROUPS);
+    const unsigned int groups =
+        occ_onchip_trips(flop_per_group / 4.0, occ_arch_rate_per_sm_clk(l, v->peak),
+                         l->max_warps_per_sm, c->dev->sm_clock_khz / 1000.0,
+                         OCC_WGMMA_MAX_GROUPS / 4);
     const long long blocks = s->launch.grid_blocks;
+    c->args = (OccWgmmaArgs){.out = c->out, .total_groups = (unsigned int)(groups * blocks),
+                             .chunk_groups = occ_fma_chunk_trips((int)groups),
+                             .claim = c->words + 2, .warps_done = c->counts,
+                             .block_groups = c->counts + 1, .clock_cycles = c->words,
+                             .clock_ns = c->words + 1};
     r->buffer_bytes = blocks * 64 * c->k->n * (long long)sizeof(float);
     r->bytes_per_launch = 0;
-    r->flops_per_launch =
-        (long long)((double)blocks * occ_wgmma_flop_per_block(c->k->n, c->groups));
+    r->flops_per_launch = (long long)((double)c->args.total_groups * flop_per_group);
     r->bytes_in_flight_per_sm = 0;
     *touched_bytes = r->buffer_bytes;
     return 0;
@@ -115,24 +135,28 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
 static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 {
     WgmmaState *c = sp;
-    const OccWgmmaArgs a = {.out = c->out, .groups = c->groups, .clock_cycles = c->clock,
-                            .clock_ns = c->clock + 1, .probe = probe};
+    c->args.probe = probe;
     c->launch.stream = st;
-    return c->k->launch(&c->launch, &a);
+    return c->k->launch(&c->launch, &c->args);
 }
 
 static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
 {
     WgmmaState *c = sp;
     const int n = c->k->n;
-    const size_t floats = (size_t)c->launch.grid_blocks * 64u * (size_t)n;
+    const size_t blocks = (size_t)c->launch.grid_blocks, per_block = 64u * (size_t)n;
     unsigned long long cycles = 0;
-    cudaError_t e = cudaMemsetAsync(c->out, 0xff, floats * sizeof(float), st); /* NaN */
+    cudaError_t e = cudaMemsetAsync(c->out, 0xff, blocks * per_block * sizeof(float), st); /* NaN */
     if (e == cudaSuccess) e = launch(c, st, NULL);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(c->host, c->out, floats * sizeof(float), cudaMemcpyDeviceToHost, st);
+        e = cudaMemcpyAsync(c->host, c->out, blocks * per_block * sizeof(float),
+                            cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&cycles, c->clock, sizeof cycles, cudaMemcpyDeviceToHost, st);
+        e = cudaMemcpyAsync(c->host_groups, c->args.block_groups, blocks * sizeof(unsigned int),
+                            cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&cycles, c->args.clock_cycles, sizeof cycles, cudaMemcpyDeviceToHost,
+                            st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) return e;
     if (cycles == OCC_WGMMA_UNSUPPORTED) {
@@ -140,25 +164,47 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
         snprintf(status, len, "fail:the GPU ran code built without sm_90a (no wgmma)");
         return cudaSuccess;
     }
-    /* D is the same in every block: the closed form of one block, then every block against it. */
-    float *want = c->want;
     for (int m = 0; m < 64; m++)
-        for (int j = 0; j < n; j++) want[m * n + j] = (float)occ_wgmma_expected(m, j, c->groups);
-    unsigned long long bad = 0;
-    for (size_t i = 0; i < floats; i++) bad += c->host[i] != want[i % (64u * (size_t)n)];
+        for (int j = 0; j < n; j++) c->dot[m * n + j] = (float)occ_wgmma_expected(m, j, 1);
+    unsigned long long bad = 0, groups = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        const unsigned int g = c->host_groups[b];
+        groups += g;
+        if (g > OCC_WGMMA_MAX_GROUPS) {
+            bad += per_block;
+            continue;
+        }
+        const float *d = c->host + b * per_block;
+        for (size_t i = 0; i < per_block; i++) bad += d[i] != (float)g * c->dot[i];
+    }
     r->verify_err = (double)bad;
-    if (bad)
+    if (groups != c->args.total_groups)
+        snprintf(status, len, "fail:the blocks ran %llu groups of the launch's %u", groups,
+                 c->args.total_groups);
+    else if (bad)
         snprintf(status, len, "fail:%llu accumulator elements differ from the closed form", bad);
     else
         snprintf(status, len, "ok");
     return cudaSuccess;
 }
 
+/* The peak at the clock the kernel ran at: block 0's cycles over its ns in the last launch (every
+ * launch writes them), never above the device's peak clock; the clock watch's reading where the
+ * kernel's cannot be had. */
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     WgmmaState *c = sp;
-    r->flop_peak_gflops =
-        occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, t->clock_mhz_median);
+    unsigned long long words[2] = {0, 0};
+    double mhz = t->clock_mhz_median;
+    if (cudaDeviceSynchronize() == cudaSuccess &&
+        cudaMemcpy(words, c->words, sizeof words, cudaMemcpyDeviceToHost) == cudaSuccess &&
+        words[0] != OCC_WGMMA_UNSUPPORTED && words[0] > 0 && words[1] > 0) {
+        r->sm_clock_mhz_measured = 1e3 * (double)words[0] / (double)words[1];
+        const double peak_mhz = c->dev->sm_clock_khz / 1e3;
+        mhz = peak_mhz > 0 && r->sm_clock_mhz_measured > peak_mhz ? peak_mhz
+                                                                 : r->sm_clock_mhz_measured;
+    }
+    r->flop_peak_gflops = occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, mhz);
 }
 
 #define WGMMA_OPS                                                                                  \

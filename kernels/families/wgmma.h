@@ -3,12 +3,13 @@
  * harness/families/family_wgmma.c; sm_90a only). The fields and the entry shapes are documented
  * in kernels/families/README.md.
  *
- * Each block is one warp group (128 threads) that runs `groups` commit groups of
+ * Each block is one warp group (128 threads) that runs commit groups of
  * OCC_WGMMA_PER_GROUP wgmma.mma_async m64nNk16 (fp16 or bf16 inputs, fp32 accumulators), one per
  * 16-deep slice of a 64 x 64 A tile and an N x 64 B tile (both K-major in shared memory), all
- * into the same accumulators, with G groups in flight (wgmma.wait_group G-1). SS: A and B through
- * shared-memory descriptors; RS: A from registers. The tiles hold occ_wgmma_a / occ_wgmma_b, small
- * integers, so the block's D = groups x A x B is exact in fp32 (occ_wgmma_expected).
+ * into the same accumulators, with G groups in flight (wgmma.wait_group G-1); the groups are
+ * claimed in chunks from a counter (OccWgmmaArgs). SS: A and B through shared-memory descriptors;
+ * RS: A from registers. The tiles hold occ_wgmma_a / occ_wgmma_b, small integers, so a block's
+ * D = (its groups) x A x B is exact in fp32 (occ_wgmma_expected).
  * Blocks per SM = warp groups per SM. Plain C: C and C++ both include this header.
  *
  * The build adds sm_90a code for kernels/wgmma.cu when sm_90 is among its archs (the line below,
@@ -47,9 +48,9 @@
 #define OCC_WGMMA_BLOCK_THREADS 128 /* one warp group per block */
 #define OCC_WGMMA_K 64              /* depth of the tiles: one commit group's K */
 #define OCC_WGMMA_PER_GROUP 4       /* wgmma (k16 each) per commit group */
-/* Most groups per launch: one group adds at most 64 x 1 x 2 = 128 to an accumulator, so every
+/* Most groups a block runs: one group adds at most 64 x 1 x 2 = 128 to an accumulator, so every
  * value stays an integer of at most 2^22: exact in fp32, and in an accumulation that keeps two
- * mantissa bits fewer. */
+ * mantissa bits fewer. A block stops claiming before it would pass it. */
 #define OCC_WGMMA_MAX_GROUPS 32768u
 /* What a kernel compiled without sm_90a writes into clock_cycles (nothing else ran). */
 #define OCC_WGMMA_UNSUPPORTED (~0ull)
@@ -83,11 +84,19 @@ static inline double occ_wgmma_flop_per_block(int n, unsigned int groups)
  * (N x 64 x 2 bytes) and 1 KiB to align them to the 1024-byte swizzle atom. */
 #define OCC_WGMMA_SMEM_BYTES(n) ((64 + (n)) * OCC_WGMMA_K * 2 + 1024)
 
-/* Arguments of one launch (device pointers). */
+/* Arguments of one launch (device pointers). Groups are claimed in chunks (the block's thread 0
+ * claims the next chunk while the block runs the current one), so every block runs to the end of
+ * the launch and the occupancy set is the occupancy that runs. */
 typedef struct OccWgmmaArgs {
     float *out;                       /* grid_blocks x 64 x N floats: block b's D, row-major,
                                          at out + b x 64 x N */
-    unsigned int groups;              /* commit groups per block, 1..OCC_WGMMA_MAX_GROUPS */
+    unsigned int total_groups;        /* commit groups of the launch, >= 1 */
+    unsigned int chunk_groups;        /* groups per claim, >= 1 */
+    unsigned long long *claim;        /* groups claimed, 0 before the first launch; the
+                                         launch's last warp resets it */
+    unsigned int *warps_done;         /* 0 before the first launch; reset with claim */
+    unsigned int *block_groups;       /* grid_blocks counts: the groups block b ran, at most
+                                         OCC_WGMMA_MAX_GROUPS */
     unsigned long long *clock_cycles; /* block 0's SM cycles (clock64) over its loop, or
                                          OCC_WGMMA_UNSUPPORTED */
     unsigned long long *clock_ns;     /* block 0's globaltimer ns over the same loop */
