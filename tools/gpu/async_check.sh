@@ -73,6 +73,9 @@ def f(r, k):
         return float("nan")
 for name in ("bulk", "cp", "wgmma-f16", "wgmma-bf16", "mma-f16"):
     meta, rows = read(name)
+    kernel = "mma" if name.startswith("mma") else name.split("-")[0]
+    kernel = "async" if kernel in ("bulk", "cp") else kernel
+    rows = [r for r in rows if r["kernel"] == kernel]  # not the load levels
     ok = [r for r in rows if r["status"] == "ok"]
     fail = [r for r in rows if r["status"].startswith("fail")]
     skip = len(rows) - len(ok) - len(fail)
@@ -101,9 +104,14 @@ for name in ("bulk", "cp", "wgmma-f16", "wgmma-bf16", "mma-f16"):
             print("  model within 10%%: %d of %d rows" % (within, len(pred)))
     else:
         best = max(ok, key=lambda r: f(r, "gflops_median"))
+        clock = f(best, "sm_clock_mhz_measured")
+        clock = clock if clock == clock else f(best, "sm_clock_mhz_median")
         print("  best %s %d blocks/SM: %.1f TFLOP/s = %.1f%% of the headline at %.0f MHz"
               % (best["variant"], int(best["blocks_per_sm"]), f(best, "gflops_median") / 1e3,
-                 f(best, "pct_of_flop_peak"), f(best, "sm_clock_mhz_median")))
+                 f(best, "pct_of_flop_peak"), clock))
+        pcts = sorted(f(r, "pct_of_flop_peak") for r in ok)
+        print("  %% of the headline: min %.1f, median %.1f, max %.1f over %d rows"
+              % (pcts[0], pcts[len(pcts) // 2], pcts[-1], len(pcts)))
     resid = [abs(f(r, "occ_achieved_pct") - f(r, "occ_measured_pct")) for r in ok]
     resid = [x for x in resid if x == x]
     if resid:
