@@ -215,8 +215,8 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
 #pragma unroll
     for (int i = 0; i < N / 2; i++) pin(d[i]);
     if (timer) {
-        *a.clock_cycles = (unsigned long long)(clock64() - c0);
-        *a.clock_ns = occ_plugin_clock_ns() - t0;
+        atomicAdd(a.clock_cycles, (unsigned long long)(clock64() - c0));
+        atomicAdd(a.clock_ns, occ_plugin_clock_ns() - t0);
     }
     if (threadIdx.x == 0) a.block_groups[blockIdx.x] = ran;
     occ_claims_finish(a.claim, a.warps_done);

@@ -46,8 +46,8 @@ enum { MAX_N = 256 };
 typedef struct WgmmaState {
     const OccDevice *dev;
     float *out, *host;                    /* max_grid_blocks x 64 x MAX_N (device, host) */
-    unsigned long long *words;            /* device: block 0's cycles and ns, then the claim
-                                             counter (3 words) */
+    unsigned long long *words;            /* device: block 0's cycles and ns added up over the
+                                             bound point's launches, then the claim counter */
     unsigned int *counts;                 /* device: warps done, then max_grid_blocks groups */
     unsigned int *host_groups;            /* max_grid_blocks: the groups each block ran */
     const WgmmaKernel *k;                 /* the bound point */
@@ -107,7 +107,6 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                 long long *touched_bytes, char *skip, size_t skip_len)
 {
     WgmmaState *c = sp;
-    (void)skip, (void)skip_len;
     c->k = &kernels[v->slot];
     c->v = v;
     c->launch = s->launch;
@@ -127,6 +126,10 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     r->buffer_bytes = blocks * 64 * c->k->n * (long long)sizeof(float);
     r->bytes_per_launch = 0;
     r->flops_per_launch = (long long)((double)c->args.total_groups * flop_per_group);
+    if (cudaMemset(c->words, 0, 2 * sizeof *c->words) != cudaSuccess) {
+        snprintf(skip, skip_len, "wgmma: the clock counters could not be reset");
+        return 1;
+    }
     r->bytes_in_flight_per_sm = 0;
     *touched_bytes = r->buffer_bytes;
     return 0;
@@ -188,9 +191,9 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     return cudaSuccess;
 }
 
-/* The peak at the clock the kernel ran at: block 0's cycles over its ns in the last launch (every
- * launch writes them), never above the device's peak clock; the clock watch's reading where the
- * kernel's cannot be had. */
+/* The peak at the clock the kernel ran at: block 0's cycles over its ns, added up over the point's
+ * launches (so the clock of the same launches as the time), never above the device's peak clock;
+ * the clock watch's reading where the kernel's cannot be had. */
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     WgmmaState *c = sp;

@@ -97,9 +97,9 @@ typedef struct OccWgmmaArgs {
     unsigned int *warps_done;         /* 0 before the first launch; reset with claim */
     unsigned int *block_groups;       /* grid_blocks counts: the groups block b ran, at most
                                          OCC_WGMMA_MAX_GROUPS */
-    unsigned long long *clock_cycles; /* block 0's SM cycles (clock64) over its loop, or
-                                         OCC_WGMMA_UNSUPPORTED */
-    unsigned long long *clock_ns;     /* block 0's globaltimer ns over the same loop */
+    unsigned long long *clock_cycles; /* block 0's SM cycles (clock64) over its loop, added
+                                         up over launches; or OCC_WGMMA_UNSUPPORTED */
+    unsigned long long *clock_ns;     /* block 0's globaltimer ns over the same loops */
     unsigned long long *probe;        /* NULL, or the residency probe (OCC_PROBE_WORDS per
                                          block) */
 } OccWgmmaArgs;

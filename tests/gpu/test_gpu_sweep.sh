@@ -22,10 +22,15 @@ check '[ -f "$out" ] && [ ! -e "$out.partial" ]' "CSV renamed into place"
 # copy and reduce: 2 U x 2 V x 2 levels each; chase (warp): 2 K x 2 levels; auto lever: one
 # row each: 20 points; fma: 2 U x fp32 (V 4) x 2 levels; mixed: 2 A x 2 levels; smem (chase): 2 K
 # x 2 levels; mma (f16): 2 U x 2 levels: 36 points, after the 44 load levels (chase/loaded) the
-# model's curves come from: 80 rows.
+# model's curves come from: 80 rows. Then wgmma (f16; sm_90 only): G 1 (the one --unroll value it
+# has) x 6 (N, form) x 2 levels, 12 rows, 8 of them skips (the accumulators' registers); on any
+# other GPU one skip row for the mode. async (bulk and cp) has no variant of --vec 4 or 16.
 rows=$(grep -v '^#' "$out" | tail -n +2 | wc -l)
-check '[ "$rows" -eq 80 ]' "80 rows, got $rows"
-check 'grep -q "^# end_status=complete after 80 of 80 points" "$out"' "end_status complete"
+wg=$(grep -c '^[^#].*,wgmma,f16,' "$out")
+if grep -q '^# cc=9\.0$' "$out"; then want_wg=12; else want_wg=1; fi
+check '[ "$wg" -eq "$want_wg" ]' "$want_wg wgmma rows, got $wg"
+check '[ "$rows" -eq $((80 + want_wg)) ]' "$((80 + want_wg)) rows, got $rows"
+check 'grep -q "^# end_status=complete after $rows of $rows points" "$out"' "end_status complete"
 check '[ "$(grep -c ",chase,loaded,loaded_\(read\|copy\|gather\|sector\)_w[0-9]*_u[0-9]*,.*,ok$" "$out")" -eq 44 ]' \
     "44 load levels ok"
 check 'grep -q "^# roof_memcpy_gbps=[0-9]" "$out"' "roof recorded"
@@ -35,7 +40,8 @@ check 'grep -q "^# command=.*--size 128M" "$out"' "command recorded"
 # chase: hops/s and ns per hop besides its shared-memory GB/s), blocks/SM matches the level; the one
 # exception is u8_v16 at 100%, which no variant reaches (its registers allow 50% and it has no
 # capped twin): a skip row saying so; likewise any variant of more than 32 registers a thread
-# (mma_f16_u8: 64 warps of it do not fit the register file) at 100%.
+# (mma_f16_u8: 64 warps of it do not fit the register file) at 100%; wgmma: GFLOP/s and % of
+# its peak, or a skip row (registers; the mode on a GPU other than sm_90).
 bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
     $c["variant"] ~ /_u8_v16$/ && $c["occ_target_pct"] == 100 {
         if ($c["status"] !~ /^skip:registers/) print; next }
@@ -43,6 +49,10 @@ bad=$(awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
         next }
     $c["kernel"] == "fma" || $c["fma_per_element"] > 0 {
         if (!($c["gflops_median"] > 0) || !($c["pct_of_flop_peak"] > 0)) { print; next } }
+    $c["kernel"] == "wgmma" {
+        if ($c["status"] ~ /^skip:/) next
+        if ($c["status"] != "ok" || !($c["gflops_median"] > 0) || !($c["pct_of_flop_peak"] > 0))
+            print; next }
     $c["kernel"] == "mma" {
         if ($c["status"] != "ok" || !($c["gflops_median"] > 0) || !($c["pct_of_flop_peak"] > 0))
             print; next }
