@@ -6,9 +6,10 @@ Checks: every file of plots/ (but meson.build) and the schema header are install
 occsweep prints --version (version and git revision as the build's binary does), --help and a
 --dry-run plan identical to the build's binary; it finds the plot scripts relative to itself,
 also after the whole tree is moved to another prefix (no source path baked in); bin/occsweep-plot
-runs the installed wrapper, and the installed report.py reads a fixture; the man page lists every
-option of --help with the same head, help line, accepted values and default, and groff renders
-it without warnings. Usage: test_install.py BUILD_DIR SOURCE_DIR BUILD_BINARY."""
+runs the installed wrapper, bin/occsweep-regress compares a fixture with itself, and the installed
+report.py reads a fixture; the man page lists every option of --help with the same head, help
+line, accepted values and default, and groff renders it without warnings. Usage:
+test_install.py BUILD_DIR SOURCE_DIR BUILD_BINARY."""
 import json
 import os
 import re
@@ -98,6 +99,9 @@ def test_tree(dest, prefix):
     try:
         shutil.copy(os.path.join(SRC, "tests", "fixtures", "reduce-ncu-synthetic.csv"), work)
         csv = os.path.join(work, "reduce-ncu-synthetic.csv")
+        reg = run(os.path.join(root, "bin", "occsweep-regress"), csv, csv)
+        check(reg.returncode == 0 and "regressions (slower): 0" in reg.stdout,
+              "bin/occsweep-regress compares a fixture with itself (%s)" % reg.stderr.strip())
         rep = run(sys.executable, os.path.join(plots, "report.py"), csv)
         check(rep.returncode == 0 and os.path.isfile(csv[:-4] + "-report.html"),
               "installed report.py reads a fixture (%s)" % rep.stderr.strip())
