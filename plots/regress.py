@@ -17,7 +17,8 @@ both:
 
 with K = --noise-factor (default 2) and T = --threshold-pct (default 1). A slower point that
 counts is a regression, a faster one an improvement. A point ok in OLD and not ok (skip or fail)
-in NEW is a regression too, the reverse an improvement. Points without a noise figure (load
+in NEW is a regression too, the reverse an improvement. A listed point whose SM clock (the clock
+watch's sm_clock_mhz_median) differs by 1% or more says so. Points without a noise figure (load
 levels) are counted, not judged; points only in one run are listed.
 
 Refused (exit 2), each in one line: runs of different GPUs (the rows' gpu_name, cc, sm_count)
@@ -130,6 +131,15 @@ def check_pair(old, new, a):
                 k, old.axes[k], old.path, new.axes[k], new.path))
 
 
+def clocks(a, b):
+    """"; SM clock A -> B MHz" when the clock watch's medians of two rows differ by 1% or more
+    (a clock-bound point's time follows its clock), else ""."""
+    ca, cb = csvcheck.number(a["sm_clock_mhz_median"]), csvcheck.number(b["sm_clock_mhz_median"])
+    if ca > 0 and cb > 0 and abs(cb / ca - 1.0) >= 0.01:
+        return "; SM clock %.0f -> %.0f MHz" % (ca, cb)
+    return ""
+
+
 def compare(old, new, factor, floor_pct):
     """{"regressions", "improvements": [(key, line text)], "unjudged": count, "only_old",
     "only_new": [key], "matched": count} of the two runs."""
@@ -154,7 +164,7 @@ def compare(old, new, factor, floor_pct):
         if abs(change) > factor * combined and abs(change) >= floor_pct:
             what = "%.6g -> %.6g ms  %+.2f%%  (noise %.2f%% and %.2f%%: %g x %.2f%% = %.2f%%)" % (
                 ta, tb, change, na, nb, factor, combined, factor * combined)
-            out["regressions" if change > 0 else "improvements"].append((key, what))
+            out["regressions" if change > 0 else "improvements"].append((key, what + clocks(a, b)))
     out["only_old"] = sorted(set(old.points) - set(new.points), key=order)
     out["only_new"] = sorted(set(new.points) - set(old.points), key=order)
     return out

@@ -6,7 +6,7 @@ On the synthetic fixtures (tests/fixtures) and the real runs of tests/data, each
 status and what it lists:
   - a run against itself and against a copy: exit 0, no regression, every point matched;
   - one point made 10% slower (noise 0.2% each side): exit 1, that point alone listed with its
-    change; 10% faster: exit 0, listed as an improvement;
+    change, and its clocks where they differ; 10% faster: exit 0, listed as an improvement;
   - a change within the noise (8% with 5% noise on both sides), within --threshold-pct (0.8%
     beyond the noise, under the 1% floor; with --threshold-pct 0 it counts), a real H200 run
     with every time 0.2% longer: exit 0;
@@ -123,6 +123,16 @@ def main():
     check(rc == 1 and "regressions (slower): 1" in out and len(listed) == 1 and
           POINT in listed[0] and "+10.00%" in listed[0],
           "one point 10%% slower: exit 1, that point listed (rc %d, %s)" % (rc, out))
+    def clock(mhz):
+        def edit(ix, rows):
+            for r in rows:
+                r[ix["sm_clock_mhz_median"]] = "1980"
+            named(ix, rows)[ix["sm_clock_mhz_median"]] = mhz
+        return edit
+    clocked = variant(base, "clocked.csv", clock("1980"))
+    rc, out, _ = run(clocked, variant(slow, "slow-clock.csv", clock("1755")))
+    check(rc == 1 and "+10.00%" in out and "SM clock 1980 -> 1755 MHz" in out,
+          "10%% slower at a lower clock: exit 1, the clocks named (rc %d, %s)" % (rc, out))
     rc, out, _ = run(slow, base)
     check(rc == 0 and "improvements (faster): 1" in out and POINT in out and "-9.09%" in out,
           "one point 10%% faster: exit 0, listed as an improvement (rc %d, %s)" % (rc, out))
