@@ -110,17 +110,19 @@ def order(key):
 
 def describe(key):
     kernel, mode, variant, lever, block, occ, size = key
-    return "%s/%s %s %s block %s occ %s%% buffer %s B" % (kernel, mode, variant, lever, block, occ,
-                                                          size)
+    return "%s/%s %s %s block %s%s buffer %s B" % (
+        kernel, mode, variant, lever, block, "" if occ == "NaN" else " occ %s%%" % occ, size)
+
+
+def gpu_names(gpus):
+    return "; ".join("%s (cc %s, %s SMs)" % g for g in gpus)
 
 
 def check_pair(old, new, a):
     """Raises Refused when old and new are runs the options do not let one compare."""
-    def names(gpus):
-        return "; ".join("%s (cc %s, %s SMs)" % g for g in gpus)
     if old.gpus != new.gpus and not a.any_gpu:
         raise Refused("runs of different GPUs: %s in %s, %s in %s (--any-gpu compares them)" % (
-            names(old.gpus), old.path, names(new.gpus), new.path))
+            gpu_names(old.gpus), old.path, gpu_names(new.gpus), new.path))
     if old.kernels != new.kernels and not a.any_kernel:
         raise Refused("runs of different kernels: %s in %s, %s in %s (--any-kernel compares "
                       "them)" % (" ".join("/".join(k) for k in old.kernels), old.path,
@@ -172,7 +174,10 @@ def compare(old, new, factor, floor_pct):
 
 def report(old, new, r, a):
     print("%s -> %s" % (old.path, new.path))
-    print("GPU: %s" % "; ".join("%s (cc %s, %s SMs)" % g for g in new.gpus))
+    if old.gpus == new.gpus:
+        print("GPU: %s" % gpu_names(new.gpus))
+    else:
+        print("GPUs: %s in OLD, %s in NEW" % (gpu_names(old.gpus), gpu_names(new.gpus)))
     print("points: %d matched, %d only in OLD, %d only in NEW; %d matched without a noise figure "
           "(not judged)" % (r["matched"], len(r["only_old"]), len(r["only_new"]), r["unjudged"]))
     print("a change counts above %g x the combined noise and at least %g%%" % (

@@ -13,7 +13,8 @@ status and what it lists:
   - ok in OLD and fail in NEW: exit 1; a point only in one run: listed, exit 0;
   - runs of different GPUs (the H200 and H100 runs), kernels (reduce and copy fixtures) or
     axes (# axis.size): exit 2 with one line naming the option that compares them; with it, the
-    H100 against the H200 is exit 1 with every reduce point slower;
+    H100 against the H200 is exit 1 with every reduce point slower, and its output holds the
+    excerpt docs/methodology.md shows;
   - refused inputs, exit 2 with one line: every malformed-* fixture that breaks the format, a
     missing file, a directory, a FIFO, a 5 GiB sparse file, a --json summary, a file without
     rows, a point held twice, a negative noise figure; and bad usage (one file, a negative
@@ -178,6 +179,11 @@ def main():
     rc, out, _ = run("--any-gpu", H200, H100)
     check(rc == 1 and "regressions (slower): 117" in out,
           "H200 against H100 with --any-gpu: exit 1, every reduce point slower (rc %d)" % rc)
+    with open(os.path.join(ROOT, "docs", "methodology.md")) as f:
+        doc = f.read().split("prints, among", 1)[-1].split("\n\n")[1]
+    lines = [line.strip() for line in out.splitlines()]
+    check(doc.startswith("    GPUs:") and all(d.strip() in lines for d in doc.splitlines()),
+          "docs/methodology.md's excerpt of this comparison is its output:\n%s" % doc)
     copy_fix = os.path.join(FIX, "copy-synthetic.csv")
     rc, _, err = run(REDUCE, copy_fix)
     check(rc == 2 and "different kernels" in err and "--any-kernel" in err,
