@@ -17,8 +17,9 @@ both:
 
 with K = --noise-factor (default 2) and T = --threshold-pct (default 1). A slower point that
 counts is a regression, a faster one an improvement. A point ok in OLD and not ok (skip or fail)
-in NEW is a regression too, the reverse an improvement. A listed point whose SM clock (the clock
-watch's sm_clock_mhz_median) differs by 1% or more says so. Points without a noise figure (load
+in NEW is a regression too, the reverse an improvement. A listed point whose SM clock differs by
+1% or more says so (sm_clock_mhz_measured, the clock inside the kernel, where the row has it, else
+the clock watch's sm_clock_mhz_median). Points without a noise figure (load
 levels) are counted, not judged; points only in one run are listed.
 
 Refused (exit 2), each in one line: runs of different GPUs (the rows' gpu_name, cc, sm_count)
@@ -133,10 +134,17 @@ def check_pair(old, new, a):
                 k, old.axes[k], old.path, new.axes[k], new.path))
 
 
+def clock_mhz(row):
+    """The SM clock a row ran at: the clock the kernel measured inside itself where the row has
+    one (sm_clock_mhz_measured), else the clock watch's median after the samples."""
+    inside = csvcheck.number(row["sm_clock_mhz_measured"])
+    return inside if inside > 0 else csvcheck.number(row["sm_clock_mhz_median"])
+
+
 def clocks(a, b):
-    """"; SM clock A -> B MHz" when the clock watch's medians of two rows differ by 1% or more
-    (a clock-bound point's time follows its clock), else ""."""
-    ca, cb = csvcheck.number(a["sm_clock_mhz_median"]), csvcheck.number(b["sm_clock_mhz_median"])
+    """"; SM clock A -> B MHz" when the clocks of two rows differ by 1% or more (a clock-bound
+    point's time follows its clock), else ""."""
+    ca, cb = clock_mhz(a), clock_mhz(b)
     if ca > 0 and cb > 0 and abs(cb / ca - 1.0) >= 0.01:
         return "; SM clock %.0f -> %.0f MHz" % (ca, cb)
     return ""

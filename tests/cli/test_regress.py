@@ -6,7 +6,8 @@ On the synthetic fixtures (tests/fixtures) and the real runs of tests/data, each
 status and what it lists:
   - a run against itself and against a copy: exit 0, no regression, every point matched;
   - one point made 10% slower (noise 0.2% each side): exit 1, that point alone listed with its
-    change, and its clocks where they differ; 10% faster: exit 0, listed as an improvement;
+    change, and its clocks where they differ (the clock inside the kernel where a row has one);
+    10% faster: exit 0, listed as an improvement;
   - a change within the noise (8% with 5% noise on both sides), within --threshold-pct (0.8%
     beyond the noise, under the 1% floor; with --threshold-pct 0 it counts), a real H200 run
     with every time 0.2% longer: exit 0;
@@ -131,9 +132,17 @@ def main():
             named(ix, rows)[ix["sm_clock_mhz_median"]] = mhz
         return edit
     clocked = variant(base, "clocked.csv", clock("1980"))
-    rc, out, _ = run(clocked, variant(slow, "slow-clock.csv", clock("1755")))
+    slow_clock = variant(slow, "slow-clock.csv", clock("1755"))
+    rc, out, _ = run(clocked, slow_clock)
     check(rc == 1 and "+10.00%" in out and "SM clock 1980 -> 1755 MHz" in out,
           "10%% slower at a lower clock: exit 1, the clocks named (rc %d, %s)" % (rc, out))
+
+    def inside(ix, rows):
+        named(ix, rows)[ix["sm_clock_mhz_measured"]] = "1900"
+    rc, out, _ = run(variant(clocked, "inside.csv", inside),
+                     variant(slow_clock, "slow-inside.csv", inside))
+    check(rc == 1 and "SM clock" not in out, "the watch 1980 -> 1755 MHz but the same clock "
+          "inside the kernel: no clock named (rc %d, %s)" % (rc, out))
     rc, out, _ = run(slow, base)
     check(rc == 0 and "improvements (faster): 1" in out and POINT in out and "-9.09%" in out,
           "one point 10%% faster: exit 0, listed as an improvement (rc %d, %s)" % (rc, out))
