@@ -226,8 +226,9 @@ def main():
     twice = write("twice.csv", meta, header, rows + rows[:1])
     negative = variant(base, "negative.csv", scale_time(1.0, noise="-1"))
     refused += [os.path.join(TMP, "missing.csv"), TMP, fifo, huge, summary, empty, twice, negative]
-    for path in refused:
-        for args in ((path, base), (base, path)):
+    for i, path in enumerate(refused):
+        # Both readers are Run(): NEW is tried with every third input.
+        for args in ((path, base), (base, path))[:1 if i % 3 else 2]:
             rc, out, err = run(*args)
             check(rc == 2 and not out and len(err.strip().splitlines()) == 1 and
                   err.startswith("regress: "), "%s as %s: exit 2, one line (rc %d, %r)" % (
