@@ -21,7 +21,8 @@
 # the example plugins' tests and sweeps, into the logs), loaded (tools/gpu/gpu_check_loaded.sh on
 # this build: the loaded-latency model's targets, into the logs), gputests (the GPU suite alone:
 # OCC_REQUIRE_GPU=1 ./run_tests --suite gpu), smem (the smem family's chase, stream and rw sweeps),
-# mma (the mma family, one sweep per input type), smemncu (Nsight Compute's shared-memory bank
+# mma (the mma family, one sweep per input type), async (the async family's bulk and cp modes),
+# wgmma (the wgmma family, f16 and bf16), smemncu (Nsight Compute's shared-memory bank
 # conflicts of the smem patterns), agreement (occsweep
 # --recompute over this session's CSVs: the model's agreement line of each, into
 # logs/agreement.log).
@@ -162,6 +163,8 @@ for s in $steps; do
     gputests) OCC_REQUIRE_GPU=1 ./run_tests --suite gpu 2>&1 | tee "$LOGS/gputests.log" | tail -n 25 ;;
     smem) for m in chase stream rw; do ./run_sweep --kernel smem --mode $m --quiet; done ;;
     mma) for m in f16 bf16 tf32 f64; do ./run_sweep --kernel mma --mode $m --quiet; done ;;
+    async) for m in bulk cp; do ./run_sweep --kernel async --mode $m --quiet; done ;;
+    wgmma) for m in f16 bf16; do ./run_sweep --kernel wgmma --mode $m --quiet; done ;;
     smemncu) ncu_smem 2>&1 | tee "$LOGS/smemncu.log" | grep -E "occ [0-9.]+%:|==ERROR" ;;
     *) echo "unknown step $s" ;;
     esac
