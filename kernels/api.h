@@ -87,25 +87,17 @@ typedef struct OccStreamArgs {
 
 /* Buffers of the pointer-chase throughput kernels. The footprint is a sequence of lines of
  * line_words 4-byte words; every word of line i holds the word index of the next line of a random
- * single cycle through all lines (next[i] x line_words). Segment s of a launch starts at position
- * (s x chain_spacing + shift) mod n_lines of the cycle and follows `hops` dependent loads. Each
- * warp walks K segments at a time (one a chain) and claims the next set when they are done, until
- * the launch's sets are gone, so every warp stays resident to the end of the launch. */
+ * single cycle through all lines (next[i] x line_words). Chain c of a launch starts at position
+ * (c x chain_spacing + shift) mod n_lines of the cycle and follows `hops` dependent loads. */
 typedef struct OccChaseArgs {
     const unsigned int *lines; /* n_lines x line_words words */
     const unsigned int *order; /* the cycle's lines in visiting order, n_lines entries */
     size_t n_lines;            /* lines in the footprint */
     unsigned int line_words;   /* 32 (128-byte lines, warp mode) or 8 (32-byte lines, thread mode) */
-    size_t chain_spacing;      /* positions along the cycle between consecutive segments' starts */
+    size_t chain_spacing;      /* positions along the cycle between consecutive chains' starts */
     size_t shift;              /* rotation of all start points (changed per launch) */
-    int hops;                  /* dependent loads per segment */
-    unsigned long long sets;   /* sets of segments the launch's warps claim one at a time: a set
-                                  is a warp's K chains (warp mode: segments j K + k of set j) or
-                                  its 32 K (thread mode: (32 j + lane) K + k) */
-    unsigned long long *claim; /* sets claimed, 0 before the first launch; the launch's last warp
-                                  resets it */
-    unsigned int *warps_done;  /* 0 before the first launch; reset with claim */
-    unsigned int *ends;        /* per segment: the word index where its chain stopped */
+    int hops;                  /* dependent loads per chain */
+    unsigned int *ends;        /* per chain: the word index where it stopped */
     unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccChaseArgs;
 

@@ -6,59 +6,53 @@
 // Throughput kernels, bytes moved per hop: warp mode, one 128-byte line per chain per warp (lane
 // i reads word i, all words of a line hold the same next index, so each hop is one coalesced
 // request); thread mode, one 32-byte sector per chain per thread (32 separate requests per
-// warp). Chains walk segments of the cycle claimed set by set (OccChaseArgs), so every warp runs
-// to the end of the launch. The final index of every segment is stored, so no load can be
-// removed. Their links are
+// warp). The final index of every chain is stored, so no load can be removed. Their links are
 // 32-bit word indices: footprints up to 16 GiB. The latency ladder's kernel follows addresses
 // (one load per hop, nothing between) or 4- or 8-byte indices (OccChaseLink).
 #include "api.h"
 #include "bounds.cuh"
-#include "claims.cuh"
 #include "probe.cuh"
 
-__device__ __forceinline__ unsigned int start_word(const OccChaseArgs &a, size_t segment)
+__device__ __forceinline__ unsigned int start_word(const OccChaseArgs &a, size_t chain)
 {
-    return a.order[(segment * a.chain_spacing + a.shift) % a.n_lines] * a.line_words;
+    return a.order[(chain * a.chain_spacing + a.shift) % a.n_lines] * a.line_words;
 }
 
-// Warp mode: segment j K + k of set j is chain k of the warp, every lane reading word `lane` of
-// each line; thread mode: lane l walks segments (32 j + l) K + k. Lane 0 claims the next set
-// while the warp walks the current one (the atomic's latency hides behind a set's hops).
-template <int K, bool kThread>
-__device__ __forceinline__ void chase_body(const OccChaseArgs a)
+template <int K>
+__device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
 {
     const unsigned int lane = threadIdx.x & 31;
+    const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     probe_start(a.probe);
-    unsigned long long ahead = lane == 0 ? atomicAdd(a.claim, 1ull) : 0ull;
-    unsigned long long set = __shfl_sync(0xffffffffu, ahead, 0);
-    while (set < a.sets) {
-        ahead = lane == 0 ? atomicAdd(a.claim, 1ull) : 0ull;
-        const size_t first = kThread ? ((size_t)set * 32 + lane) * K : (size_t)set * K;
-        unsigned int p[K];
+    unsigned int p[K];
 #pragma unroll
-        for (int k = 0; k < K; k++) p[k] = start_word(a, first + k);
-        for (int h = 0; h < a.hops; h++) {
+    for (int k = 0; k < K; k++) p[k] = start_word(a, warp * K + k);
+    for (int h = 0; h < a.hops; h++) {
 #pragma unroll
-            for (int k = 0; k < K; k++) p[k] = kThread ? a.lines[p[k]] : a.lines[p[k] + lane];
-        }
-        if (kThread || lane == 0) {
-#pragma unroll
-            for (int k = 0; k < K; k++) a.ends[first + k] = p[k];
-        }
-        set = __shfl_sync(0xffffffffu, ahead, 0);
+        for (int k = 0; k < K; k++) p[k] = a.lines[p[k] + lane];
     }
-    occ_claims_finish(a.claim, a.warps_done);
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < K; k++) a.ends[warp * K + k] = p[k];
+    }
     probe_end(a.probe);
 }
 
-template <int K> __device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
+template <int K>
+__device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
 {
-    chase_body<K, false>(a);
-}
-
-template <int K> __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
-{
-    chase_body<K, true>(a);
+    const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    probe_start(a.probe);
+    unsigned int p[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) p[k] = start_word(a, thread * K + k);
+    for (int h = 0; h < a.hops; h++) {
+#pragma unroll
+        for (int k = 0; k < K; k++) p[k] = a.lines[p[k]];
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) a.ends[thread * K + k] = p[k];
+    probe_end(a.probe);
 }
 
 #define DEFINE_CHASE(mode, k)                                                                      \

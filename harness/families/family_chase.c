@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/families/family_chase.c: the pointer-chase throughput families, warp and thread mode.
  * Each chain follows dependent loads through a random single cycle of lines (chase_footprint.h);
- * the cycle is cut into disjoint segments that together cover the footprint once per launch, so a
- * line comes back only after the whole footprint (>> L2) has been read, and every launch rotates
- * the start points. The warps claim the segments set by set (about CLAIMS_PER_CHAIN a chain), so
- * an SM whose warps the memory system serves faster walks more of them instead of going idle: the
- * occupancy set is the occupancy that runs. Verified by the host's walk of the same cycle. */
+ * chains walk disjoint stretches that together cover the footprint once per launch, so a line comes
+ * back only after the whole footprint (>> L2) has been read, and every launch rotates the start
+ * points. Verified by the host's walk of the same cycle. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +24,7 @@ typedef struct ChaseKernel {
     {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k, k},
 static const ChaseKernel kernels[] = {OCC_CHASE_VARIANTS(ENTRY)};
 #undef ENTRY
-/* MIN_HOPS: fewest hops a chain makes per launch; a chain's share is cut into up to
- * CLAIMS_PER_CHAIN segments of at least MIN_SEGMENT_HOPS hops (a segment's start costs one more
- * dependent load, of the cycle's order). */
-enum {
-    N_KERNELS = sizeof kernels / sizeof kernels[0],
-    MIN_HOPS = 8,
-    CLAIMS_PER_CHAIN = 8,
-    MIN_SEGMENT_HOPS = 64
-};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8 };
 
 typedef struct ChaseState {
     OccFootprint fp;
@@ -42,18 +32,13 @@ typedef struct ChaseState {
     const ChaseKernel *k;      /* the bound variant */
     OccLaunch launch;
     OccChaseArgs args;
-    size_t chains;             /* chains of the bound launch walked at once */
-    size_t segments;           /* segments of the bound launch */
-    unsigned long long *claim; /* device: the set counter, then the warps-done count */
+    size_t chains;             /* chains of the bound launch */
 } ChaseState;
 
 static void teardown(void *sp)
 {
     ChaseState *c = sp;
-    if (c) {
-        occ_footprint_free(&c->fp);
-        cudaFree(c->claim);
-    }
+    if (c) occ_footprint_free(&c->fp);
     free(c);
 }
 
@@ -74,17 +59,8 @@ static int setup_mode(void **out, const char *mode, unsigned int line_words, con
     int max_k = 0;
     for (int i = 0; i < N_KERNELS; i++)
         if (kernels[i].chains > max_k) max_k = kernels[i].chains;
-    size_t max_segments =
-        (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k * CLAIMS_PER_CHAIN;
-    cudaError_t e = cudaMalloc((void **)&c->claim, 2 * sizeof *c->claim);
-    if (e == cudaSuccess) e = cudaMemset(c->claim, 0, 2 * sizeof *c->claim);
-    if (e != cudaSuccess) {
-        occ_device_format_error(e, "allocating the chase's claim counter", err, err_len);
-        teardown(c);
-        *out = NULL;
-        return -1;
-    }
-    if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_segments,
+    size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
+    if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_chains,
                            0xc4a5eull, err, err_len) != 0) {
         teardown(c);
         *out = NULL;
@@ -117,28 +93,22 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     ChaseState *c = sp;
     const OccFootprint *fp = &c->fp;
     const size_t threads = (size_t)s->launch.grid_blocks * s->launch.block_threads;
-    const size_t warps = threads / 32;
-    c->chains = (c->per_warp ? warps : threads) * (size_t)v->unroll;
+    c->chains = (c->per_warp ? threads / 32 : threads) * (size_t)v->unroll;
     const size_t spacing = c->chains ? fp->n_lines / c->chains : 0;
     const double line_bytes = 4.0 * fp->line_words;
     r->buffer_bytes = occ_footprint_bytes(fp);
     *touched_bytes = r->buffer_bytes;
-    size_t claims = spacing / MIN_SEGMENT_HOPS;
-    claims = claims < 1 ? 1 : claims > CLAIMS_PER_CHAIN ? CLAIMS_PER_CHAIN : claims;
-    c->segments = c->chains * claims;
-    if (c->segments > fp->max_chains || spacing < MIN_HOPS) {
+    if (c->chains > fp->max_chains || spacing < MIN_HOPS) {
         snprintf(skip, skip_len, "footprint holds %zu lines for %zu chains; raise --size",
                  fp->n_lines, c->chains);
         return 1;
     }
-    const size_t hops = fp->n_lines / c->segments;
     c->k = &kernels[v->slot];
     c->launch = s->launch;
     c->args = (OccChaseArgs){.lines = fp->lines, .order = fp->order, .n_lines = fp->n_lines,
-                             .line_words = fp->line_words, .chain_spacing = hops, .shift = 0,
-                             .hops = (int)hops, .sets = warps * claims, .claim = c->claim,
-                             .warps_done = (unsigned int *)(c->claim + 1), .ends = fp->ends};
-    r->bytes_per_launch = (long long)((double)c->segments * (double)hops * line_bytes);
+                             .line_words = fp->line_words, .chain_spacing = spacing, .shift = 0,
+                             .hops = (int)spacing, .ends = fp->ends};
+    r->bytes_per_launch = (long long)((double)c->chains * (double)spacing * line_bytes);
     r->bytes_in_flight_per_sm = (long long)(c->chains / (size_t)s->sm_count * line_bytes);
     return 0;
 }
@@ -155,13 +125,13 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     return e;
 }
 
-/* Launches once with a known shift and counts segments that did not end where the host's walk of
- * the same cycle ends (a segment no warp walked keeps the 0xff fill). */
+/* Launches once with a known shift and counts chains that did not end where the host's walk of
+ * the same cycle ends. */
 static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
 {
     ChaseState *c = sp;
     const OccFootprint *fp = &c->fp;
-    const size_t chains = c->segments;
+    const size_t chains = c->chains;
     c->args.shift = 12345 % fp->n_lines;
     const size_t shift = c->args.shift;
     unsigned int *ends = malloc(chains * 4);
@@ -186,11 +156,10 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     const ChaseState *c = sp;
-    const double hops = (double)c->segments * (double)c->args.hops;
+    const double hops = (double)c->chains * (double)c->args.chain_spacing;
     r->hops_per_s_median = hops / (t->stats.median * 1e-3);
-    /* The loaded latency per hop: `chains` chains walk at once, so each makes hops / chains
-     * dependent hops per launch. */
-    r->ns_per_hop_median = t->stats.median * 1e6 / (hops / (double)c->chains);
+    /* The loaded latency per hop: every chain makes `spacing` dependent hops per launch. */
+    r->ns_per_hop_median = t->stats.median * 1e6 / (double)c->args.chain_spacing;
 }
 
 const OccFamilyOps occ_family_chase_warp = {.setup = setup_warp, .teardown = teardown,

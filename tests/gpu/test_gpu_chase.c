@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tests/gpu/test_gpu_chase.c: every chase kernel ends where the host's walk of the same cycle ends:
  * throughput variants (warp and thread modes, every K, start points spread and shifted along
- * the cycle, one and several waves, one and three segments a chain claimed from the counter,
- * twice in a row) and the latency kernel (warm-up plus timed segments) for
+ * the cycle, one and several waves) and the latency kernel (warm-up plus timed segments) for
  * every link: addresses, 4- and 8-byte indices. */
 #include <stdlib.h>
 
@@ -28,48 +27,36 @@ static void test_throughput_variants(int sm_count)
 {
     const size_t n_lines = 1000003; /* prime: no spacing divides it */
     const int grids[] = {1, 2 * sm_count};
-    const size_t claims[] = {1, 3}; /* sets per warp: segments per chain */
-    unsigned long long *counters = NULL;
-    GPU_OK(cudaMalloc((void **)&counters, 2 * sizeof *counters));
-    GPU_OK(cudaMemset(counters, 0, 2 * sizeof *counters));
     for (int i = 0; i < occ_variant_count(); i++) {
         const OccVariantInfo *v = occ_variant_at(i);
         const OccChaseLaunchFn launch = occ_chase_launcher(v);
         if (!launch) continue;
         const int warp_mode = strcmp(v->mode, "warp") == 0;
         OccFootprint f;
-        build(&f, n_lines, warp_mode ? 32 : 8, OCC_CHASE_INDEX4, (size_t)grids[1] * 128 * 8 * 3);
+        build(&f, n_lines, warp_mode ? 32 : 8, OCC_CHASE_INDEX4, (size_t)grids[1] * 128 * 8);
         for (int g = 0; g < 2; g++) {
-            const size_t threads = (size_t)grids[g] * 128, warps = threads / 32;
-            const size_t chains = (warp_mode ? warps : threads) * (size_t)v->unroll;
-            const size_t segments = chains * claims[g];
+            size_t threads = (size_t)grids[g] * 128;
+            size_t chains = (warp_mode ? threads / 32 : threads) * (size_t)v->unroll;
             OccLaunch l = {grids[g], 128, 0, 0};
-            OccChaseArgs a = {.lines = f.lines, .order = f.order, .n_lines = n_lines,
-                              .line_words = f.line_words, .chain_spacing = n_lines / segments,
-                              .shift = 777 + (size_t)g, .hops = 37, .sets = warps * claims[g],
-                              .claim = counters, .warps_done = (unsigned int *)(counters + 1),
-                              .ends = f.ends};
-            /* Twice: the launch's last warp must leave the counters at 0 for the next. */
-            for (int rep = 0; rep < 2; rep++) {
-                GPU_OK(cudaMemset(f.ends, 0xff, segments * 4));
-                GPU_OK(launch(&l, &a));
-                GPU_OK(cudaDeviceSynchronize());
-                unsigned int *ends = malloc(segments * 4);
-                GPU_OK(cudaMemcpy(ends, f.ends, segments * 4, cudaMemcpyDeviceToHost));
-                size_t wrong = 0;
-                for (size_t c = 0; c < segments; c++) {
-                    size_t pos = (c * a.chain_spacing + a.shift + (size_t)a.hops) % n_lines;
-                    wrong += ends[c] != f.host_order[pos] * f.line_words;
-                }
-                if (wrong) fprintf(stderr, "%s grid %d launch %d: %zu of %zu segments wrong\n",
-                                   v->name, grids[g], rep, wrong, segments);
-                CHECK_INT_EQ(wrong, 0);
-                free(ends);
+            OccChaseArgs a = {f.lines, f.order, n_lines, f.line_words, n_lines / chains,
+                              777 + (size_t)g, 37, f.ends, NULL};
+            GPU_OK(cudaMemset(f.ends, 0xff, chains * 4));
+            GPU_OK(launch(&l, &a));
+            GPU_OK(cudaDeviceSynchronize());
+            unsigned int *ends = malloc(chains * 4);
+            GPU_OK(cudaMemcpy(ends, f.ends, chains * 4, cudaMemcpyDeviceToHost));
+            size_t wrong = 0;
+            for (size_t c = 0; c < chains; c++) {
+                size_t pos = (c * a.chain_spacing + a.shift + (size_t)a.hops) % n_lines;
+                wrong += ends[c] != f.host_order[pos] * f.line_words;
             }
+            if (wrong) fprintf(stderr, "%s grid %d: %zu of %zu chains wrong\n", v->name,
+                               grids[g], wrong, chains);
+            CHECK_INT_EQ(wrong, 0);
+            free(ends);
         }
         occ_footprint_free(&f);
     }
-    GPU_OK(cudaFree(counters));
 }
 
 /* What an entry of f links to line `line` with, computed here from the definitions in
