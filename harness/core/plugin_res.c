@@ -2,62 +2,50 @@
 /* harness/plugin_res.c: cuobjdump's resource report of a plugin, read and parsed. */
 #include "plugin_res.h"
 
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Runs `cuobjdump -res-usage so_path` with its stdout and stderr into one pipe, read into *out
- * (heap, NUL-terminated) with its wait status in *status: 0, or -1 when the pipe, fork or memory
- * failed (nothing to free). */
-static int run_cuobjdump(const char *cuobjdump, const char *so_path, char **out, int *status)
+#include "child.h"
+
+/* The child's side: cuobjdump -res-usage so_path with its stdout and stderr into the pipe (its
+ * complaint is read there, not left on the terminal); 127 when it cannot be run. */
+static int exec_cuobjdump(void *arg, int fd)
 {
-    int fd[2];
-    *out = NULL;
-    *status = 0;
-    if (pipe(fd) != 0) return -1;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        dup2(fd[1], STDERR_FILENO); /* its complaint is read here, not left on the terminal */
-        close(fd[0]);
-        close(fd[1]);
-        execlp(cuobjdump, cuobjdump, "-res-usage", so_path, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0, cap = 1 << 16;
-    char *buf = pid > 0 ? malloc(cap) : NULL;
-    for (ssize_t got = 1; buf && got > 0;) {
-        if (len + 1 == cap) {
-            char *grown = realloc(buf, cap *= 2);
-            if (!grown) { free(buf); buf = NULL; break; }
-            buf = grown;
-        }
-        got = read(fd[0], buf + len, cap - 1 - len);
-        if (got > 0) len += (size_t)got;
-    }
-    close(fd[0]);
-    if (pid > 0) waitpid(pid, status, 0);
-    if (!buf) return -1;
-    buf[len] = '\0';
-    *out = buf;
-    return 0;
+    const char *const *argv = arg;
+    if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) return 127;
+    if (fd > STDERR_FILENO) close(fd);
+    execlp(argv[0], argv[0], "-res-usage", argv[1], (char *)NULL);
+    return 127;
 }
 
-int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **report, char *err,
-                        size_t err_len)
+int occ_plugin_res_read(const char *cuobjdump, const char *so_path, double timeout_s,
+                        char **report, char *err, size_t err_len)
 {
-    char *text = NULL;
-    int status = 0;
+    const char *argv[] = {cuobjdump, so_path};
+    OccChildResult run;
     *report = NULL;
-    if (run_cuobjdump(cuobjdump, so_path, &text, &status) != 0)
+    if (occ_child_run(exec_cuobjdump, (void *)argv, timeout_s, OCC_PLUGIN_RES_MAX_BYTES, &run))
         return snprintf(err, err_len, "%s -res-usage %s: %s", cuobjdump, so_path,
                         strerror(errno)), -1;
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    char *text = run.output;
+    if (run.timed_out || run.overflowed) {
+        if (run.timed_out)
+            snprintf(err, err_len, "%s -res-usage %s: no answer after %g s, stopped "
+                     "(OCC_PLUGIN_TIMEOUT_S sets the limit)", cuobjdump, so_path, timeout_s);
+        else
+            snprintf(err, err_len, "%s -res-usage %s: more than %d MiB of output, stopped",
+                     cuobjdump, so_path, OCC_PLUGIN_RES_MAX_BYTES >> 20);
+        free(text);
+        return -1;
+    }
+    const int code = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : -1;
     if (code == 0) {
         *report = text;
         return 0;
@@ -68,6 +56,9 @@ int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **repor
                  "cubin; put cuobjdump on PATH or name it in OCC_CUOBJDUMP", cuobjdump);
     else if (no_device_code)
         snprintf(err, err_len, "%s has no device code (cuobjdump -res-usage found none)", so_path);
+    else if (code < 0)
+        snprintf(err, err_len, "%s -res-usage %s: killed by signal %d", cuobjdump, so_path,
+                 WIFSIGNALED(run.status) ? WTERMSIG(run.status) : 0);
     else
         snprintf(err, err_len, "%s -res-usage %s failed (exit status %d): %.*s", cuobjdump,
                  so_path, code, (int)strcspn(text, "\n"), text);
@@ -75,17 +66,30 @@ int occ_plugin_res_read(const char *cuobjdump, const char *so_path, char **repor
     return no_device_code ? -2 : -1;
 }
 
-/* Value of `KEY:` in a resource line ("  REG:16 STACK:0 SHARED:0 ..."), 0 when absent. */
-static int field(const char *line, const char *key)
+/* The value of `KEY:` in a resource line (" REG:16 STACK:0 SHARED:0 ..."): 0 when the line has
+ * no such field; 0 with *value, or -1 with *at at the field when its value is not a whole number
+ * of 0..INT_MAX ending at a blank or the line's end ("REG:abc", "REG:-1", "REG:16x"). */
+static int field(const char *line, const char *key, int *value, const char **at)
 {
     char pat[16];
     snprintf(pat, sizeof pat, " %s:", key);
-    const char *at = strstr(line, pat);
-    return at ? atoi(at + strlen(pat)) : 0;
+    const char *f = strstr(line, pat);
+    *value = 0;
+    if (!f) return 0;
+    const char *digits = f + strlen(pat);
+    char *end = NULL;
+    errno = 0;
+    const long v = isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : -1;
+    if (v < 0 || errno || v > INT_MAX || (*end && *end != ' ' && *end != '\n')) {
+        *at = f + 1;
+        return -1;
+    }
+    *value = (int)v;
+    return 0;
 }
 
 int occ_plugin_res_parse(const char *report, const char *function, const char *arch,
-                         OccKernelResources *out)
+                         OccKernelResources *out, const char **bad)
 {
     int in_arch = 0, in_function = 0;
     const size_t fn_len = strlen(function), arch_len = strlen(arch);
@@ -98,11 +102,17 @@ int occ_plugin_res_parse(const char *report, const char *function, const char *a
                           line[10 + fn_len] == ':';
         else if (in_arch && in_function && strncmp(line, "  REG:", 6) == 0) {
             char copy[512];
+            const char *at = NULL;
             snprintf(copy, sizeof copy, " %.*s", (int)(n < 500 ? n : 500), line);
+            int regs, stack, smem;
+            if (field(copy, "REG", &regs, &at) || field(copy, "STACK", &stack, &at) ||
+                field(copy, "SHARED", &smem, &at)) {
+                *bad = line + (at - copy) - 1; /* the field in report (copy has one more blank) */
+                return -2;
+            }
             *out = (OccKernelResources){.variant = function, .arch = arch,
-                                        .regs_per_thread = field(copy, "REG"),
-                                        .stack_bytes_per_thread = field(copy, "STACK"),
-                                        .static_smem_bytes = field(copy, "SHARED")};
+                                        .regs_per_thread = regs, .stack_bytes_per_thread = stack,
+                                        .static_smem_bytes = smem};
             return 0;
         }
         line += n + (line[n] == '\n');

@@ -1,24 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/families/plugin_load.c: opening a plugin, checking it, registering its family; its
  * kernels' handles and resources. */
-#define _GNU_SOURCE /* dladdr, dladdr1 */
+#define _GNU_SOURCE /* dladdr */
 #include "plugin_load.h"
 
 #include <dlfcn.h>
-#include <link.h> /* ElfW: the symbol dladdr1 gives */
 #include <math.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog.h"
 #include "device.h"
 #include "family.h"
 #include "loaded_model.h"
+#include "plugin_open.h"
 #include "plugin_res.h"
 
 extern const OccFamilyOps occ_family_plugin;
@@ -30,7 +27,6 @@ enum {
     OCC_PLUGIN_MAX_DYN_SMEM_BYTES = 1 << 20, /* more than any GPU gives a block (sm_90: 227 KiB) */
     OCC_PLUGIN_MAX_LOADS_IN_FLIGHT = 4096,
     OCC_PLUGIN_MAX_LOAD_BYTES = 1 << 20,
-    OCC_PLUGIN_MAX_NAME = 63, /* characters of the plugin's and each variant's name */
 };
 #define OCC_PLUGIN_MAX_DRAM_FACTOR 16.0
 
@@ -39,116 +35,16 @@ enum {
  * by catalog variant alone (occ_plugin_kernel, occ_plugin_resources: the point loop's kernel()
  * op and harness/families/resources.c hold no plugin state). It is set while the process is
  * single-threaded, before the options are parsed; later calls fill the caches below. The
- * descriptor, its variant table and its names are copies (read_plugin): nothing after the load
- * reads the plugin's own memory but through its functions. */
+ * descriptor, its variant table and its names are copies (plugin_open.h): nothing after the
+ * load reads the plugin's own memory but through its functions. */
 static struct {
     OccLoadedPlugin loaded;
     int is_loaded;
-    int abi_version;                                /* as the plugin's descriptor has it */
-    OccPlugin desc;                                 /* loaded.api: the copy of the descriptor */
-    OccPluginVariant variants[OCC_MAX_ADDED_VARIANTS]; /* desc.variants */
-    char name[OCC_PLUGIN_MAX_NAME + 2];             /* desc.name (one more: too long shows) */
-    char variant_names[OCC_MAX_ADDED_VARIANTS][OCC_PLUGIN_MAX_NAME + 2];
+    OccPluginCopy copy; /* copy.desc is loaded.api */
     cudaKernel_t kernels[OCC_MAX_ADDED_VARIANTS]; /* from the plugin's runtime, by its index */
     int device_set; /* the device last selected in the plugin's runtime (-1: none) */
     char *report;   /* cuobjdump's resource report of the shared object (CPU plans) */
 } plugin = {.device_set = -1};
-
-/* The fault guard: SIGSEGV and SIGBUS while guarded() runs jump back into it. */
-static sigjmp_buf guard_env;
-static volatile sig_atomic_t guard_signal;
-static void *volatile guard_addr;
-
-static void on_fault(int sig, siginfo_t *info, void *context)
-{
-    (void)context;
-    guard_signal = sig;
-    guard_addr = info ? info->si_addr : NULL;
-    siglongjmp(guard_env, 1);
-}
-
-/* Runs fn(arg) with SIGSEGV and SIGBUS turned into a return: 0 when fn returned, else the signal
- * (guard_addr: the address that faulted). The previous handlers are restored either way, and the
- * signal mask with them (sigsetjmp saves it). After a fault the plugin's code may have been left
- * anywhere (a lock held): the caller only reports it and the process exits. A stack overflow is
- * not caught (the handler would need its own stack). */
-static int guarded(void (*fn)(void *), void *arg)
-{
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    guard_signal = 0;
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
-    if (sigsetjmp(guard_env, 1) == 0) fn(arg);
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
-    return guard_signal;
-}
-
-/* What read_plugin reads, and how far it got (volatile: read after a fault's jump). */
-typedef struct Reading {
-    const OccPlugin *(*entry)(void);
-    const OccPlugin *volatile from; /* what occ_plugin() returned */
-    volatile int stage; /* 0 calling occ_plugin(), reading 1 its descriptor, 2 its name, 3 its
-                           variant table, 4 the variants' names */
-} Reading;
-
-/* Copies at most OCC_PLUGIN_MAX_NAME + 1 characters of s into buf (OCC_PLUGIN_MAX_NAME + 2
- * bytes), so that a longer name reads as longer; NULL stays NULL. */
-static const char *copy_name(char *buf, const char *s)
-{
-    if (!s) return NULL;
-    size_t n = 0;
-    while (n <= OCC_PLUGIN_MAX_NAME && s[n]) buf[n] = s[n], n++;
-    buf[n] = '\0';
-    return buf;
-}
-
-/* Calls occ_plugin() and copies what it returned into plugin: its ABI version, then (when it is
- * this header's layout) the descriptor, its name, its variant table (when n_variants is in range)
- * and their names, each copy replacing the plugin's pointer in plugin.desc. */
-static void read_plugin(void *arg)
-{
-    Reading *r = arg;
-    r->stage = 0;
-    r->from = r->entry();
-    r->stage = 1;
-    const OccPlugin *from = r->from;
-    if (!from) return;
-    plugin.abi_version = from->abi_version;
-    if (plugin.abi_version != OCC_PLUGIN_ABI_VERSION) return;
-    memcpy(&plugin.desc, from, sizeof plugin.desc);
-    OccPlugin *p = &plugin.desc;
-    r->stage = 2;
-    p->name = copy_name(plugin.name, p->name);
-    r->stage = 3;
-    if (!p->variants || p->n_variants < 1 || p->n_variants > OCC_MAX_ADDED_VARIANTS) return;
-    memcpy(plugin.variants, p->variants, (size_t)p->n_variants * sizeof *p->variants);
-    p->variants = plugin.variants;
-    r->stage = 4;
-    for (int i = 0; i < p->n_variants; i++)
-        plugin.variants[i].name = copy_name(plugin.variant_names[i], plugin.variants[i].name);
-}
-
-/* 1 when the dynamic symbol table says sym is data (an object, common or TLS symbol), not code;
- * 0 when it is a function or that cannot be told (glibc's dladdr1 alone gives the symbol). */
-static int is_data_symbol(void *sym)
-{
-#if defined(__GLIBC__)
-    Dl_info info;
-    void *extra = NULL;
-    if (!dladdr1(sym, &info, &extra, RTLD_DL_SYMENT) || !extra) return 0;
-    const ElfW(Sym) *s = extra;
-    const int type = ELF64_ST_TYPE(s->st_info); /* ELF32_ST_TYPE is the same low 4 bits */
-    return type == STT_OBJECT || type == STT_COMMON || type == STT_TLS;
-#else
-    (void)sym;
-    return 0;
-#endif
-}
 
 /* The first fault of p's names and numbers (p: the copy), or NULL when there is none. */
 static const char *descriptor_fault(const OccPlugin *p, char *buf, size_t len)
@@ -206,70 +102,18 @@ static const char *descriptor_fault(const OccPlugin *p, char *buf, size_t len)
     return NULL;
 }
 
-/* dlopen of path, or NULL with err: an empty path (dlopen would give the program itself), a path
- * that exists but is not a regular file (dlopen of a FIFO blocks, of a device reads without end),
- * or dlopen's error, with a hint when a name without '/' (looked up on the library path alone)
- * names a file in the current directory. */
-static void *open_plugin(const char *path, char *err, size_t err_len)
-{
-    if (!*path)
-        return snprintf(err, err_len, "--plugin: empty file name (give the shared object's path, "
-                        "e.g. ./libmykernel.so)"), NULL;
-    struct stat st;
-    if (strchr(path, '/') && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return snprintf(err, err_len, "--plugin %.200s: not a regular file (give the shared "
-                        "object's path)", path), NULL;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (h) return h;
-    const char *why = dlerror();
-    if (!strchr(path, '/') && access(path, F_OK) == 0)
-        return snprintf(err, err_len, "--plugin %s: %s; did you mean ./%s? (a name without '/' "
-                        "is looked for on the library path, not in the current directory)", path,
-                        why ? why : "cannot open", path), NULL;
-    return snprintf(err, err_len, "--plugin: %s", why ? why : path), NULL;
-}
 
-/* Calls occ_plugin() and copies its descriptor (read_plugin) under the fault guard. 0, or -1
- * with err: the symbol is data, occ_plugin() crashed or returned NULL or memory that cannot be
- * read. */
-static int read_descriptor(const char *path, void *sym, char *err, size_t err_len)
-{
-    if (is_data_symbol(sym))
-        return snprintf(err, err_len, "--plugin %s: %s is data, not a function (define const "
-                        "OccPlugin *%s(void))", path, OCC_PLUGIN_ENTRY_SYMBOL,
-                        OCC_PLUGIN_ENTRY_SYMBOL), -1;
-    /* POSIX dlsym returns functions as void *; copied, not cast (ISO C has no such cast). */
-    Reading r = {0};
-    memcpy(&r.entry, &sym, sizeof r.entry);
-    const int sig = guarded(read_plugin, &r);
-    static const char *const what[] = {
-        "occ_plugin() crashed", "occ_plugin() returned an unreadable descriptor",
-        "occ_plugin()'s descriptor has an unreadable name",
-        "occ_plugin()'s descriptor has an unreadable variants table",
-        "occ_plugin()'s descriptor has an unreadable variant name"};
-    if (sig)
-        return snprintf(err, err_len, "--plugin %s: %s (%s at %p)", path, what[r.stage],
-                        sig == SIGBUS ? "SIGBUS" : "SIGSEGV", guard_addr), -1;
-    if (!r.from) return snprintf(err, err_len, "--plugin %s: occ_plugin() returned NULL", path), -1;
-    return 0;
-}
 
 int occ_plugin_load(const char *path, char *err, size_t err_len)
 {
     char why[160];
     if (plugin.is_loaded) return snprintf(err, err_len, "--plugin: one plugin per run"), -1;
-    void *h = open_plugin(path, err, err_len);
-    if (!h) return -1;
-    void *sym = dlsym(h, OCC_PLUGIN_ENTRY_SYMBOL);
-    if (!sym)
-        return snprintf(err, err_len, "--plugin %s: no symbol %s (not an occsweep plugin: see "
-                        "occsweep/plugin.h)", path, OCC_PLUGIN_ENTRY_SYMBOL), -1;
-    if (read_descriptor(path, sym, err, err_len) != 0) return -1;
-    if (plugin.abi_version != OCC_PLUGIN_ABI_VERSION)
+    if (occ_plugin_open(path, &plugin.copy, err, err_len) != 0) return -1;
+    if (plugin.copy.abi_version != OCC_PLUGIN_ABI_VERSION)
         return snprintf(err, err_len, "--plugin %s: built for plugin ABI %d, this occsweep takes "
                         "ABI %d (rebuild it against this occsweep's occsweep/plugin.h)", path,
-                        plugin.abi_version, OCC_PLUGIN_ABI_VERSION), -1;
-    const OccPlugin *p = &plugin.desc;
+                        plugin.copy.abi_version, OCC_PLUGIN_ABI_VERSION), -1;
+    const OccPlugin *p = &plugin.copy.desc;
     if (descriptor_fault(p, why, sizeof why))
         return snprintf(err, err_len, "--plugin %s: %s", path, why), -1;
     OccVariantInfo v[OCC_MAX_ADDED_VARIANTS];
@@ -346,7 +190,9 @@ static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, 
     const char *tool = getenv("OCC_CUOBJDUMP");
     if (!tool || !*tool)
         tool = access(OCC_CUOBJDUMP_PATH, X_OK) == 0 ? OCC_CUOBJDUMP_PATH : "cuobjdump";
-    const int rc = plugin.report ? 0 : occ_plugin_res_read(tool, plugin.loaded.path,
+    double timeout_s;
+    if (!plugin.report && occ_plugin_timeout_s(&timeout_s, err, err_len) != 0) return -1;
+    const int rc = plugin.report ? 0 : occ_plugin_res_read(tool, plugin.loaded.path, timeout_s,
                                                           &plugin.report, err, err_len);
     if (rc == -2) return no_code(arch, "cuobjdump: no device code in it", err, err_len), -1;
     if (rc != 0) return -1;
@@ -362,7 +208,14 @@ static int from_cubin(const OccArchLimits *arch, int i, OccVariantResources *r, 
         return snprintf(err, err_len, "--plugin %s: variant %s: no symbol names its kernel (is the "
                         "shared object stripped?)", plugin.loaded.path, pv->name), -1;
     OccKernelResources t;
-    if (occ_plugin_res_parse(plugin.report, symbol, arch->name, &t) != 0)
+    const char *bad = NULL;
+    const int parsed = occ_plugin_res_parse(plugin.report, symbol, arch->name, &t, &bad);
+    const size_t bad_len = parsed == -2 ? strcspn(bad, " \n") : 0;
+    if (parsed == -2)
+        return snprintf(err, err_len, "--plugin %s: variant %s: %s -res-usage gives kernel %s on "
+                        "%s '%.*s', not a whole number", plugin.loaded.path, pv->name, tool,
+                        symbol, arch->name, (int)(bad_len < 60 ? bad_len : 60), bad), -1;
+    if (parsed != 0)
         return snprintf(err, err_len, "--plugin %s: variant %s: kernel %s is not in its %s cubin",
                         plugin.loaded.path, pv->name, symbol, arch->name), -1;
     int smem = t.static_smem_bytes;

@@ -21,13 +21,16 @@ typedef struct OccLoadedPlugin {
     int family;           /* its catalog family */
 } OccLoadedPlugin;
 
-/* Opens the shared object at path, copies and checks its descriptor (ABI version, every required
- * field, the bounds occsweep/plugin.h gives its numbers and names) and registers its family:
+/* Opens the shared object at path, first in a child process (a trial load: its constructors and
+ * occ_plugin() run there, for at most OCC_PLUGIN_TIMEOUT_S seconds, 60 unless set), then in this
+ * one; copies and checks its descriptor (ABI version, every required field, the bounds
+ * occsweep/plugin.h gives its numbers and names) and registers its family:
  * kernel = the plugin's name, mode "persistent" or "own_grid", options unroll, occ, block,
  * carveout, size, default size 8 x L2 raised to 4 GiB (as copy's). The descriptor is read with
  * SIGSEGV and SIGBUS caught (the previous handlers restored after). Returns the family index, or
  * -1 with a one-line err naming the file and what is wrong (an empty path, cannot be opened, with
- * a hint for a bare name of a file in the current directory, no occ_plugin symbol or a data one,
+ * a hint for a bare name of a file in the current directory, its constructors or occ_plugin()
+ * ending, crashing or hanging the trial load, no occ_plugin symbol or a data one,
  * occ_plugin() crashing or returning NULL or memory it cannot read, another ABI version, a missing
  * field, a number out of bounds, a name that is reserved ("all", a built-in kernel's) or that the
  * catalog refuses, a second plugin). */
@@ -41,9 +44,10 @@ int occ_plugin_variant_index(const OccVariantInfo *v);
 
 /* The resources of the plugin's catalog variant v for arch: with have_device from the runtime (the
  * kernel's cudaKernel_t, on the current device), else from cuobjdump's report of the shared
- * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found, else PATH's). Returns
- * 0, or -1 with a one-line err: no code for arch in the shared object (rebuild it with
- * -arch=sm_NN), a kernel it cannot name, cuobjdump failing. */
+ * object's cubin (cuobjdump from OCC_CUOBJDUMP, else the one the build found, else PATH's; run
+ * for at most OCC_PLUGIN_TIMEOUT_S seconds). Returns 0, or -1 with a one-line err: no code for
+ * arch in the shared object (rebuild it with -arch=sm_NN), a kernel it cannot name, cuobjdump
+ * failing or stopped at the time limit, a resource value in its report that is no number. */
 int occ_plugin_resources(const OccArchLimits *arch, int have_device, const OccVariantInfo *v,
                          OccVariantResources *r, char *err, size_t err_len);
 

@@ -6,9 +6,13 @@
  * whose variant table is unreadable, 8 loads_in_flight and load_bytes of INT_MAX, 9
  * dram_bytes_per_load_byte 1e308, 10 the name "all", 11 a built-in kernel's name ("copy"), 12 a
  * valid descriptor (built without device code, as every case is: refused when its registers are
- * looked up without a GPU). No kernel: never launched. */
+ * looked up without a GPU); the descriptor of 12 with a constructor that calls exit(0) (13),
+ * crashes (14) or never returns (15), or with an occ_plugin() that calls exit(0) (16). No
+ * kernel: never launched. */
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "occsweep/plugin.h"
 
@@ -92,7 +96,18 @@ static const OccPlugin plugin = OCC_STUB_PLUGIN;
 
 const OccPlugin *occ_plugin(void)
 {
+    if (OCC_STUB == 16) exit(0);
     return OCC_STUB == 5 ? OCC_STUB_WILD(const OccPlugin *) : &plugin;
+}
+#endif
+
+#if OCC_STUB >= 13 && OCC_STUB <= 15
+/* Run by dlopen, before occsweep sees the descriptor. */
+__attribute__((constructor)) static void stub_constructor(void)
+{
+    if (OCC_STUB == 13) exit(0);
+    if (OCC_STUB == 14) *OCC_STUB_WILD(volatile int *) = 1;
+    for (;;) pause();
 }
 #endif
 #else

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tests/unit/test_plugin.c: the pure side of plugins: families and variants registered at run time
  * in the catalog (and what it refuses), the plan of a variant with its own dynamic shared memory,
- * cuobjdump's resource report parsed, and a function named from an ELF symbol table (this test's
- * own). */
+ * cuobjdump's resource report parsed (a value that is no number refused), a function named from
+ * an ELF symbol table (this test's own), and the child process a trial load and cuobjdump run in
+ * (occ_child_run: output, exit, crash, time limit, output bound, a grandchild holding the pipe). */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "check.h"
+#include "child.h"
 #include "plan.h"
 #include "plugin_res.h"
+#include "walltime.h"
 
 static const char report[] =
     "\nFatbin elf code:\n================\narch = sm_80\ncode version = [1,8]\n\n"
@@ -24,16 +30,99 @@ static const char report[] =
 static void test_report(void)
 {
     OccKernelResources r;
-    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_90", &r), 0);
+    const char *bad = NULL;
+    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_90", &r, &bad), 0);
     CHECK_INT_EQ(r.regs_per_thread, 32); /* not the sm_80 section, not the longer name */
     CHECK_INT_EQ(r.stack_bytes_per_thread, 16);
     CHECK_INT_EQ(r.static_smem_bytes, 1032);
-    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_80", &r), 0);
+    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_80", &r, &bad), 0);
     CHECK_INT_EQ(r.regs_per_thread, 40);
-    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_100", &r), -1);
-    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi8EEvPf", "sm_90", &r), -1);
+    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi4EEvPf", "sm_100", &r, &bad), -1);
+    CHECK_INT_EQ(occ_plugin_res_parse(report, "_Z6kernelILi8EEvPf", "sm_90", &r, &bad), -1);
     CHECK_INT_EQ(occ_plugin_res_has_arch(report, "sm_90"), 1);
     CHECK_INT_EQ(occ_plugin_res_has_arch(report, "sm_9"), 0);
+}
+
+/* A resource line whose value is no whole number (REG:abc read as 0 registers): -2, bad at it. */
+static void test_report_malformed(void)
+{
+    static const char *const lines[][2] = {
+        {"  REG:abc STACK:0 SHARED:0 LOCAL:0", "REG:abc"},
+        {"  REG:-1 STACK:0 SHARED:0", "REG:-1"},
+        {"  REG:16x STACK:0 SHARED:0", "REG:16x"},
+        {"  REG:16 STACK: SHARED:0", "STACK:"},
+        {"  REG:16 STACK:0 SHARED:99999999999", "SHARED:99999999999"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "arch = sm_90\n Function k:\n%s\n", lines[i][0]);
+        OccKernelResources r = {.regs_per_thread = 7};
+        const char *bad = NULL;
+        CHECK_INT_EQ(occ_plugin_res_parse(text, "k", "sm_90", &r, &bad), -2);
+        CHECK(bad && strncmp(bad, lines[i][1], strlen(lines[i][1])) == 0);
+        CHECK_INT_EQ(r.regs_per_thread, 7); /* untouched */
+    }
+    OccKernelResources r;
+    const char *bad = NULL;
+    CHECK_INT_EQ(occ_plugin_res_parse("arch = sm_90\n Function k:\n  REG:255 STACK:8 SHARED:0",
+                                      "k", "sm_90", &r, &bad), 0);
+    CHECK_INT_EQ(r.regs_per_thread, 255);
+    CHECK_INT_EQ(r.stack_bytes_per_thread, 8);
+}
+
+/* The children of test_child, by the number arg points to. */
+static int child_fn(void *arg, int fd)
+{
+    const int what = *(const int *)arg;
+    if (what == 0) return write(fd, "hello", 5) == 5 ? 3 : 1; /* output and an exit status */
+    if (what == 1) raise(SIGSEGV);                             /* a crash */
+    if (what == 2) for (;;) pause();                           /* a hang */
+    if (what == 3) {                                           /* more than the bound */
+        char buf[100];
+        memset(buf, 'x', sizeof buf);
+        return write(fd, buf, sizeof buf) == (ssize_t)sizeof buf ? 0 : 1;
+    }
+    /* 4: a grandchild that keeps the pipe open and sleeps; its pid is the child's output. */
+    const pid_t g = fork();
+    if (g == 0) {
+        sleep(30);
+        _exit(0);
+    }
+    char pid_text[32];
+    const int n = snprintf(pid_text, sizeof pid_text, "%d", (int)g);
+    return write(fd, pid_text, (size_t)n) == n ? 0 : 1;
+}
+
+static void test_child(void)
+{
+    OccChildResult r;
+    int what = 0;
+    CHECK_INT_EQ(occ_child_run(child_fn, &what, 10, 64, &r), 0);
+    CHECK_STR_EQ(r.output, "hello");
+    CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3 && !r.timed_out && !r.overflowed);
+    free(r.output);
+    what = 1; /* the caller's SIGSEGV handler (a sanitizer's) is not the child's */
+    CHECK_INT_EQ(occ_child_run(child_fn, &what, 10, 64, &r), 0);
+    CHECK(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSEGV);
+    free(r.output);
+    what = 2;
+    double start_s = occ_walltime_s();
+    CHECK_INT_EQ(occ_child_run(child_fn, &what, 0.3, 64, &r), 0);
+    CHECK(r.timed_out && WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGKILL);
+    CHECK(occ_walltime_s() - start_s < 5);
+    free(r.output);
+    what = 3;
+    CHECK_INT_EQ(occ_child_run(child_fn, &what, 10, 10, &r), 0);
+    CHECK(r.overflowed && r.output_bytes == 10 && strlen(r.output) == 10);
+    free(r.output);
+    what = 4; /* done when the child has ended, not when its grandchild lets the pipe go */
+    start_s = occ_walltime_s();
+    CHECK_INT_EQ(occ_child_run(child_fn, &what, 20, 64, &r), 0);
+    CHECK(!r.timed_out && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+    CHECK(occ_walltime_s() - start_s < 10);
+    const int grandchild = atoi(r.output);
+    CHECK(grandchild > 0 && kill(grandchild, SIGKILL) == 0);
+    free(r.output);
 }
 
 /* A function of this executable, found again by its offset in the symbol table. */
@@ -135,8 +224,10 @@ int main(int argc, char **argv)
 {
     (void)argc;
     test_report();
+    test_report_malformed();
     test_symbol(argv[0]);
     test_catalog();
     test_plan();
+    test_child();
     return check_done();
 }
