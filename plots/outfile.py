@@ -50,9 +50,9 @@ def target_error(path, inputs):
 
 def prefix_error(prefix, exts, inputs):
     """Why the files PREFIX + each of exts may not be written (target_error; a PREFIX that names
-    no file, "" or DIR/, whose files would be hidden ones; a directory that does not exist), or
-    None."""
-    if not os.path.basename(prefix):
+    no file, "", DIR/, "." or "..", whose files would be hidden ones; a directory that does not
+    exist), or None."""
+    if os.path.basename(prefix) in ("", ".", ".."):
         return "--out '%s': names no file (its files would be hidden ones)" % prefix
     if not os.path.isdir(os.path.dirname(prefix) or "."):
         return "--out %s: directory %s does not exist" % (prefix, os.path.dirname(prefix))

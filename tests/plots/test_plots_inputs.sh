@@ -4,8 +4,8 @@
 # plots/occcsv.py read and write, fed as a careless or hostile user would:
 #   - every path they write is never an input (--compare --out a a.csv b.csv), never a directory
 #     (a figure name that is one, or a link to one) nor a FIFO, never a hidden name (report.py
-#     --out ""): one line on stderr, exit 2, no output written and the inputs untouched; a
-#     symbolic link there is replaced, its target untouched;
+#     --out "", DIR/, . or ..): one line on stderr, exit 2, no output written and the inputs
+#     untouched; a symbolic link there is replaced, its target untouched;
 #   - every input is a regular file of at most 4 GiB (/dev/zero, a FIFO, a 5 GiB sparse file, a
 #     FIFO among the report's figures): one line, exit 2, at once;
 #   - values outside their physical range (negative GB/s or occupancy, sm_count 0, metadata that
@@ -101,7 +101,7 @@ python3 "$REPORT" --out "$T/w/rdir/rep" "$A" >/dev/null 2>"$T/w/rdir.err"
 refused "report.py --out P where P.html is a directory" $? "$T/w/rdir.err" rep.html
 check "report P.html a directory: no P.md" [ ! -e "$T/w/rdir/rep.md" ]
 mkdir -p "$T/w/hid"
-for out in "" "$T/w/hid/"; do
+for out in "" "$T/w/hid/" . "$T/w/hid/.."; do
     (cd "$T/w/hid" && python3 "$REPORT" --out "$out" "$A" >/dev/null 2>"$T/w/hid.err")
     refused "report.py --out '$out'" $? "$T/w/hid.err" --out
     check "report.py --out '$out': nothing written" [ -z "$(ls -A "$T/w/hid")" ]
