@@ -33,7 +33,7 @@ typedef struct Worker {
     int killed_by;   /* the signal that ended it, or 0 */
 } Worker;
 
-/* The last SIGINT/SIGTERM received, and how many have arrived. File-scope because a signal
+/* The last SIGINT/SIGTERM/SIGHUP received, and how many have arrived. File-scope because a signal
  * handler can reach nothing else; supervise() reads them between its polls. */
 static volatile sig_atomic_t fleet_signal = 0, fleet_signals = 0;
 static void on_signal(int sig)
@@ -153,6 +153,7 @@ static int spawn(Worker *w, int force, int argc, char **argv, char *err, size_t 
         dup2(fd, STDERR_FILENO);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         execv(self, args);
         fprintf(stderr, "occsweep: cannot run %s: %s\n", self, strerror(errno));
         _exit(OCC_EXIT_HARD);
@@ -163,7 +164,7 @@ static int spawn(Worker *w, int force, int argc, char **argv, char *err, size_t 
     return 0;
 }
 
-/* Waits for every worker, passing each SIGINT/SIGTERM on to the workers still running (polled
+/* Waits for every worker, passing each SIGINT/SIGTERM/SIGHUP on to the workers still running (polled
  * every 50 ms: no signal is lost between a check and a blocking wait). */
 static void supervise(Worker *w, int n)
 {
@@ -255,6 +256,7 @@ static int run_fleet(const OccOptions *opt, Worker *w, int argc, char **argv)
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     for (int k = 0; k < n; k++) {
         if (spawn(&w[k], opt->force, argc, argv, err, sizeof err) != 0) {
             fprintf(stderr, "occsweep: worker for gpu%d: %s\n", w[k].id.index, err);

@@ -5,10 +5,11 @@
  * every worker's CSV path, then starts the workers at once: this program again with the same
  * arguments plus `--device N --out <stem>-gpuN-<pci>-<uuid8>.csv` (stem: --out less ".csv", a
  * --out DIR/ the default name in DIR, else the default path), stdout and stderr in
- * `<stem>-gpuN-<pci>-<uuid8>.log`. SIGINT and SIGTERM are passed on to every worker (each keeps
- * its finished rows, as a single run does); a worker killed outright leaves FILE.partial, which
- * the supervisor closes with `# end_status=killed by signal N` and renames to FILE. Then it prints
- * a line per worker and the fleet summary (harness/report/fleet.h) over the CSVs there are. */
+ * `<stem>-gpuN-<pci>-<uuid8>.log`. SIGINT, SIGTERM and SIGHUP are passed on to every worker
+ * (each keeps its finished rows, as a single run does); a worker killed outright leaves
+ * FILE.partial, which the supervisor closes with `# end_status=killed by signal N` and renames to
+ * FILE. Then it prints a line per worker and the fleet summary (harness/report/fleet.h) over the
+ * CSVs there are. */
 #ifndef OCC_FLEET_RUN_H
 #define OCC_FLEET_RUN_H
 

@@ -3,9 +3,10 @@
 # tests/fleet/test_fleet.sh OCCSWEEP OCCFLEET: --device LIST|all on a fake device list
 # (OCC_FAKE_DEVICES, --dry-run), no GPU needed: which workers a list starts, the refusals, one CSV
 # per GPU with its UUID and PCI bus id in the name and metadata, the same rows as a single-device
-# run, a worker killed mid-run (its finished rows kept, the others complete, exit 1), SIGINT to the
-# supervisor (every worker stops and keeps its rows), and the fleet summary naming the slow GPU and
-# comparing only the sweep's variants (the load levels, the model's inputs, counted in one line).
+# run, a worker killed mid-run (its finished rows kept, the others complete, exit 1), SIGINT,
+# SIGTERM or SIGHUP to the supervisor (every worker stops and keeps its rows), and the fleet
+# summary naming the slow GPU and comparing only the sweep's variants (the load levels, the
+# model's inputs, counted in one line).
 set -u
 [ $# -eq 2 ] && [ -x "$2" ] || { echo "usage: $0 OCCSWEEP OCCFLEET" >&2; exit 99; }
 FLEET=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -157,19 +158,23 @@ for c in $(csvs "$work/kill" | sed 2d); do
 done
 check "the report names the killed worker" "$(grep -q '^  gpu1 .*exit 1, killed by signal' "$out" || cat "$out")"
 
-# SIGINT to the supervisor reaches every worker; each keeps its rows.
-start_slow "$work/int"
-sleep 1
-kill -INT "$fleet_pid"
-wait "$fleet_pid"; rc=$?
-check "SIGINT: the fleet exits 1" "$([ "$rc" -eq 1 ] || echo "exit $rc")"
-n=0
-for c in $(csvs "$work/int"); do
-    n=$((n + 1))
-    check "SIGINT: $(basename "$c") interrupted with rows kept" \
-        "$(grep -q '^# end_status=interrupted after [1-9][0-9]* of' "$c" || tail -n 1 "$c")"
+# SIGINT, SIGTERM or SIGHUP to the supervisor reaches every worker; each keeps its rows (SIGHUP
+# ended the supervisor alone, without its report, the workers running on).
+for sig in INT TERM HUP; do
+    start_slow "$work/$sig"
+    sleep 1
+    kill -"$sig" "$fleet_pid"
+    wait "$fleet_pid"; rc=$?
+    check "SIG$sig: the fleet exits 1" "$([ "$rc" -eq 1 ] || echo "exit $rc")"
+    n=0
+    for c in $(csvs "$work/$sig"); do
+        n=$((n + 1))
+        check "SIG$sig: $(basename "$c") interrupted with rows kept" \
+            "$(grep -q '^# end_status=interrupted after [1-9][0-9]* of' "$c" || tail -n 1 "$c")"
+    done
+    check "SIG$sig: every worker left its CSV" "$([ "$n" -eq 4 ] || echo "$n CSVs")"
+    check "SIG$sig: the report names every worker" "$([ "$(grep -c '^  gpu[0-3] ' "$out")" -eq 4 ] || cat "$out")"
 done
-check "SIGINT: every worker left its CSV" "$([ "$n" -eq 4 ] || echo "$n CSVs")"
 
 # A worker's log is a file of the fleet's own: a symbolic link where it would go is never
 # written through, an existing log is replaced only with --force, and names too long for the
