@@ -60,21 +60,22 @@ if command -v gnuplot >/dev/null && [ -n "${OCC_SOURCE_ROOT:-}" ]; then
 fi
 
 # Refusals: exit 2, one line naming the file and the fault (test_plugin_stubs.sh has the rest).
-refused() { # ARGS... ; the pattern is in $want
-    "$bin" --dry-run --arch "$arch" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$? lines
-    lines=$(wc -l <"$tmp/err")
-    check '[ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" "$tmp/err"' \
-        "$* -> exit $rc, $lines lines: $(head -c 300 "$tmp/err") (want: $want)"
+# refused PATTERN ARGS...: a dry run for ARCH with ARGS refused so.
+refused() {
+    "$bin" --dry-run --arch "$arch" "${@:2}" >"$tmp/out" 2>"$tmp/err"
+    local rc=$? want=$1
+    check '[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$want" "$tmp/err"' \
+        "${*:2} -> exit $rc: $(head -c 300 "$tmp/err") (want: $want)"
 }
 if [ "$arch" != sm_80 ]; then
-    want="plugin $faulty_sm80 has no code for $arch (cuobjdump): rebuild it with -arch=$arch"
-    refused --plugin "$faulty_sm80"
+    refused "plugin $faulty_sm80 has no code for $arch (cuobjdump): rebuild it with -arch=$arch" \
+        --plugin "$faulty_sm80"
 fi
 # A cuobjdump (the build's, wrapped) whose report gives the registers as 'abc': refused.
 real=${OCC_CUOBJDUMP:?set OCC_CUOBJDUMP to the build\'s cuobjdump (meson test does)}
 printf '#!/bin/sh\n"%s" "$@" | sed "s/REG:[0-9]*/REG:abc/"\n' "$real" >"$tmp/abc-cuobjdump"
 chmod +x "$tmp/abc-cuobjdump"
-want="variant saxpy_ilp[0-9]*: $tmp/abc-cuobjdump -res-usage gives kernel .* on $arch 'REG:abc', not a whole number" \
-    OCC_CUOBJDUMP=$tmp/abc-cuobjdump refused --plugin "$saxpy"
+OCC_CUOBJDUMP=$tmp/abc-cuobjdump refused \
+    "variant saxpy_ilp[0-9]*: $tmp/abc-cuobjdump -res-usage gives kernel .* on $arch 'REG:abc', not a whole number" \
+    --plugin "$saxpy"
 exit $fail
