@@ -93,7 +93,7 @@ static const OccOptSpec table[] = {
      .help = "CUDA device index; a list or all: one worker process per GPU, a CSV each, and a "
              "fleet summary"},
     {.name = "out", .kind = OCC_OPT_PATH, .field = AT(out_path), .accepted = "a file path",
-     .unset_text = "results/<gpu-slug>/<kernel>-<UTC>.csv", .metavar = "FILE",
+     .unset_text = "runs/<gpu-slug>/<kernel>-<UTC>.csv", .metavar = "FILE",
      .help = "CSV path"},
     {.name = "force", .kind = OCC_OPT_FLAG, .field = AT(force),
      .help = "overwrite an existing --out file"},

@@ -122,7 +122,7 @@ typedef struct OccOptions {
     int min_samples;              /* --min-samples: samples before the noise test, 1..100000;
                                      default 10 */
     const char *out_path;         /* --out FILE (points into argv); NULL (default) =
-                                     results/<gpu-slug>/<kernel>-<UTC>.csv */
+                                     runs/<gpu-slug>/<kernel>-<UTC>.csv */
     int plot;                     /* --plot: 1 = draw plots beside the CSV; default 0 */
     int ncu;                      /* --ncu: 1 = after timing, profile each point once with
                                      Nsight Compute (bench/ncu_pass.h); default 0 */
