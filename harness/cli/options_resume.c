@@ -139,8 +139,9 @@ static const char *value_text(const OccOptions *o, const OccOptSpec *s, char *bu
 
 /* The words of command after its first (the program), as the file's resumed options, into
  * out[*n..]: each resumed option with its value; the others (--out, --resume, --quiet...) left
- * out. 0, or -1 with err: a word this build's options do not know, or a --plugin this command
- * line does not load. */
+ * out, and so is a word that names no option (the rest of a value with a space, such as an --out
+ * path). 0, or OCC_EXIT_USAGE with err: an option this build does not know, or a --plugin this
+ * command line does not load. */
 static int resumed_words(char *command, const OccOptions *o, char **out, int *n, char *err,
                          size_t err_len)
 {
@@ -148,6 +149,7 @@ static int resumed_words(char *command, const OccOptions *o, char **out, int *n,
     char *word = strtok_r(command, " ", &save); /* the program */
     while ((word = strtok_r(NULL, " ", &save)) != NULL) {
         const char *value;
+        if (word[0] != '-') continue;
         const OccOptSpec *s = named(word, &value);
         if (s == NULL)
             return occ_msg_usage(err, err_len, "--resume %s: its command line has '%s', which "

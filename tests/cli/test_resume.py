@@ -226,6 +226,10 @@ chained = write_csv("chained.csv", rows_for("reduce", "stream", full[:2]),
                     command="./run_sweep --resume reduce.csv")
 check("a resumed file resumes its first run's command",
       resumed(chained, mismatch=False) == full[2:])
+spaced = write_csv("spaced.csv", rows_for("reduce", "stream", full[:2]),
+                   command="./run_sweep " + " ".join(base) + " --out my runs/r.csv --quiet")
+check("a command line whose --out holds a space resumes",
+      resumed(spaced, mismatch=False) == full[2:])
 plain = write_csv("no-command.csv", rows_for("reduce", "stream", full[:2]))
 ok, why = refused(plain, *base, says="records no command line", mismatch=False)
 check("a file without a command line is refused", ok, why)
