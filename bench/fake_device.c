@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "csv.h"
 #include "exitcodes.h"
+#include "build_info.h"
 #include "run_meta.h"
 #include "resume.h"
 #include "run_policy.h"
@@ -146,8 +147,8 @@ static void fake_row(const OccFakeDevice *d, const OccArchLimits *arch, const Oc
     snprintf(status, status_len, "ok");
 }
 
-/* The metadata of a fake device's CSV: fake_device=1 first, the command and the device (its cc
- * and the run axes, which --resume checks), the made-up GPU's figures the rows were made from, and
+/* The metadata of a fake device's CSV: fake_device=1 first, the build's revision, the command
+ * and the device (its cc, the timing settings and the run axes, which --resume checks), the made-up GPU's figures the rows were made from, and
  * the earlier run's command when resumed. */
 static void fake_meta(OccMeta *m, const OccFakeDevice *d, const OccArchLimits *arch,
                       const OccOptions *opt, const OccCsvTable *resumed, int argc, char **argv)
@@ -159,6 +160,7 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, const OccArchLimits *a
                  "1 (synthetic rows of the %s fake device list: no "
                  "measurement)",
                  OCC_FAKE_DEVICES_ENV);
+    occ_meta_add(m, "git_rev", "%s", OCC_GIT_REV);
     occ_meta_add(m, "command", "%s", cmd);
     occ_meta_add(m, "gpu_name", "%s", d->name);
     occ_meta_add(m, "gpu_index", "%d", d->index);
@@ -169,6 +171,8 @@ static void fake_meta(OccMeta *m, const OccFakeDevice *d, const OccArchLimits *a
     occ_meta_add(m, "sm_count", "%d", FAKE_SM_COUNT);
     occ_meta_add(m, "roof_memcpy_gbps", "%.2f", FAKE_ROOF_GBPS);
     occ_meta_add(m, "dram_latency_ns", "%.1f", FAKE_LATENCY_NS);
+    const OccTimingPolicy policy = occ_run_timing_policy(opt);
+    occ_meta_add_timing(m, &policy);
     occ_meta_add_axes(m, opt);
     occ_meta_add_resumed(m, resumed);
 }

@@ -49,7 +49,7 @@ int occ_fake_parse(const char *spec, OccFakeDevice *out, int max, int *n, char *
 int occ_fake_device(int index, OccFakeDevice *d, char *err, size_t err_len);
 
 /* The fake dry run of device d: writes plan's rows (synthetic ok rows, skip rows as planned) to
- * --out, --resume's file or results/<slug>/<kernel>-<UTC>.csv, OCC_FAKE_POINT_MS apart, stopping
+ * --out, --resume's file or runs/<slug>/<kernel>-<UTC>.csv, OCC_FAKE_POINT_MS apart, stopping
  * between points at SIGINT/SIGTERM (end_status interrupted, exit 1). The path is checked
  * (occ_csv_check_target) before anything is created: a refusal is one line and exit 2. resumed
  * (NULL without --resume): the earlier run's table, checked against this run (cc, GPU, axes) and

@@ -21,7 +21,7 @@
 #include "recompute.h"
 #include "report_file.h"
 #include "resources.h"
-#include "resume.h"
+#include "run_resume.h"
 #include "summary_json.h"
 
 static int usage_error(const char *msg)
@@ -80,22 +80,6 @@ static int calc(const OccOptions *opt)
     return OCC_EXIT_OK;
 }
 
-/* --resume, once the device (or --arch) is known: the earlier rows' GPU and run axes checked,
- * the plan reduced to what is missing. The file itself was read before the GPU was opened. */
-static int resume(const OccOptions *opt, const char *gpu_name, const char *cc, OccCsvTable *t,
-                  OccPlan *todo, char *err, size_t err_len)
-{
-    OccRunAxis axes[16];
-    const int n_axes = occ_options_run_axes(opt, axes, 16);
-    if (occ_resume_check_device(t, opt->resume_path, gpu_name, cc, err, err_len) != 0 ||
-        occ_resume_check_axes(t, axes, n_axes, err, err_len) != 0) {
-        occ_csv_table_free(t);
-        return -1;
-    }
-    todo->n = occ_resume_filter_points(t, todo->points, todo->n);
-    return 0;
-}
-
 /* --json FILE of a run, refused before any GPU time is spent: not with --dry-run (nothing is
  * measured) or a --device list (a CSV per GPU), and a path occ_summary_json_check_target takes
  * that is neither the run's CSV nor its knee report. 0, or -1 with the reason in err. */
@@ -135,6 +119,7 @@ static int load_plugin(int argc, char **argv, char *err, size_t err_len)
  * to it). */
 typedef struct Owned {
     OccCsvTable resumed;      /* --resume's file */
+    char *resume_command;     /* its run's command line, which the options point into */
     OccVariantResources *res; /* one entry per catalog variant */
     OccPlan plan, todo;       /* every point, and those still to measure */
 } Owned;
@@ -291,9 +276,8 @@ static int plan_target(Cmd *c)
         snprintf(err, sizeof err, "--out %s", msg);
         return usage_error(err);
     }
-    if (opt->resume_path &&
-        (occ_resume_read(opt->resume_path, &o->resumed, msg, sizeof msg) != 0 ||
-         (!opt->dry_run && occ_csv_check_target(opt->resume_path, 1, msg, sizeof msg) != 0))) {
+    if (opt->resume_path && !opt->dry_run &&
+        occ_csv_check_target(opt->resume_path, 1, msg, sizeof msg) != 0) {
         snprintf(err, sizeof err, "%s%s", strncmp(msg, "--resume", 8) ? "--resume " : "", msg);
         return usage_error(err);
     }
@@ -332,7 +316,8 @@ static int plan_target(Cmd *c)
     memcpy(o->todo.points, o->plan.points, (size_t)o->plan.n * sizeof *o->todo.points);
     snprintf(cc, sizeof cc, "%d.%d", arch->cc_major, arch->cc_minor);
     const char *gpu_name = c->fake ? c->fake->name : opt->arch ? NULL : c->dev.name;
-    if (opt->resume_path && resume(opt, gpu_name, cc, &o->resumed, &o->todo, err, sizeof err) != 0)
+    if (opt->resume_path &&
+        occ_run_resume_plan(opt, gpu_name, cc, &o->resumed, &o->todo, err, sizeof err) != 0)
         return usage_error(err);
     if (opt->resume_path && !opt->quiet)
         fprintf(stderr, "occsweep: resuming %s: %d rows kept, %d points to measure\n",
@@ -361,16 +346,21 @@ static int run(int argc, char **argv, Owned *o)
         return OCC_EXIT_USAGE;
     }
     c.ncu_child = ncu_pass != NULL;
+    c.fake_list = occ_fake_list();
+    const OccCommand *cmd = commands;
+    while (!cmd->wanted(&c)) cmd++; /* the last one is always wanted */
+    int rc = OCC_EXIT_OK;
+    /* The resumed run's options first: the --ncu child of a resume profiles that run's points. */
+    if ((cmd->needs & OCC_CMD_PLAN) && c.opt.resume_path &&
+        occ_run_resume_options(argc, argv, &c.opt, &o->resumed, &o->resume_command, err,
+                               sizeof err) != 0)
+        rc = usage_error(err);
     if (c.ncu_child) {
         c.opt.ncu = c.opt.report = c.opt.plot = 0;
         c.opt.out_path = c.opt.resume_path = c.opt.json_path = NULL;
         c.opt.quiet = 1;
     }
-    c.fake_list = occ_fake_list();
-    const OccCommand *cmd = commands;
-    while (!cmd->wanted(&c)) cmd++; /* the last one is always wanted */
-    int rc = OCC_EXIT_OK;
-    if (cmd->needs & OCC_CMD_CHECKS) rc = run_checks(&c);
+    if (rc == OCC_EXIT_OK && (cmd->needs & OCC_CMD_CHECKS)) rc = run_checks(&c);
     if (rc == OCC_EXIT_OK && (cmd->needs & OCC_CMD_PLAN)) rc = plan_target(&c);
     return rc == OCC_EXIT_OK ? cmd->run(&c) : rc;
 }
@@ -380,6 +370,7 @@ int main(int argc, char **argv)
     Owned o = {0};
     const int rc = run(argc, argv, &o);
     occ_csv_table_free(&o.resumed);
+    free(o.resume_command);
     free(o.res);
     occ_plan_free(&o.plan);
     occ_plan_free(&o.todo);

@@ -11,6 +11,7 @@
 #include "build_info.h"
 #include "catalog.h"
 #include "nvml.h"
+#include "resume_meta.h"
 
 void occ_meta_add(OccMeta *m, const char *key, const char *fmt, ...)
 {
@@ -123,14 +124,19 @@ void occ_meta_add_run(OccMeta *m, int argc, char **argv, const OccRun *s, const 
     occ_meta_add(m, "roof_dram_peak_gbps", "%.2f", s->roof.dram_peak_gbps);
     occ_meta_add(m, "buffer_bytes", "%zu", s->stream.n_floats * sizeof(float));
     occ_meta_add(m, "pattern_seed", "%u", s->stream.seed);
-    occ_meta_add(m, "max_noise_pct", "%g", opt->max_noise_pct);
-    occ_meta_add(m, "max_time_s", "%g", opt->max_time_s);
-    occ_meta_add(m, "min_samples", "%d", opt->min_samples);
-    occ_meta_add(m, "min_sample_ms", "%g", s->policy.min_sample_ms);
+    occ_meta_add_timing(m, &s->policy);
     occ_meta_add_axes(m, opt);
     char nvml[160];
     occ_nvml_reading(pci_bus_id, nvml, sizeof nvml);
     occ_meta_add(m, "nvml_at_start", "%s", nvml);
+}
+
+void occ_meta_add_timing(OccMeta *m, const OccTimingPolicy *p)
+{
+    occ_meta_add(m, "max_noise_pct", "%g", p->max_noise_pct);
+    occ_meta_add(m, "max_time_s", "%g", p->max_time_s);
+    occ_meta_add(m, "min_samples", "%d", p->min_samples);
+    occ_meta_add(m, "min_sample_ms", "%g", p->min_sample_ms);
 }
 
 void occ_meta_add_axes(OccMeta *m, const OccOptions *opt)
@@ -147,7 +153,8 @@ void occ_meta_add_axes(OccMeta *m, const OccOptions *opt)
 void occ_meta_add_resumed(OccMeta *m, const OccCsvTable *resumed)
 {
     if (!resumed) return;
-    occ_meta_add(m, "resumed_from_command", "%s", occ_csv_meta_get(resumed, "command"));
+    const char *command = occ_resume_run_command(resumed);
+    occ_meta_add(m, "resumed_from_command", "%s", command ? command : "(none recorded)");
     occ_meta_add(m, "resumed_rows", "%d", resumed->n_rows);
 }
 

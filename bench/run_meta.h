@@ -56,12 +56,17 @@ void occ_meta_add_run(OccMeta *m, int argc, char **argv, const OccRun *s, const 
  * their own (a family that owns shared memory, plan.h), after occ_meta_add_run. */
 void occ_meta_add_family_carveouts(OccMeta *m, const OccPlan *plan);
 
+/* Adds how each point is timed (max_noise_pct, max_time_s, min_samples, min_sample_ms), keys
+ * --resume compares (a real run's, through occ_meta_add_run, and a fake device's). */
+void occ_meta_add_timing(OccMeta *m, const OccTimingPolicy *p);
+
 /* Adds the run axes of opt, `axis.<name>` (harness/cli/options.h occ_options_run_axes), the keys
  * --resume compares (a real run's, through occ_meta_add_run, and a fake device's). */
 void occ_meta_add_axes(OccMeta *m, const OccOptions *opt);
 
-/* Adds resumed_from_command and resumed_rows of an earlier run's table (nothing when resumed is
- * NULL). */
+/* Adds resumed_from_command (the command line of the earlier file's run, occ_resume_run_command:
+ * the first run's through every resume) and resumed_rows of an earlier run's table (nothing
+ * when resumed is NULL). */
 void occ_meta_add_resumed(OccMeta *m, const OccCsvTable *resumed);
 
 #endif

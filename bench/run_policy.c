@@ -32,5 +32,5 @@ void occ_run_default_path(char *buf, size_t len, const char *gpu_slug, unsigned 
         snprintf(name, sizeof name, "%s%s%s", fi->kernel, modes > 1 ? "-" : "",
                  modes > 1 ? fi->mode : "");
     }
-    snprintf(buf, len, "results/%s/%s-%s.csv", gpu_slug, name, stamp);
+    snprintf(buf, len, "runs/%s/%s-%s.csv", gpu_slug, name, stamp);
 }

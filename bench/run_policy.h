@@ -14,7 +14,8 @@
  * each sample, samples below 90% of the median clock dropped. */
 OccTimingPolicy occ_run_timing_policy(const OccOptions *opt);
 
-/* "results/<gpu_slug>/<name>-<UTC timestamp>.csv" into buf: <name> is the kernel of the one
+/* "runs/<gpu_slug>/<name>-<UTC timestamp>.csv" into buf (runs/: a folder the repository
+ * ignores, never the reference sets of results/): <name> is the kernel of the one
  * selected family (families: bit set over the catalog, harness/core/catalog.h),
  * "<kernel>-<mode>" when that kernel has several modes (chase-warp, chase-latency), "all" when
  * several families run. */

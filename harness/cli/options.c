@@ -63,6 +63,8 @@ static int finish(const OccParseCtx *c, OccOptions *o)
                      "--recompute '%s' reads a finished run; drop --resume, --dry-run and "
                      "--calc",
                      OCC_QUOTE(o->recompute_path));
+    if (o->resume_mismatch && o->resume_path == NULL)
+        return usage(c, "--resume-mismatch applies only with --resume FILE");
     if (o->resume_path != NULL && o->out_path != NULL)
         return usage(c, "--resume '%s' writes to that file; drop --out", OCC_QUOTE(o->resume_path));
     if (o->footprint_hi_bytes < (long long)OCC_FOOTPRINT_MIN_LINES * o->stride_bytes)

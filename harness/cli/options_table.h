@@ -44,6 +44,9 @@ typedef struct OccOptSpec {
     int run_axis;             /* 1: changes what a point measures but is no CSV column (the
                                  --resume run axes, occ_options_run_axes in
                                  harness/cli/options.h) */
+    int resumed;              /* 1: says what a run measures or how it is timed: --resume FILE
+                                 takes it from FILE's command line, and a value given must
+                                 agree (harness/cli/options_resume.h) */
     int stops;                /* 1: parsing stops after it (--help, --version) */
     size_t field, field2;     /* offsetof the OccOptions field(s) it sets (see kind) */
     double lo, hi;            /* INT, INT_LIST: inclusive range; DOUBLE: (lo, hi] */

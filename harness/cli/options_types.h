@@ -122,7 +122,7 @@ typedef struct OccOptions {
     int min_samples;              /* --min-samples: samples before the noise test, 1..100000;
                                      default 10 */
     const char *out_path;         /* --out FILE (points into argv); NULL (default) =
-                                     results/<gpu-slug>/<kernel>-<UTC>.csv */
+                                     runs/<gpu-slug>/<kernel>-<UTC>.csv */
     int plot;                     /* --plot: 1 = draw plots beside the CSV; default 0 */
     int ncu;                      /* --ncu: 1 = after timing, profile each point once with
                                      Nsight Compute (bench/ncu_pass.h); default 0 */
@@ -132,6 +132,9 @@ typedef struct OccOptions {
     const char *resume_path;      /* --resume FILE (points into argv; not with --out): skip the
                                      points FILE holds, measure the rest, rewrite FILE with every
                                      row; NULL (default) = a fresh run */
+    int resume_mismatch;          /* --resume-mismatch (only with --resume): 1 = resume a file
+                                     whose git revision, timing settings or command line differ
+                                     or whose axis lines are missing; default 0 (refused) */
     const char *recompute_path;   /* --recompute FILE (points into argv; not with --resume,
                                      --dry-run or --calc): recompute the model and knee table of
                                      FILE's rows, no GPU, the markdown report at --out when

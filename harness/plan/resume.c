@@ -198,24 +198,6 @@ int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *
     return check_rows(t, path, err, err_len);
 }
 
-int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,
-                          size_t err_len)
-{
-    for (int i = 0; i < n_axes; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "axis.%s", axes[i].name);
-        const char *got = occ_csv_meta_get(t, key);
-        if (got && strcmp(got, axes[i].value) != 0) {
-            snprintf(err, err_len,
-                     "--resume: the file was measured with --%s %s, this run asks for %s; resume "
-                     "with the same --%s or write a new file",
-                     axes[i].name, got, axes[i].value, axes[i].name);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* 1 when row r is the row of point p (the keys in resume.h, status not considered). */
 static int row_is_point(const OccRow *r, const OccPoint *p)
 {

@@ -5,7 +5,8 @@
  * (a load level's variant names the level: kernel, mode and variant are its keys),
  * whose status is ok or skip; fail rows are measured again. The run-wide axes (options that change
  * what a point measures but are no row column: size, waves, stride, index width, cold...) are
- * `# axis.<name>=<value>` metadata lines; a file whose axes differ from this run's is refused. */
+ * `# axis.<name>=<value>` metadata lines; a file whose axes differ from this run's is refused
+ * (harness/plan/resume_meta.h). */
 #ifndef OCC_RESUME_H
 #define OCC_RESUME_H
 
@@ -34,12 +35,6 @@ int occ_resume_check_unique(const OccCsvTable *t, char *err, size_t err_len);
  * naming both values or the first row that differs (t is left to the caller). */
 int occ_resume_check_device(const OccCsvTable *t, const char *path, const char *gpu_name,
                             const char *cc, char *err, size_t err_len);
-
-/* Checks every axes[i] against t's `axis.<name>` metadata: a key the file lacks (older files)
- * is not compared. 0, or -1 with a one-line err naming the first axis that differs, both values
- * and the option to use. */
-int occ_resume_check_axes(const OccCsvTable *t, const OccRunAxis *axes, int n_axes, char *err,
-                          size_t err_len);
 
 /* Removes from points[0..n) those an ok or skip row of t holds, keeping the order. Returns the
  * new count. */

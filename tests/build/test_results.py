@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """tests/build/test_results.py SRCDIR CHECK: results/ against its rules (results/README.md).
 
+The reference sets are the files git tracks under results/ when SRCDIR is a git checkout (a
+user's own files there, such as a run written with --out results/..., are no part of a set and
+are not checked), every file under it otherwise (a copy of the tree).
+
   readme    tools/results/results_readme.py --check passes on the tree; on a scratch copy of each
             GPU folder it passes unchanged, and exits 1 with one line when a figure of the
             README or a number of a CSV (the row that makes a peak) is changed
@@ -35,7 +39,7 @@ from headline import occcsv  # noqa: E402
 
 GEN = os.path.join(ROOT, "tools", "results", "results_readme.py")
 REFRESH = os.path.join(ROOT, "tools", "results", "refresh.py")
-RESULTS = os.path.join(ROOT, "results")
+RESULTS = os.path.join(ROOT, "results")  # the reference sets as checked (reference_view)
 MAX_BYTES = 8 * 1000 * 1000
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
@@ -44,7 +48,41 @@ def run(*args):
     return subprocess.run([sys.executable] + list(args), capture_output=True, text=True)
 
 
-def gpu_dirs(results=RESULTS):
+def tracked_results(root):
+    """The paths under root/results/ (relative to it) git tracks, or None when root is not the
+    top of a git checkout."""
+    try:
+        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True)
+        if top.returncode != 0 or os.path.realpath(top.stdout.strip()) != os.path.realpath(root):
+            return None
+        r = subprocess.run(["git", "-C", root, "ls-files", "-z", "--", "results"],
+                           capture_output=True, text=True)
+    except OSError:
+        return None
+    if r.returncode != 0:
+        return None
+    return [os.path.relpath(p, "results") for p in r.stdout.split("\0") if p]
+
+
+def reference_view(root, into):
+    """root/results as a folder to check: itself outside git, else a copy under into of the
+    files git tracks there (a tracked file deleted from the work tree is left out)."""
+    files = tracked_results(root)
+    if files is None:
+        return os.path.join(root, "results")
+    view = os.path.join(into, "results")
+    os.makedirs(view)
+    for rel in files:
+        src = os.path.join(root, "results", rel)
+        if os.path.isfile(src):
+            os.makedirs(os.path.dirname(os.path.join(view, rel)), exist_ok=True)
+            shutil.copyfile(src, os.path.join(view, rel))
+    return view
+
+
+def gpu_dirs(results=None):
+    results = RESULTS if results is None else results
     return [os.path.join(results, d) for d in sorted(os.listdir(results))
             if os.path.isdir(os.path.join(results, d))]
 
@@ -77,6 +115,13 @@ def bump_peak(folder):
     return None
 
 
+def shown(path, root, view):
+    """path as the tree names it: results/... for a file of the view."""
+    if path.startswith(view + os.sep):
+        return os.path.join("results", os.path.relpath(path, view))
+    return os.path.relpath(path, root)
+
+
 def links_of(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -105,7 +150,7 @@ def archive(path, files):
 
 class Results(unittest.TestCase):
     def test_readme(self):
-        r = run(GEN, "--check")
+        r = run(GEN, "--check", *[f for f in gpu_dirs() if csvs(f)])
         self.assertEqual(r.returncode, 0, "results_readme.py --check on the tree: %s"
                          % (r.stdout.strip() or r.stderr.strip()))
         for folder in gpu_dirs():
@@ -170,29 +215,34 @@ class Results(unittest.TestCase):
             print("results/%s: %s" % (gpu, "; ".join("%s (%d CSVs)" % (rev, len(n))
                                                     for rev, n in sorted(revs.items()))))
 
-    def test_links(self, root=ROOT):
+    def test_links(self, root=ROOT, view=None):
+        """view: the reference sets of root/results as checked (default RESULTS for ROOT,
+        root/results for another tree); links resolve into it."""
         results = os.path.join(root, "results")
+        view = view or (RESULTS if root == ROOT else results)
         docs = [os.path.join(root, "README.md")] + sorted(
             os.path.join(root, "docs", n) for n in os.listdir(os.path.join(root, "docs"))
             if n.endswith(".md"))
-        pages = [os.path.join(results, "README.md")] + [
-            os.path.join(f, "README.md") for f in gpu_dirs(results)]
+        pages = [os.path.join(view, "README.md")] + [
+            os.path.join(f, "README.md") for f in gpu_dirs(view)]
         linked = set()
         for path in docs + pages:
             if not os.path.isfile(path):
-                self.assertTrue(path not in pages, "%s exists" % os.path.relpath(path, root))
+                self.assertTrue(path not in pages, "%s exists" % shown(path, root, view))
                 continue
             for target in links_of(path):
                 dest = os.path.normpath(os.path.join(os.path.dirname(path),
                                                      target.partition("#")[0]))
-                inside = dest.startswith(results + os.sep)
+                if dest.startswith(results + os.sep):
+                    dest = os.path.join(view, os.path.relpath(dest, results))
+                inside = dest.startswith(view + os.sep)
                 if path in docs and not inside:
                     continue  # the docs' other links are the docs test's
                 self.assertTrue(os.path.exists(dest),
-                                "%s: link %s resolves" % (os.path.relpath(path, root), target))
+                                "%s: link %s resolves" % (shown(path, root, view), target))
                 if path in docs:
                     linked.add(dest)
-        for folder in gpu_dirs(results):
+        for folder in gpu_dirs(view):
             gpu = os.path.basename(folder)
             pngs = sorted(n for n in os.listdir(folder) if n.endswith(".png"))
             for png in pngs:
@@ -267,4 +317,7 @@ if __name__ == "__main__":
     if sys.argv[2] == "refresh" and shutil.which(os.environ.get("GNUPLOT", "gnuplot")) is None:
         print("SKIP: no gnuplot (plots/plot draws the embedded figures)")
         sys.exit(77)
-    unittest.main(argv=[sys.argv[0], "Results.test_" + sys.argv[2]])
+    with tempfile.TemporaryDirectory() as view_tmp:
+        RESULTS = reference_view(ROOT, view_tmp)
+        result = unittest.main(argv=[sys.argv[0], "Results.test_" + sys.argv[2]], exit=False)
+    sys.exit(0 if result.result.wasSuccessful() else 1)

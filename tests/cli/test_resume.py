@@ -10,7 +10,15 @@ cold ladder) filter points; run-wide axes (size, waves, stride, cold, chain, ind
 again; the load levels are held by their variant (a kept level is not measured again); a file
 from another compute capability is refused; a file that is missing, not a regular
 file, not of this schema or holding a point twice is refused before any GPU is opened, and a dry
-run lists the points still to measure."""
+run lists the points still to measure. These per-row and per-axis cases resume with options that
+differ from the file's run, so they pass --resume-mismatch (the synthetic files still carry this
+build's git revision, the default timing settings and the run axes).
+
+`--resume FILE` alone resumes the run of FILE: its options come from its recorded command line
+(the first run's, through resumes); an option given that differs is refused with one line naming
+it, one that agrees is accepted; a file without a command line, of another git revision, with
+other timing settings or without its axis lines is refused, naming what differs, unless
+--resume-mismatch is given."""
 import os
 import re
 import subprocess
@@ -24,6 +32,13 @@ with open(os.path.join(ROOT, "harness", "csv", "csv_columns.h")) as f:
     COLUMNS = re.findall(r"X\((\w+),\s*(STR|INT|NUM),", f.read())
 TMP = tempfile.mkdtemp()
 failures = 0
+REV = re.search(r"\(git (\S+)\)", subprocess.run([BIN, "--version"], capture_output=True,
+                                                  text=True).stdout).group(1)
+# The metadata a run records that --resume compares: the build, the timing settings, the axes.
+RUN_META = {"git_rev": REV, "max_noise_pct": "0.5", "max_time_s": "0.5", "min_samples": "10",
+            "min_sample_ms": "1"}
+AXES = {"axis.carveout": "min", "axis.schedule": "dynamic", "axis.size": "auto", "axis.waves": "1",
+        "axis.stride": "128", "axis.cold": "0", "axis.chain": "address"}
 
 
 def run(*args):
@@ -46,13 +61,17 @@ def plan(*args):
     return pts
 
 
-def write_csv(name, rows, meta=None):
-    """rows: dicts of column values; every other column gets the schema's 'not applicable'."""
+def write_csv(name, rows, meta=None, axes=True, command=None):
+    """rows: dicts of column values; every other column gets the schema's 'not applicable'.
+    The metadata: RUN_META, AXES unless axes is false, the command line when given, then meta
+    (a value None drops the key)."""
     path = os.path.join(TMP, name)
-    meta = {"gpu_name": "NVIDIA H200", "cc": "9.0", **(meta or {})}
+    meta = {"gpu_name": "NVIDIA H200", "cc": "9.0", **RUN_META, **(AXES if axes else {}),
+            **({"command": command} if command else {}), **(meta or {})}
     with open(path, "w") as f:
         for k, v in meta.items():
-            f.write(f"# {k}={v}\n")
+            if v is not None:
+                f.write(f"# {k}={v}\n")
         f.write(",".join(c for c, _ in COLUMNS) + "\n")
         for r in rows:
             base = {"gpu_name": "NVIDIA H200", "cc": "9.0", "status": "ok"}
@@ -79,19 +98,20 @@ def check(what, cond, detail=""):
         print(f"ok: {what}")
 
 
-def resumed(path, *args):
-    return plan(*args, "--resume", path)
+def resumed(path, *args, mismatch=True):
+    return plan(*args, "--resume", path, *(["--resume-mismatch"] if mismatch else []))
 
 
-def refused(path, *args, says=""):
-    rc, out, err = run(*args, "--resume", path)
-    return rc == 2 and says in err, f"exit {rc}: {err.strip()}"
+def refused(path, *args, says="", mismatch=True):
+    rc, out, err = run(*args, "--resume", path, *(["--resume-mismatch"] if mismatch else []))
+    return rc == 2 and says in err and len(err.splitlines()) == 1, f"exit {rc}: {err.strip()}"
 
 
 base = ("--kernel", "reduce", "--unroll", "1", "--vec", "4", "--occ", "25,50,75,100")
 full = plan(*base)
 check("the base plan has 4 points", len(full) == 4, str(full))
-held = write_csv("reduce.csv", rows_for("reduce", "stream", full[:2]))
+held = write_csv("reduce.csv", rows_for("reduce", "stream", full[:2]),
+                 command="./run_sweep " + " ".join(base))
 check("held points are not planned again", resumed(held, *base) == full[2:], str(resumed(held, *base)))
 check("kernel: copy points are not held by reduce rows",
       len(resumed(held, "--kernel", "copy", "--unroll", "1", "--vec", "4", "--occ", "25,50")) == 2)
@@ -119,9 +139,10 @@ lad_args = ("--kernel", "chase", "--mode", "latency", "--footprint", "4K..64K")
 ladder = plan(*lad_args)
 lad_rows = [{"kernel": "chase", "mode": "latency", "variant": v, "buffer_bytes": fb,
              "block_threads": 32} for v, fb in ladder[:3]]
-warm = write_csv("warm.csv", lad_rows)
+warm = write_csv("warm.csv", lad_rows, axes=False)
 check("footprint: held footprints are not measured again", resumed(warm, *lad_args) == ladder[3:])
-check("cold vs warm (file without axis keys): a cold ladder measures every footprint",
+check("cold vs warm (file without axis keys, --resume-mismatch): a cold ladder measures every "
+      "footprint",
       resumed(warm, *lad_args, "--cold") == ladder)
 warm_axes = write_csv("warm-axes.csv", lad_rows, {"axis.cold": "0", "axis.stride": "128",
                                                  "axis.chain": "address"})
@@ -185,6 +206,57 @@ odd_rows[0]["kernel"] = "nosuch"
 ok, why = refused(write_csv("odd-kernel.csv", odd_rows), *base,
                   says="a kernel and mode this build does not have")
 check("a row of a kernel no catalog has is refused", ok, why)
+
+# --resume FILE alone: the run of FILE, from its command line.
+alone = resumed(held, mismatch=False)
+check("--resume FILE alone plans what the file's run lacks", alone == full[2:], str(alone))
+check("an option equal to the file's run is accepted",
+      resumed(held, "--unroll", "1", "--occ", "25,50,75,100", mismatch=False) == full[2:])
+for args, says in [(("--unroll", "2"), "--unroll 2 differs from the run of the file (--unroll 1)"),
+                   (("--kernel", "copy"), "--kernel copy differs"),
+                   (("--occ", "25,50"), "--occ 25,50 differs"),
+                   (("--block", "256"), "--block 256 differs"),
+                   (("--max-noise", "1"), "--max-noise 1 differs")]:
+    ok, why = refused(held, *args, says=says, mismatch=False)
+    check(f"an option that contradicts the file's run is refused: {' '.join(args)}", ok, why)
+check("--resume-mismatch: the options given win",
+      len(resumed(held, "--kernel", "reduce", "--unroll", "2", "--vec", "4", "--occ", "25,50")) == 2)
+chained = write_csv("chained.csv", rows_for("reduce", "stream", full[:2]),
+                    {"resumed_from_command": "./run_sweep " + " ".join(base)},
+                    command="./run_sweep --resume reduce.csv")
+check("a resumed file resumes its first run's command",
+      resumed(chained, mismatch=False) == full[2:])
+spaced = write_csv("spaced.csv", rows_for("reduce", "stream", full[:2]),
+                   command="./run_sweep " + " ".join(base) + " --out my runs/r.csv --quiet")
+check("a command line whose --out holds a space resumes",
+      resumed(spaced, mismatch=False) == full[2:])
+plain = write_csv("no-command.csv", rows_for("reduce", "stream", full[:2]))
+ok, why = refused(plain, *base, says="records no command line", mismatch=False)
+check("a file without a command line is refused", ok, why)
+check("a file without a command line resumes with --resume-mismatch",
+      resumed(plain, *base) == full[2:])
+
+# The build and the timing: another git revision, other timing settings or missing axis lines
+# are refused, naming what differs, unless --resume-mismatch.
+cmd = "./run_sweep " + " ".join(base)
+for key, value, says in [("git_rev", "0123abc", "git revision 0123abc, this build is " + REV),
+                         ("git_rev", None, "git revision (none recorded)"),
+                         ("max_noise_pct", "1", "max_noise_pct is 1, this run's 0.5"),
+                         ("max_time_s", "2", "max_time_s is 2"),
+                         ("min_samples", "5", "min_samples is 5"),
+                         ("min_sample_ms", "4", "min_sample_ms is 4"),
+                         ("min_samples", None, "min_samples is (not recorded)"),
+                         ("axis.size", None, "no '# axis.size' line"),
+                         ("axis.waves", None, "no '# axis.waves' line")]:
+    path = write_csv(f"differs-{key}-{value}.csv", rows_for("reduce", "stream", full[:2]),
+                     {key: value}, command=cmd)
+    ok, why = refused(path, says=says, mismatch=False)
+    check(f"{key} {value or 'missing'}: refused", ok, why)
+    check(f"{key} {value or 'missing'}: resumed with --resume-mismatch",
+          resumed(path) == full[2:])
+ok, why = refused(write_csv("fake-size.csv", rows_for("reduce", "stream", full[:2]),
+                            {"axis.size": "1073741824"}, command=cmd), says="--size")
+check("--resume-mismatch still refuses a recorded run axis that differs", ok, why)
 
 # The file itself is checked before any GPU work: it exists, is a regular file (a FIFO would
 # block the read), parses with this schema's header and holds each point once.
@@ -258,7 +330,7 @@ for what, rows, todo in [
         ("a fail level", level_rows(levels[:5]) + level_rows(levels[5:6], "fail:probe 2 ended off its walk") +
          level_rows(levels[6:]), levels[5:6])]:
     path = write_csv("levels-%d.csv" % len(todo), rows)
-    rc, out, err = run(*sweep, "--resume", path)
+    rc, out, err = run(*sweep, "--resume", path, "--resume-mismatch")
     planned = [line.split()[0] for line in out.splitlines() if " load level " in line]
     first = next((line.split()[0] for line in out.splitlines()
                   if " load level " in line or " target " in line), "")

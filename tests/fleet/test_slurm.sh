@@ -48,9 +48,10 @@ for bad in "-- --kernel reduce" "--partition p --nodelist n -- x" "--partition p
         "$([ "$rc" -eq 2 ] && [ "$(echo "$said" | grep -c .)" -eq 1 ] || echo "exit $rc: $said")"
 done
 
-# Without --results, nothing lands in the caller's working directory: the default is
-# results/slurm-<UTC> of the checkout (a copy of submit in a scratch tree, with stand-in sinfo and
-# sbatch that print what a cluster would); the --sbatch list is passed as words, '*' unexpanded.
+# Without --results, nothing lands in the caller's working directory or the reference sets: the
+# default is runs/slurm-<UTC> of the checkout (a copy of submit in a scratch tree, with stand-in
+# sinfo and sbatch that print what a cluster would); the --sbatch list is passed as words, '*'
+# unexpanded.
 mkdir -p "$T/tree/bench/slurm" "$T/fakebin" "$T/cwd"
 cp "$SRC/bench/slurm/submit" "$T/tree/bench/slurm/"
 printf '#!/bin/sh\necho fakenode\n' >"$T/fakebin/sinfo"
@@ -59,8 +60,8 @@ chmod +x "$T/fakebin/sinfo" "$T/fakebin/sbatch"
 touch "$T/cwd/x.sbatch"
 said=$(cd "$T/cwd" && PATH=$T/fakebin:$PATH "$T/tree/bench/slurm/submit" --partition p \
     --sbatch '*' -- --kernel reduce 2>&1); rc=$?
-check "submit without --results: exit 0, results under the checkout's results/slurm-<UTC>" \
-    "$([ "$rc" -eq 0 ] && echo "$said" | grep -q "results $T/tree/results/slurm-[0-9TZ]*$" || echo "exit $rc: $said")"
+check "submit without --results: exit 0, results under the checkout's runs/slurm-<UTC>" \
+    "$([ "$rc" -eq 0 ] && echo "$said" | grep -q "results $T/tree/runs/slurm-[0-9TZ]*$" || echo "exit $rc: $said")"
 check "submit without --results: the working directory is left as it was" \
     "$(left=$(ls -A "$T/cwd"); [ "$left" = x.sbatch ] || echo "it holds: $left")"
 check "submit --sbatch '*': passed to sbatch as '*'" \

@@ -396,9 +396,10 @@ static void vec_reset(Vec *v, const char *kind, int index)
 }
 
 /* Options of the table the vectors never give, which still make prefixes ambiguous: --plugin
- * (its file is loaded by the program before the parser runs) and --no-loaded (a flag no vector
- * needs: it only skips a measurement). */
-static const char *const not_generated[] = {"plugin", "no-loaded"};
+ * (its file is loaded by the program before the parser runs), --no-loaded (a flag no vector
+ * needs: it only skips a measurement) and --resume-mismatch (it only relaxes what a resumed
+ * file is checked against, after parsing). */
+static const char *const not_generated[] = {"plugin", "no-loaded", "resume-mismatch"};
 
 static int min_prefix(int f)
 {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # tools/gpu/h200_session.sh [STEP...]: what one call on the lent GPU machine runs, in one go: build,
 # GPU tests (required to run: OCC_REQUIRE_GPU=1), then the sweeps whose CSVs become reference
-# results (written by run_sweep to its default path results/<gpu>/, then packed into $OUT).
+# results (written by run_sweep to its default path runs/<gpu>/, then packed into $OUT as
+# results/<gpu>/, the folder tools/results/refresh.py makes them the reference set of).
 # Steps: tests, mission, reduce, copy, ladder, chase, thread (default: all, in that order), cold,
 # fma, mixed (the arithmetic families, as tools/gpu/gpu_check_fma.sh runs them), arith
 # (tools/analysis/arith_report.py over this session's CSVs: plateaus, knees, the FMA latency),
@@ -27,12 +28,12 @@
 # --recompute over this session's CSVs: the model's agreement line of each, into
 # logs/agreement.log).
 # Writes $OUT (default ./out): results.tgz (the CSVs and knee reports this call wrote under
-# results/) and logs.tgz, packed again after every step.
+# runs/<gpu>/, as results/<gpu>/<name>) and logs.tgz, packed again after every step.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/out}
 LOGS=$OUT/logs
-mkdir -p "$OUT" "$LOGS"
+mkdir -p "$OUT" "$LOGS" runs
 steps=${*:-tests mission reduce copy ladder chase thread}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
     --format=csv | tee "$LOGS/nvidia-smi.txt"
@@ -99,12 +100,13 @@ ncu_smem() {
             --out "$LOGS/ncu-$name.csv" | grep -E "l1tex__|smsp__" | sed "s/^/$name occ 50%: /"
     done
 }
-# Only what this session measured (the CSVs and knee reports written after it started) and the
-# logs, as two archives (only 8 files come back from the machine), made again after every step
-# so that a run cut short still returns what it finished.
+# Only what this session measured (the CSVs and knee reports written under runs/ after it
+# started, named results/<gpu>/... in the archive) and the logs, as two archives (only 8 files
+# come back from the machine), made again after every step so that a run cut short still
+# returns what it finished.
 pack() {
-    find results -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -print0 |
-        tar czf "$OUT/results.tgz" --null -T -
+    find runs -newer "$LOGS/nvidia-smi.txt" \( -name '*.csv' -o -name '*-knee.md' \) -print0 |
+        tar czf "$OUT/results.tgz" --null -T - --transform 's|^runs/|results/|'
     tar czf "$OUT/logs.tgz" -C "$OUT" logs
 }
 t0=$(ms)
@@ -124,7 +126,7 @@ for s in $steps; do
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
     fma) ./run_sweep --kernel fma --vec 4,8 --quiet ;;
     mixed) ./run_sweep --kernel mixed --size 1G --quiet ;;
-    arith) python3 tools/analysis/arith_report.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
+    arith) python3 tools/analysis/arith_report.py $(find runs -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
         2>&1 | tee "$LOGS/arith.log" ;;
     blocks) ./run_sweep --kernel reduce --block 128,256,512,1024 --quiet ;;
     blockcheck) OCC_BUILD=$PWD/build tools/gpu/gpu_check_block.sh "$LOGS/block" ;;
@@ -132,7 +134,7 @@ for s in $steps; do
     leverscheck) OCC_BUILD=$PWD/build tools/gpu/gpu_check_ladder.sh "$LOGS/ladder" 2>&1 | tail -n 40 ;;
     static) ./run_sweep --kernel reduce,copy --schedule static --quiet ;;
     big) ./run_sweep --kernel reduce,copy --size 4G --quiet ;;
-    fidelity) python3 tools/analysis/fidelity.py $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
+    fidelity) python3 tools/analysis/fidelity.py $(find runs -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
         2>&1 | tee "$LOGS/fidelity.log" ;;
     sanitize) tools/gpu/sanitize.sh build "$LOGS/sanitize" > "$LOGS/sanitize.log" 2>&1
         echo "sanitize exit $?"; tail -n 30 "$LOGS/sanitize.log" ;;
@@ -142,7 +144,7 @@ for s in $steps; do
     fmancu) ncu_fma 2>&1 | tee "$LOGS/fmancu.log" | grep -E "occ 100%:|==ERROR" ;;
     ncu) ncu_points 2>&1 | tee "$LOGS/ncu.log" | grep -E "^point|warps_active|long_scoreboard|==ERROR|==WARNING" ;;
     compare) # the runs of this session against the reference runs of the same commands
-        fresh=$(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv')
+        fresh=$(find runs -newer "$LOGS/nvidia-smi.txt" -name '*.csv')
         for ref in results/h200/*.csv; do
             [ -n "$fresh" ] || break
             cmd=$(grep -m1 '^# command=' "$ref"); cmd=${cmd#\# command=}
@@ -154,7 +156,7 @@ for s in $steps; do
         ./run_sweep --kernel reduce,copy --unroll 2,4,8 --vec 8,16 --occ 12.5..100 --size 2G --quiet --out "$LOGS/perf-2g.csv" --force | tail -n 20 ;;
     loaded) OCC_BUILD=$PWD/build tools/gpu/gpu_check_loaded.sh "$LOGS/loaded" 2>&1 | tee "$LOGS/loaded.log" |
         grep -E "^(PASS|FAIL)|^loaded check" ;;
-    agreement) for csv in $(find results -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort); do
+    agreement) for csv in $(find runs -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort); do
             echo "== $csv $(grep -m1 '^# command=' "$csv")"
             build/bench/occsweep --recompute "$csv" 2>&1 | grep -E "^recomputed|^model agreement|occsweep:"
         done 2>&1 | tee "$LOGS/agreement.log" ;;
