@@ -63,7 +63,8 @@ int occ_run_summary_knees(const OccModel *m, const OccRow *rows, int n, const ch
     if (nk > 0) {
         char which[200];
         occ_model_describe(m, which, sizeof which);
-        printf("model: %s, roof %.1f GB/s, %d SMs\n", which, m->roof_gbps, m->sm_count);
+        printf("model: %s, %d SMs; each variant predicted up to its traffic's roof (model roof, "
+               "below)\n", which, m->sm_count);
         occ_knee_print(stdout, knees, nk);
     }
     occ_chain_print(stdout, chains, nc);

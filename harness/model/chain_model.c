@@ -160,16 +160,19 @@ static void fill_knee(const OccRow *rows, int n, const OccRow *first, OccChainKn
     }
     const double needed = k->latency_cycles * k->issue_per_sm_clk / k->unroll; /* W* per SM */
     k->warps_per_subpartition = needed / OCC_CHAIN_SUBPARTITIONS;
+    double lowest = NAN;
     for (int i = 0; i < n; i++) {
         const OccRow *r = &rows[i];
         if (!usable(r) || !same_variant(r, first)) continue;
         const double o = r->occ_achieved_pct;
+        if (!(o >= lowest)) lowest = o;
         if (rate_of(r) >= OCC_SUMMARY_KNEE_FRACTION * k->best_rate &&
             !(o >= k->knee_measured_pct))
             k->knee_measured_pct = o;
         if (warps_of(r) >= OCC_SUMMARY_KNEE_FRACTION * needed && !(o >= k->knee_predicted_pct))
             k->knee_predicted_pct = o;
     }
+    k->knee_measured_at_lowest = k->knee_measured_pct == lowest;
     if (isfinite(k->knee_measured_pct) && isfinite(k->knee_predicted_pct)) {
         const double lo = fmin(k->knee_measured_pct, k->knee_predicted_pct);
         const double hi = fmax(k->knee_measured_pct, k->knee_predicted_pct);
@@ -207,7 +210,8 @@ void occ_chain_print(FILE *f, const OccChainKnee *k, int n)
     int w = (int)strlen("variant");
     for (int i = 0; i < n; i++)
         if ((int)strlen(k[i].variant) > w) w = (int)strlen(k[i].variant);
-    fprintf(f, "%-*s  %2s  %2s  %5s  %12s  %6s  %8s  %7s  %8s  %9s  %6s  %7s\n", w, "variant",
+    int lowest = 0; /* variants whose measured knee is their lowest level */
+    fprintf(f, "%-*s  %2s  %2s  %5s  %12s  %6s  %8s  %7s  %8s  %9s  %8s  %7s\n", w, "variant",
             "U", "V", "block", "best rate", "% peak", "L cycles", "L ns", "ops/SM/c",
             "warps/SP", "knee %", "model %");
     for (int i = 0; i < n; i++) {
@@ -219,16 +223,17 @@ void occ_chain_print(FILE *f, const OccChainKnee *k, int n)
         occ_row_print_num(f, 7, 2, k[i].latency_ns);
         occ_row_print_num(f, 8, 3, k[i].issue_per_sm_clk);
         occ_row_print_num(f, 9, 2, k[i].warps_per_subpartition);
-        occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
+        occ_summary_print_knee(f, 8, k[i].knee_measured_pct, k[i].knee_measured_at_lowest);
         occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
         fputc('\n', f);
+        lowest += k[i].knee_measured_at_lowest;
     }
     int both, agree;
     agreement(k, n, &both, &agree);
     fprintf(f, "chain model: best rate in GFLOP/s (fma, mma) or GB/s (smem); L = cycles per "
                "dependent operation below the plateau; warps/SP = L x ops/SM/clock / U / %d; "
-               "predicted knee within one occupancy level for %d of %d variants\n",
-            OCC_CHAIN_SUBPARTITIONS, agree, both);
+               "predicted knee within one occupancy level for %d of %d variants%s\n",
+            OCC_CHAIN_SUBPARTITIONS, agree, both, lowest ? "; " OCC_KNEE_LOWEST_NOTE : "");
 }
 
 void occ_chain_write_markdown(FILE *f, const OccChainKnee *k, int n)
@@ -258,7 +263,7 @@ void occ_chain_write_markdown(FILE *f, const OccChainKnee *k, int n)
         occ_row_print_md_num(f, 2, k[i].latency_ns);
         occ_row_print_md_num(f, 3, k[i].issue_per_sm_clk);
         occ_row_print_md_num(f, 2, k[i].warps_per_subpartition);
-        occ_row_print_md_num(f, 2, k[i].knee_measured_pct);
+        occ_summary_print_md_knee(f, k[i].knee_measured_pct, k[i].knee_measured_at_lowest);
         occ_row_print_md_num(f, 2, k[i].knee_predicted_pct);
         if (k[i].knee_levels_apart < 0)
             fprintf(f, " - |\n");

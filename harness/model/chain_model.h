@@ -56,6 +56,8 @@ typedef struct OccChainKnee {
     double issue_per_sm_clk;   /* r: its best operations per SM per clock */
     double warps_per_subpartition; /* W* / OCC_CHAIN_SUBPARTITIONS = L x r / U / 4 */
     double knee_measured_pct;  /* lowest occ_achieved_pct reaching the knee fraction of best */
+    int knee_measured_at_lowest; /* 1 when knee_measured_pct is the lowest occ_achieved_pct of
+                                    its rows: the knee may lie below the run's lowest level */
     double knee_predicted_pct; /* lowest occ_achieved_pct of its rows with W >= fraction x W* */
     int knee_levels_apart;     /* distinct occ_achieved_pct of its rows in (lower knee, higher
                                   knee]; -1 when either knee is NaN */

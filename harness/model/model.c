@@ -315,6 +315,7 @@ int occ_knee_compute(const OccModel *m, const OccRow *rows, int n_rows, OccKnee 
         k->block_threads = measured[v].block_threads;
         k->best_gbps = measured[v].best_gbps;
         k->knee_measured_pct = measured[v].knee_occ_pct;
+        k->knee_measured_at_lowest = measured[v].knee_at_lowest;
         k->knee_predicted_pct = NAN;
         for (int p = 0; p < n_predicted; p++)
             if (occ_row_str_same(predicted[p].variant, k->variant) &&

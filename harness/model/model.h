@@ -132,6 +132,8 @@ typedef struct OccKnee {
                              for a stream's adjacent lines (OCC_REQUESTS_LINES), else 1 */
     double knee_measured_pct;  /* lowest occ_achieved_pct whose gbps_median reaches
                                   OCC_SUMMARY_KNEE_FRACTION x best_gbps, % (occ_summary_compute) */
+    int knee_measured_at_lowest; /* knee_at_lowest of the measured knee (occ_summary_compute):
+                                    1 when it is the lowest level the run measured */
     double knee_predicted_pct; /* the same rule applied to the model's prediction over the same
                                   rows (predicted from m, not read from the rows), % */
     double bytes_in_flight_at_knee; /* bytes_in_flight_per_sm of the row at the measured knee

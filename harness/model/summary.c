@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "rowfmt.h"
 
@@ -12,6 +13,7 @@
 typedef struct Rate {
     size_t rate, pct;                  /* offsetof the OccRow fields */
     double *best, *best_occ, *best_pct, *knee;
+    int *knee_at_lowest;
 } Rate;
 
 static double field(const OccRow *r, size_t at) { return *(const double *)((const char *)r + at); }
@@ -26,6 +28,7 @@ static int of_entry(const OccRow *r, const OccVariantSummary *s)
 static void summarize_rate(const OccRow *rows, int n_rows, const OccVariantSummary *s, Rate q)
 {
     *q.best = *q.best_occ = *q.best_pct = *q.knee = NAN;
+    *q.knee_at_lowest = 0;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
         const double x = field(r, q.rate);
@@ -37,15 +40,18 @@ static void summarize_rate(const OccRow *rows, int n_rows, const OccVariantSumma
         }
     }
     if (isnan(*q.best)) return;
+    double lowest = NAN;
     for (int i = 0; i < n_rows; i++) {
         const OccRow *r = &rows[i];
         const double x = field(r, q.rate);
         if (!of_entry(r, s) || !isfinite(x) || isnan(r->occ_achieved_pct))
             continue;
+        if (!(r->occ_achieved_pct >= lowest)) lowest = r->occ_achieved_pct;
         if (x >= OCC_SUMMARY_KNEE_FRACTION * *q.best &&
             (isnan(*q.knee) || r->occ_achieved_pct < *q.knee))
             *q.knee = r->occ_achieved_pct;
     }
+    *q.knee_at_lowest = *q.knee == lowest;
 }
 
 static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary *s)
@@ -55,11 +61,29 @@ static void summarize_variant(const OccRow *rows, int n_rows, OccVariantSummary 
     summarize_rate(rows, n_rows, s,
                    (Rate){offsetof(OccRow, gbps_median), offsetof(OccRow, pct_of_memcpy),
                           &s->best_gbps, &s->best_occ_pct, &s->best_pct_of_memcpy,
-                          &s->knee_occ_pct});
+                          &s->knee_occ_pct, &s->knee_at_lowest});
     summarize_rate(rows, n_rows, s,
                    (Rate){offsetof(OccRow, gflops_median), offsetof(OccRow, pct_of_flop_peak),
                           &s->best_gflops, &s->best_gflops_occ_pct, &s->best_pct_of_flop_peak,
-                          &s->knee_gflops_occ_pct});
+                          &s->knee_gflops_occ_pct, &s->knee_gflops_at_lowest});
+}
+
+void occ_summary_print_knee(FILE *f, int width, double knee_pct, int at_lowest)
+{
+    char cell[64];
+    if (isnan(knee_pct))
+        snprintf(cell, sizeof cell, "-");
+    else
+        snprintf(cell, sizeof cell, "%s%.2f", at_lowest ? OCC_KNEE_LOWEST_MARK : "", knee_pct);
+    fprintf(f, "  %*s", width, cell);
+}
+
+void occ_summary_print_md_knee(FILE *f, double knee_pct, int at_lowest)
+{
+    if (at_lowest && !isnan(knee_pct))
+        fprintf(f, " %s%.2f (lowest level run) |", OCC_KNEE_LOWEST_MARK, knee_pct);
+    else
+        occ_row_print_md_num(f, 2, knee_pct);
 }
 
 int occ_summary_per_block(const OccVariantSummary *v, int n)

@@ -9,6 +9,8 @@
 #ifndef OCC_SUMMARY_H
 #define OCC_SUMMARY_H
 
+#include <stdio.h>
+
 #include "csv.h"
 
 /* The knee is the lowest occupancy reaching this fraction of a variant's best gbps_median. */
@@ -24,11 +26,15 @@ typedef struct OccVariantSummary {
     double best_pct_of_memcpy; /* pct_of_memcpy of that row, % of the run's memcpy roof */
     double knee_occ_pct;       /* lowest occ_achieved_pct with gbps_median >=
                                   OCC_SUMMARY_KNEE_FRACTION x best_gbps, % */
+    int knee_at_lowest;        /* 1 when knee_occ_pct is the lowest occ_achieved_pct among the
+                                  rows with a finite gbps_median: the run started at or above
+                                  the knee, which may lie lower; else 0 */
     double best_gflops;        /* the same on gflops_median (arithmetic families), GFLOP/s */
     double best_gflops_occ_pct; /* occ_achieved_pct of that row, %; ties to the lower */
     double best_pct_of_flop_peak; /* pct_of_flop_peak of that row, % */
     double knee_gflops_occ_pct; /* lowest occ_achieved_pct reaching OCC_SUMMARY_KNEE_FRACTION x
                                    best_gflops, % */
+    int knee_gflops_at_lowest;  /* knee_at_lowest of knee_gflops_occ_pct */
     int n_ok;                  /* ok rows of the variant */
 } OccVariantSummary;
 
@@ -39,5 +45,22 @@ int occ_summary_compute(const OccRow *rows, int n_rows, OccVariantSummary *out, 
 
 /* 1 when the entries hold more than one block size (the tables then name each line's). */
 int occ_summary_per_block(const OccVariantSummary *v, int n);
+
+/* The mark of a knee at the lowest level a run measured (OccVariantSummary.knee_at_lowest):
+ * the knee is at most that level. */
+#define OCC_KNEE_LOWEST_MARK "<="
+
+/* Prints to f a knee occupancy cell right-aligned in width (after two spaces, as
+ * occ_row_print_num): "-" for NaN, else the knee with 2 decimals, preceded by
+ * OCC_KNEE_LOWEST_MARK when at_lowest. */
+void occ_summary_print_knee(FILE *f, int width, double knee_pct, int at_lowest);
+
+/* The same as a markdown table cell (" K |", as occ_row_print_md_num with 2 decimals), at the
+ * lowest level " <=K (lowest level run) |". */
+void occ_summary_print_md_knee(FILE *f, double knee_pct, int at_lowest);
+
+/* The sentence explaining OCC_KNEE_LOWEST_MARK, for the line under a table that uses it. */
+#define OCC_KNEE_LOWEST_NOTE \
+    OCC_KNEE_LOWEST_MARK ": the knee is the lowest level measured; it may lie lower"
 
 #endif

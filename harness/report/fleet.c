@@ -76,14 +76,14 @@ static int compare_siblings(const OccFleetMember *m, OccFleetEntry *e, int n)
             noise[k++] = isfinite(e[j].noise_pct) ? e[j].noise_pct : 0;
         }
         e[i].n_siblings = k - 1;
-        e[i].vs_model_pct = e[i].bound_pct = NAN;
+        e[i].vs_type_pct = e[i].bound_pct = NAN;
         e[i].outlier = 0;
         if (k < 2) continue;
         const double ref = median(plateau, k), ref_noise = median(noise, k);
         const double own = isfinite(e[i].noise_pct) ? e[i].noise_pct : 0;
-        e[i].vs_model_pct = 100.0 * (e[i].plateau_gbps / ref - 1.0);
+        e[i].vs_type_pct = 100.0 * (e[i].plateau_gbps / ref - 1.0);
         e[i].bound_pct = OCC_FLEET_NOISE_SIGMAS * sqrt(own * own + ref_noise * ref_noise);
-        e[i].outlier = fabs(e[i].vs_model_pct) > e[i].bound_pct;
+        e[i].outlier = fabs(e[i].vs_type_pct) > e[i].bound_pct;
     }
     free(plateau);
     free(noise);
@@ -108,7 +108,8 @@ static int add_entry(const OccFleetMember *m, int k, const char *variant, OccFle
                               .member = k,
                               .plateau_gbps = s[0].best_gbps,
                               .noise_pct = noise_at(&m[k], variant, s[0].best_gbps),
-                              .knee_occ_pct = s[0].knee_occ_pct};
+                              .knee_occ_pct = s[0].knee_occ_pct,
+                              .knee_at_lowest = s[0].knee_at_lowest};
     (*n)++;
     return 0;
 }
@@ -153,7 +154,7 @@ static void print_spread(FILE *f, const OccFleetMember *m, const OccFleetEntry *
         if (k < 64) v[k++] = e[j].plateau_gbps;
     }
     if (k < 2) return;
-    fprintf(f, "spread %s on %s: %.2f%% over %d GPUs (%.1f..%.1f GB/s)\n", e[i].variant,
+    fprintf(f, "spread %s on %s: %.2f%% over %d runs (%.1f..%.1f GB/s)\n", e[i].variant,
             m[e[i].member].gpu_name, 100.0 * (hi - lo) / median(v, k), k, lo, hi);
 }
 
@@ -174,9 +175,27 @@ static void print_model_inputs(FILE *f, const OccFleetMember *m, int n)
     else
         fprintf(f, "model inputs: %d..%d", lo, hi);
     fprintf(f,
-            " load levels per GPU (kernel %s, mode %s), in the per-GPU CSVs, not compared "
+            " load levels per run (kernel %s, mode %s), in the runs' CSVs, not compared "
             "here\n",
             first->kernel, first->mode);
+}
+
+static const char *device_of(const OccFleetMember *m)
+{
+    return m->device != NULL ? m->device : m->label;
+}
+
+/* The number of distinct devices among m[0..n). */
+static int count_devices(const OccFleetMember *m, int n)
+{
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        int seen = 0;
+        for (int j = 0; j < k && !seen; j++)
+            seen = occ_row_str_same(device_of(&m[j]), device_of(&m[k]));
+        count += !seen;
+    }
+    return count;
 }
 
 int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
@@ -191,19 +210,20 @@ int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
         free(e);
         return -1;
     }
-    int vw = (int)strlen("variant"), gw = (int)strlen("gpu");
+    int vw = (int)strlen("variant"), gw = (int)strlen("run"), lowest = 0;
     for (int i = 0; i < n_e; i++) {
         vw = (int)strlen(e[i].variant) > vw ? (int)strlen(e[i].variant) : vw;
         gw = (int)strlen(m[e[i].member].label) > gw ? (int)strlen(m[e[i].member].label) : gw;
     }
-    fprintf(f, "%-*s  %-*s  %12s  %7s  %10s  %10s\n", vw, "variant", gw, "gpu", "plateau GB/s",
-            "noise %", "knee occ %", "vs model %");
+    fprintf(f, "%-*s  %-*s  %12s  %7s  %10s  %13s\n", vw, "variant", gw, "run", "plateau GB/s",
+            "noise %", "knee occ %", "vs GPU type %");
     for (int i = 0; i < n_e; i++) {
         fprintf(f, "%-*s  %-*s", vw, e[i].variant, gw, m[e[i].member].label);
         occ_row_print_num(f, 12, 1, e[i].plateau_gbps);
         occ_row_print_num(f, 7, 2, e[i].noise_pct);
-        occ_row_print_num(f, 10, 1, e[i].knee_occ_pct);
-        occ_row_print_num(f, 10, 2, e[i].vs_model_pct);
+        occ_summary_print_knee(f, 10, e[i].knee_occ_pct, e[i].knee_at_lowest);
+        occ_row_print_num(f, 13, 2, e[i].vs_type_pct);
+        lowest += e[i].knee_at_lowest;
         fprintf(f, "%s\n", e[i].outlier ? "  outlier" : "");
     }
     for (int i = 0, start = 0; i <= n_e; i++) {
@@ -217,17 +237,19 @@ int occ_fleet_print(FILE *f, const OccFleetMember *m, int n)
         outliers++;
         fprintf(
             f,
-            "outlier: %s on %s (%s): plateau %.1f GB/s, %+.2f%% vs the median of the model's %d "
-            "GPUs, beyond %.0f x the combined noise (%.2f%%)\n",
+            "outlier: %s on %s (%s): plateau %.1f GB/s, %+.2f%% vs the median of the %d runs on "
+            "this GPU type, beyond %.0f x the combined noise (%.2f%%)\n",
             e[i].variant, m[e[i].member].label, m[e[i].member].gpu_name, e[i].plateau_gbps,
-            e[i].vs_model_pct, e[i].n_siblings + 1, OCC_FLEET_NOISE_SIGMAS, e[i].bound_pct);
+            e[i].vs_type_pct, e[i].n_siblings + 1, OCC_FLEET_NOISE_SIGMAS, e[i].bound_pct);
     }
     print_model_inputs(f, m, n);
     fprintf(f,
-            "fleet: %d GPU run(s), %d outlier(s); plateau = best GB/s, knee = lowest occupancy "
-            "reaching %.0f%% of it; outlier = more than %.0f combined standard deviations of "
-            "the plateau points from its model's median\n",
-            n, outliers, 100.0 * OCC_SUMMARY_KNEE_FRACTION, OCC_FLEET_NOISE_SIGMAS);
+            "fleet: %d run(s) on %d GPU(s), %d outlier(s); plateau = best GB/s, knee = lowest "
+            "occupancy reaching %.0f%% of it%s; vs GPU type = the plateau against the median "
+            "of the runs on GPUs of the same name (not a model prediction); outlier = more than "
+            "%.0f combined standard deviations of the plateau points from that median\n",
+            n, count_devices(m, n), outliers, 100.0 * OCC_SUMMARY_KNEE_FRACTION,
+            lowest ? " (" OCC_KNEE_LOWEST_NOTE ")" : "", OCC_FLEET_NOISE_SIGMAS);
     free(e);
     return outliers;
 }

@@ -41,8 +41,9 @@ static void print_share(FILE *f, int p, int q)
 }
 
 /* Writes "NAME G GB/s" for each distinct roof of k[0..n) (OccKnee.roof), in order of first
- * appearance, separated by sep. */
-static void print_roofs(FILE *f, const OccKnee *k, int n, const char *sep)
+ * appearance, separated by sep; with m, followed by ": B B" (the bytes in flight per SM that roof
+ * needs: roof x m's unloaded latency / SMs). */
+static void print_roofs(FILE *f, const OccKnee *k, int n, const char *sep, const OccModel *m)
 {
     int printed = 0;
     for (int i = 0; i < n; i++) {
@@ -53,6 +54,9 @@ static void print_roofs(FILE *f, const OccKnee *k, int n, const char *sep)
                    k[j].roof.gbps == k[i].roof.gbps;
         if (seen) continue;
         fprintf(f, "%s%s %.1f GB/s", printed++ ? sep : "", k[i].roof.name, k[i].roof.gbps);
+        if (m != NULL)
+            fprintf(f, ": %.0f B", m->sm_count > 0 ? k[i].roof.gbps * m->latency_ns / m->sm_count
+                                                    : NAN);
     }
 }
 
@@ -74,14 +78,16 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
     for (int i = 0; i < n; i++)
         if ((int)strlen(k[i].variant) > name_w) name_w = (int)strlen(k[i].variant);
     const int blocks = per_block(k, n);
-    fprintf(f, "%-*s  %2s  %2s%s  %9s  %6s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
+    int lowest = 0; /* variants whose measured knee is their lowest level */
+    fprintf(f, "%-*s  %2s  %2s%s  %9s  %8s  %7s  %14s  %8s  %8s\n", name_w, "variant", "U", "V",
             blocks ? "  block" : "", "best GB/s", "knee %", "model %", "B/SM at knee", "miss %",
             "at occ %");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%-*s  %2d  %2d", name_w, k[i].variant, k[i].unroll, k[i].vec_bytes);
         if (blocks) fprintf(f, "  %5d", k[i].block_threads);
         occ_row_print_num(f, 9, 1, k[i].best_gbps);
-        occ_row_print_num(f, 6, 2, k[i].knee_measured_pct);
+        occ_summary_print_knee(f, 8, k[i].knee_measured_pct, k[i].knee_measured_at_lowest);
+        lowest += k[i].knee_measured_at_lowest;
         occ_row_print_num(f, 7, 2, k[i].knee_predicted_pct);
         occ_row_print_num(f, 14, 0, k[i].bytes_in_flight_at_knee);
         occ_row_print_num(f, 8, 1, k[i].worst_miss_pct);
@@ -89,10 +95,10 @@ void occ_knee_print(FILE *f, const OccKnee *k, int n)
         fputc('\n', f);
     }
     fprintf(f, "knee = lowest occupancy reaching %.0f%% of the variant's best GB/s (model %% = the "
-               "same on the Little's-law prediction)\n",
-            100.0 * OCC_SUMMARY_KNEE_FRACTION);
+               "same on the Little's-law prediction)%s\n",
+            100.0 * OCC_SUMMARY_KNEE_FRACTION, lowest ? "; " OCC_KNEE_LOWEST_NOTE : "");
     fputs("model roof: ", f);
-    print_roofs(f, k, n, "; ");
+    print_roofs(f, k, n, "; ", NULL);
     fputc('\n', f);
     OccAgreement a;
     occ_knee_agreement(k, n, &a);
@@ -136,9 +142,9 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
                "curve, latency = L(X) at the predicted X (X = min(roof, f B S / L(X))).\n\n");
     fprintf(f, "- model: %s\n", which);
     fprintf(f, "- unloaded DRAM latency: %.1f ns\n", m->latency_ns);
-    fprintf(f, "- roof (cudaMemcpy device to device): %.1f GB/s\n", m->roof_gbps);
-    fputs("- roof of each variant's traffic (the `roof GB/s` column): ", f);
-    print_roofs(f, k, n, "; ");
+    fputs("- roof of each variant's traffic (the `roof GB/s` column), where its prediction "
+          "stops: ", f);
+    print_roofs(f, k, n, "; ", NULL);
     fputc('\n', f);
     fprintf(f, "- SMs: %d\n", m->sm_count);
     const double spread = occ_curve_trip_spread(m->curve);
@@ -146,8 +152,9 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
         fprintf(f, "- trip spread of a stream's adjacent lines (the read levels' own trips): %.2f "
                    "of the spread of independent latencies\n",
                 spread);
-    fprintf(f, "- bytes in flight per SM the roof needs (roof x latency / SMs): %.0f B\n",
-            m->sm_count > 0 ? m->roof_gbps * m->latency_ns / m->sm_count : NAN);
+    fputs("- bytes in flight per SM each roof needs (roof x unloaded latency / SMs): ", f);
+    print_roofs(f, k, n, "; ", m);
+    fputc('\n', f);
     fprintf(f, "- knee: lowest occupancy reaching %.0f%% of the variant's best GB/s, measured and "
                "on the prediction\n\n",
             100.0 * OCC_SUMMARY_KNEE_FRACTION);
@@ -163,7 +170,7 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
         if (blocks) fprintf(f, " %d |", k[i].block_threads);
         occ_row_print_md_num(f, 1, k[i].best_gbps);
         occ_row_print_md_num(f, 1, k[i].roof.gbps);
-        occ_row_print_md_num(f, 2, k[i].knee_measured_pct);
+        occ_summary_print_md_knee(f, k[i].knee_measured_pct, k[i].knee_measured_at_lowest);
         occ_row_print_md_num(f, 2, k[i].knee_predicted_pct);
         occ_row_print_md_num(f, 0, k[i].bytes_in_flight_at_knee);
         occ_row_print_md_num(f, 1, k[i].worst_miss_pct);

@@ -24,9 +24,11 @@ typedef struct OccAgreement {
 void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a);
 
 /* Prints to f an aligned table, one line per variant (variant, U, V, best GB/s, knee occupancy %
- * measured and predicted, bytes in flight per SM at the knee, worst miss % and its occupancy;
- * "-" for NaN), a line naming each distinct roof of the variants ("model roof: NAME G GB/s; ..."),
- * one line with the agreement (occ_knee_agreement), then one line per variant with a cause. */
+ * measured (occ_summary_print_knee: marked when at the lowest level run) and predicted, bytes in
+ * flight per SM at the knee, worst miss % and its occupancy; "-" for NaN), a line saying what the
+ * knees are (and the mark, when a knee has it), a line naming each distinct roof of the variants
+ * ("model roof: NAME G GB/s; ..."), one line with the agreement (occ_knee_agreement), then one
+ * line per variant with a cause. */
 void occ_knee_print(FILE *f, const OccKnee *k, int n);
 
 /* Writes the knee report's markdown to f: a title naming gpu_name, which model, its inputs, the
@@ -36,9 +38,9 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
 /* Writes the knee report as markdown to path (whole or not at all: harness/report/report_file.h):
  * when m is not NULL and n > 0, the Little's-law report of occ_knee_markdown (a title naming
  * gpu_name, which model (occ_model_describe), its inputs (with the trip spread where the curve
- * has one: occ_curve_trip_spread), each distinct roof of the variants and
- * the bytes in flight per SM the memcpy roof needs, a table with one row per variant (its roof
- * in the column `roof GB/s`), a section "Agreement" (occ_knee_agreement, and each
+ * has one: occ_curve_trip_spread), each distinct roof of the variants and the bytes in flight
+ * per SM each needs, a table with one row per variant (its roof in the column `roof GB/s`; a
+ * measured knee at the lowest level run written "<=K (lowest level run)"), a section "Agreement" (occ_knee_agreement, and each
  * natural variant whose knees are more than one level apart), a section "Model misses > 20%"
  * listing each cause or saying there is none), else only the title; then the chain section of
  * chains[0..n_chains) (harness/model/chain_model.h; none when n_chains is 0). Returns 0, or -1

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "knee_report.h"
+#include "loaded_levels.h"
 #include "report_file.h"
 #include "rowfmt.h"
 #include "summary.h"
@@ -179,7 +180,22 @@ static void write_status_counts(FILE *f, const OccCsvTable *t)
                "\"other\": %d},\n", t->n_rows, ok, skip, fail, t->n_rows - ok - skip - fail);
 }
 
-static void write_model(FILE *f, const OccModel *m)
+/* {"name", "gbps"} of roof, or null when it has no name. */
+static void write_roof(FILE *f, const OccTrafficRoof *roof)
+{
+    if (roof->name == NULL) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"name\": ", f);
+    json_str(f, roof->name);
+    fputs(", \"gbps\": ", f);
+    json_num(f, roof->gbps);
+    fputc('}', f);
+}
+
+/* The model with each distinct roof of the knees k[0..n), in order of first appearance. */
+static void write_model(FILE *f, const OccModel *m, const OccKnee *k, int n)
 {
     char which[400];
     fputs("  \"model\": ", f);
@@ -192,9 +208,19 @@ static void write_model(FILE *f, const OccModel *m)
     json_str(f, which);
     fputs(", \"dram_latency_ns\": ", f);
     json_num(f, m->latency_ns);
-    fputs(", \"roof_gbps\": ", f);
-    json_num(f, m->roof_gbps);
-    fprintf(f, ", \"sm_count\": %d},\n", m->sm_count);
+    fputs(", \"roofs\": [", f);
+    int printed = 0;
+    for (int i = 0; i < n; i++) {
+        if (k[i].roof.name == NULL) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = k[j].roof.name != NULL && strcmp(k[j].roof.name, k[i].roof.name) == 0 &&
+                   k[j].roof.gbps == k[i].roof.gbps;
+        if (seen) continue;
+        fputs(printed++ ? ", " : "", f);
+        write_roof(f, &k[i].roof);
+    }
+    fprintf(f, "], \"sm_count\": %d},\n", m->sm_count);
 }
 
 static void write_agreement(FILE *f, const OccKnee *k, int n)
@@ -231,11 +257,16 @@ static void write_plateau(FILE *f, const char *key, double value, const char *un
     fputc('}', f);
 }
 
-static void write_knee(FILE *f, const char *model, double measured, double predicted,
-                       int levels_apart)
+static void write_knee(FILE *f, const char *model, double measured, int at_lowest,
+                       double predicted, int levels_apart, const OccTrafficRoof *roof)
 {
     fprintf(f, ",\n     \"knee\": {\"model\": \"%s\", \"measured_occ_pct\": ", model);
     json_num(f, measured);
+    fprintf(f, ", \"measured_at_lowest_level\": %s, \"roof\": ", at_lowest ? "true" : "false");
+    if (roof != NULL)
+        write_roof(f, roof);
+    else
+        fputs("null", f);
     fputs(", \"predicted_occ_pct\": ", f);
     json_num(f, predicted);
     fputs(", \"levels_apart\": ", f);
@@ -277,8 +308,8 @@ static void write_variant_knee(FILE *f, const OccJsonSummary *s, const OccRow *r
     for (int i = 0; i < s->n_knees; i++) {
         const OccKnee *k = &s->knees[i];
         if (!same_group(r, k->variant, k->block_threads)) continue;
-        write_knee(f, "littles_law", k->knee_measured_pct, k->knee_predicted_pct,
-                   k->knee_levels_apart);
+        write_knee(f, "littles_law", k->knee_measured_pct, k->knee_measured_at_lowest,
+                   k->knee_predicted_pct, k->knee_levels_apart, &k->roof);
         fprintf(f, ",\n     \"agreement\": {\"points\": %d, \"points_within\": %d, \"natural\": "
                    "%s}", k->points, k->points_agree,
                 k->reg_cap_per_thread == 0 && !k->spills && k->points > 0 ? "true" : "false");
@@ -287,7 +318,8 @@ static void write_variant_knee(FILE *f, const OccJsonSummary *s, const OccRow *r
     for (int i = 0; i < s->n_chains; i++) {
         const OccChainKnee *c = &s->chains[i];
         if (!same_group(r, c->variant, c->block_threads)) continue;
-        write_knee(f, "chain", c->knee_measured_pct, c->knee_predicted_pct, c->knee_levels_apart);
+        write_knee(f, "chain", c->knee_measured_pct, c->knee_measured_at_lowest,
+                   c->knee_predicted_pct, c->knee_levels_apart, NULL);
         fputs(",\n     \"agreement\": null", f);
         return;
     }
@@ -323,7 +355,8 @@ static void write_variant(FILE *f, const OccJsonSummary *s, const Group *g,
     fputc('}', f);
 }
 
-/* The "variants" array; -1 when memory runs out. */
+/* The "variants" array (the groups whose rows are no load level), then the "load_levels" array
+ * (the groups of load-level rows: occ_loaded_row_is_level); -1 when memory runs out. */
 static int write_variants(FILE *f, const OccJsonSummary *s)
 {
     const OccCsvTable *t = s->table;
@@ -337,12 +370,17 @@ static int write_variants(FILE *f, const OccJsonSummary *s)
     }
     const int n = find_groups(t, g);
     const int n_sums = occ_summary_compute(t->rows, t->n_rows, sums, t->n_rows);
-    fputs("  \"variants\": [", f);
-    for (int i = 0; i < n; i++) {
-        fputs(i ? ",\n" : "\n", f);
-        write_variant(f, s, &g[i], sums, n_sums);
+    for (int levels = 0; levels <= 1; levels++) {
+        fprintf(f, "  \"%s\": [", levels ? "load_levels" : "variants");
+        int written = 0;
+        for (int i = 0; i < n; i++) {
+            if (occ_loaded_row_is_level(g[i].first) != levels) continue;
+            fputs(written++ ? ",\n" : "\n", f);
+            write_variant(f, s, &g[i], sums, n_sums);
+        }
+        fputs(written ? "\n  ]" : "]", f);
+        fputs(levels ? "\n" : ",\n", f);
     }
-    fputs(n ? "\n  ]\n" : "]\n", f);
     free(g);
     free(sums);
     return 0;
@@ -353,12 +391,12 @@ int occ_summary_json_write(const char *path, const OccJsonSummary *s, char *err,
     char tmp[4200];
     FILE *f = occ_report_create(path, tmp, sizeof tmp, err, err_len);
     if (f == NULL) return -1;
-    fputs("{\n  \"schema\": \"occsweep-summary/1\",\n  \"csv_path\": ", f);
+    fputs("{\n  \"schema\": \"" OCC_SUMMARY_JSON_SCHEMA "\",\n  \"csv_path\": ", f);
     json_str(f, s->csv_path);
     fputs(",\n", f);
     write_metadata(f, s->table);
     write_status_counts(f, s->table);
-    write_model(f, s->model);
+    write_model(f, s->model, s->knees, s->n_knees);
     write_agreement(f, s->knees, s->n_knees);
     if (write_variants(f, s) != 0) {
         fclose(f);

@@ -7,7 +7,8 @@ On a fake device's sweep (OCC_FAKE_DEVICES, with skip rows), on the two real H20
 tests/data and on a fixture given hostile metadata, `--recompute CSV --json FILE --out MD` must
 write JSON that json.load takes, describing exactly the CSV read with plots/occcsv.py: its path,
 its metadata (git revision and command included), its status counts, every (variant, block) of
-its rows and only those, each plateau the best figure of that variant's ok rows (GB/s, else
+its rows and only those (the load levels under "load_levels", the others under "variants"), a
+knee flagged measured_at_lowest_level exactly when it is the variant's lowest level, each plateau the best figure of that variant's ok rows (GB/s, else
 GFLOP/s) at the lowest occupancy reaching it, the knees the knee report MD prints, agreement
 counts within their point counts and summing to the top-level ones; strings escaped (quote,
 backslash, control characters; UTF-8 through, a stray byte as U+FFFD). Each check is shown to
@@ -108,8 +109,10 @@ def md_knees(md):
     return knees
 
 
-def pct_text(v):
-    return "-" if v is None else "%.2f" % v
+def pct_text(v, at_lowest=False):
+    if v is None:
+        return "-"
+    return "<=%.2f (lowest level run)" % v if at_lowest else "%.2f" % v
 
 
 def knee_problems(doc, md):
@@ -120,7 +123,8 @@ def knee_problems(doc, md):
         if k is None and got is not None:
             out.append(f"{v['variant']}: a knee the report does not have")
         elif k is not None and (got is None or
-                                (pct_text(got["measured_occ_pct"]),
+                                (pct_text(got["measured_occ_pct"],
+                                          got["measured_at_lowest_level"]),
                                  pct_text(got["predicted_occ_pct"])) != k):
             out.append(f"{v['variant']}: knee {got}, the report says {k}")
     return out
@@ -147,6 +151,22 @@ def agreement_problems(doc):
     return out
 
 
+def lowest_problems(t, key, v, rows):
+    """A measured knee flagged at the lowest level exactly when it is the lowest occupancy of the
+    variant's ok rows with a figure (GB/s for the Little's-law knee)."""
+    k = v.get("knee")
+    if k is None or k["model"] != "littles_law":
+        return []
+    occ = [num(t.field(r, "occ_achieved_pct")) for r in rows if t.field(r, "status") == "ok"
+           and num(t.field(r, "gbps_median")) is not None]
+    lowest = min(occ) if occ else None
+    want = k["measured_occ_pct"] is not None and k["measured_occ_pct"] == lowest
+    if k.get("measured_at_lowest_level") is not want:
+        return [f"{key}: measured_at_lowest_level {k.get('measured_at_lowest_level')}, "
+                f"expected {want} (lowest level {lowest}%)"]
+    return []
+
+
 def problems(doc, csv_path, md=None):
     """What doc gets wrong about the CSV at csv_path (and the knee report md)."""
     t, out = occcsv.read(csv_path), []
@@ -168,11 +188,15 @@ def problems(doc, csv_path, md=None):
     if doc["status_counts"] != want:
         out.append(f"status_counts {doc['status_counts']}, expected {want}")
     g = groups_of(t)
-    keys = [(v["variant"], v["block_threads"]) for v in doc["variants"]]
-    if keys != list(g):
-        out.append(f"variants {sorted(set(keys) ^ set(g))[:4]} in one of JSON and CSV only "
-                   f"(or out of order, or twice)")
-    for v in doc["variants"]:
+    level = {k: t.field(rows[0], "kernel") == "chase" and t.field(rows[0], "mode") == "loaded"
+             for k, rows in g.items()}
+    for name, want in (("variants", False), ("load_levels", True)):
+        keys = [(v["variant"], v["block_threads"]) for v in doc[name]]
+        exp = [k for k in g if level[k] == want]
+        if keys != exp:
+            out.append(f"{name} {sorted(set(keys) ^ set(exp))[:4]} in one of JSON and CSV only "
+                       f"(or out of order, or twice)")
+    for v in doc["variants"] + doc["load_levels"]:
         key = (v["variant"], v["block_threads"])
         rows = g.get(key, [])
         n_ok = sum(t.field(r, "status") == "ok" for r in rows)
@@ -183,6 +207,7 @@ def problems(doc, csv_path, md=None):
         if rows and v["vec_bytes"] != (int(t.field(rows[0], "vec_bytes")) or None):
             out.append(f"{key}: vec_bytes {v['vec_bytes']}")
         out += plateau_problems(t, key, v, rows)
+        out += lowest_problems(t, key, v, rows)
     out += agreement_problems(doc)
     if md is not None:
         out += knee_problems(doc, md)
@@ -213,6 +238,8 @@ def mutations(doc):
     a0 = next((i for i, v in enumerate(doc["variants"]) if v.get("agreement")), None)
     out = [
         with_("a variant left out", lambda d: d["variants"].pop()),
+        with_("a variant among the load levels", lambda d: d["load_levels"].append(
+            d["variants"].pop())),
         with_("a variant added", lambda d: d["variants"].append(
             {**d["variants"][0], "variant": "no_such_u1"})),
         with_("a plateau off", lambda d: d["variants"][v0]["plateau"].update(
@@ -228,6 +255,8 @@ def mutations(doc):
     if k0 is not None:
         out.append(with_("a knee", lambda d: d["variants"][k0]["knee"].update(
             measured_occ_pct=(d["variants"][k0]["knee"]["measured_occ_pct"] or 0) + 6.25)))
+        out.append(with_("a knee's lowest-level flag", lambda d: d["variants"][k0]["knee"].update(
+            measured_at_lowest_level=not d["variants"][k0]["knee"]["measured_at_lowest_level"])))
     if a0 is not None:
         out.append(with_("points within above points", lambda d: d["variants"][a0]["agreement"]
                          .update(points_within=d["variants"][a0]["agreement"]["points"] + 1)))

@@ -104,21 +104,30 @@ check "summary names gpu2 as the outlier" \
     "$(grep -q '^outlier: reduce_u4_v16 on gpu2 0000:03:00.0 (Fake sm_90): plateau 2400.0 GB/s, -20.00%' "$out" || cat "$out")"
 check "summary names no other GPU" "$(grep '^outlier:' "$out" | grep -v ' gpu2 ')"
 check "summary: spread per model" \
-    "$(grep -q '^spread reduce_u4_v16 on Fake sm_90: 20.00% over 3 GPUs' "$out" || grep spread "$out")"
+    "$(grep -q '^spread reduce_u4_v16 on Fake sm_90: 20.00%  over 3 runs' "$out" || grep spread "$out")"
 # The load levels (kernel chase, mode loaded: the model's inputs) stay in the CSVs, only counted
 # (a fake device skips them; tests/unit/test_fleet.c has them measured, with GB/s).
 levels=$(grep -v '^#' "$(csvs "$work/sum" | head -n 1)" | grep -c ',chase,loaded,loaded_')
 check "summary: the load levels are in the CSVs" "$([ "$levels" -gt 0 ] || echo "$levels levels")"
 check "summary: no load level compared" "$(grep 'loaded_' "$out")"
 check "summary: one line counts the load levels" \
-    "$(grep -qx "model inputs: $levels load levels per GPU (kernel chase, mode loaded), in the per-GPU CSVs, not compared here" "$out" ||
+    "$(grep -qx "model inputs: $levels load levels per run (kernel chase, mode loaded), in the runs' CSVs, not compared here" "$out" ||
        grep -i 'model inputs' "$out" || echo "no model inputs line")"
 "$FLEET" $(csvs "$work/sum") >"$work/fleet.txt" 2>&1
 check "occfleet over the CSVs: the same outlier, labelled by host" \
     "$(grep -q "^outlier: reduce_u4_v16 on $(hostname) gpu2 0000:03:00.0 " "$work/fleet.txt" || cat "$work/fleet.txt")"
 check "occfleet: no load level compared, one line counts them" \
-    "$(! grep 'loaded_' "$work/fleet.txt" && grep -q "^model inputs: $levels load levels per GPU" "$work/fleet.txt" ||
+    "$(! grep 'loaded_' "$work/fleet.txt" && grep -q "^model inputs: $levels load levels per run" "$work/fleet.txt" ||
        cat "$work/fleet.txt")"
+# Two runs of one GPU (the same file twice, under two names): labelled apart by file name,
+# counted as one GPU.
+first=$(csvs "$work/sum" | head -n 1)
+cp "$first" "$work/again.csv"
+"$FLEET" "$first" "$work/again.csv" >"$work/fleet2.txt" 2>&1
+check "occfleet: two runs of one GPU told apart by file name, counted as one GPU" \
+    "$(grep -q " gpu0 0000:01:00.0 $(basename "$first") " "$work/fleet2.txt" &&
+       grep -q " gpu0 0000:01:00.0 again.csv " "$work/fleet2.txt" &&
+       grep -q '^fleet: 2 run(s) on 1 GPU(s), ' "$work/fleet2.txt" || cat "$work/fleet2.txt")"
 if command -v gnuplot >/dev/null 2>&1; then
     "$SRC/plots/plot" --compare --out "$work/cmp-fig" $(csvs "$work/sum") >"$work/plot.txt" 2>&1
     check "compare figure over the per-GPU CSVs: one curve label per GPU, by PCI bus id" \

@@ -81,9 +81,9 @@ static void check_levels_left_out(void)
     CHECK_NEAR(e[0].plateau_gbps, 4000, 0);
     CHECK_INT_EQ(print_to(text, sizeof text, 1), 0);
     CHECK(strstr(text, "loaded_") == NULL);
-    CHECK_CONTAINS(text, "\nreduce_u4_v16  gpu0        4000.0     0.50        50.0           -\n");
-    CHECK_CONTAINS(text, "\nmodel inputs: 4 load levels per GPU (kernel chase, mode loaded), in "
-                         "the per-GPU CSVs, not compared here\n");
+    CHECK_CONTAINS(text, "\nreduce_u4_v16  gpu0        4000.0     0.50       50.00              -\n");
+    CHECK_CONTAINS(text, "\nmodel inputs: 4 load levels per run (kernel chase, mode loaded), in "
+                         "the runs' CSVs, not compared here\n");
     /* Three GPUs, one with fewer levels (a worker stopped early): a range; no level outlier. */
     gpu(1, "gpu1", "H200", 3800, 0.5);
     gpu(2, "gpu2", "H200", 4010, 0.5);
@@ -95,8 +95,8 @@ static void check_levels_left_out(void)
         CHECK_STR_EQ(e[i].variant, "reduce_u4_v16");
     CHECK_INT_EQ(print_to(text, sizeof text, 3), 1);
     CHECK(strstr(text, "loaded_") == NULL);
-    CHECK_CONTAINS(text, "\nmodel inputs: 2..4 load levels per GPU (kernel chase, mode loaded)");
-    CHECK_CONTAINS(text, "fleet: 3 GPU run(s), 1 outlier(s)");
+    CHECK_CONTAINS(text, "\nmodel inputs: 2..4 load levels per run (kernel chase, mode loaded)");
+    CHECK_CONTAINS(text, "fleet: 3 run(s) on 3 GPU(s), 1 outlier(s)");
     /* A worker stopped in the levels (planned first): its GPU has no entry, not a 0 GB/s one. */
     members[2].n_rows = 0;
     levels(2, 1);
@@ -104,12 +104,39 @@ static void check_levels_left_out(void)
     CHECK_INT_EQ(e[0].member * 10 + e[1].member, 1);
     CHECK_INT_EQ(print_to(text, sizeof text, 3), 2);
     CHECK(strstr(text, "gpu2") == NULL);
-    CHECK_CONTAINS(text, "\nmodel inputs: 1..4 load levels per GPU");
+    CHECK_CONTAINS(text, "\nmodel inputs: 1..4 load levels per run");
     /* Without levels, no such line. */
     gpu(0, "gpu0", "H200", 4000, 0.5);
     gpu(1, "gpu1", "H200", 3800, 0.5);
     CHECK_INT_EQ(print_to(text, sizeof text, 2), 2);
     CHECK(strstr(text, "model inputs") == NULL);
+}
+
+/* Two runs of one GPU (equal devices, labels told apart) count as one GPU; a knee at a run's
+ * lowest level is marked and explained; knees keep two decimals (81.25, not 81.2). */
+static void check_same_gpu_and_lowest_knee(void)
+{
+    char text[4096] = "";
+    gpu(0, "node1 gpu0 a.csv", "H200", 4000, 0.5);
+    gpu(1, "node1 gpu0 b.csv", "H200", 4000, 0.5);
+    members[0].device = members[1].device = "node1 gpu0";
+    for (int i = 0; i < 3; i++)
+        rows[0][i].gbps_median = 4000; /* a.csv is flat: knee at its lowest level, 25% */
+    OccFleetEntry e[8];
+    CHECK_INT_EQ(occ_fleet_compute(members, 2, e, 8), 2);
+    CHECK_INT_EQ(e[0].knee_at_lowest * 10 + e[1].knee_at_lowest, 10);
+    CHECK_INT_EQ(print_to(text, sizeof text, 2), 0);
+    CHECK_CONTAINS(text, "reduce_u4_v16  node1 gpu0 a.csv        4000.0     0.50     <=25.00");
+    CHECK_CONTAINS(text, "reduce_u4_v16  node1 gpu0 b.csv        4000.0     0.50       50.00");
+    CHECK_CONTAINS(text, "fleet: 2 run(s) on 1 GPU(s), 0 outlier(s)");
+    CHECK_CONTAINS(text, "(<=: the knee is the lowest level measured; it may lie lower)");
+    members[0].device = members[1].device = NULL;
+    /* 81.25 printed whole. */
+    gpu(0, "gpu0", "H200", 4000, 0.5);
+    rows[0][0].occ_achieved_pct = 12.5;
+    rows[0][1].occ_achieved_pct = 81.25;
+    CHECK_INT_EQ(print_to(text, sizeof text, 1), 0);
+    CHECK_CONTAINS(text, "       81.25");
 }
 
 int main(void)
@@ -130,14 +157,14 @@ int main(void)
         CHECK_NEAR(e[i].noise_pct, 0.5, 0);
     }
     CHECK_NEAR(e[0].plateau_gbps, 4000, 0);
-    CHECK_NEAR(e[0].vs_model_pct, 0, 1e-9); /* the median of 4000, 3800, 4040 */
-    CHECK_NEAR(e[2].vs_model_pct, -5, 1e-9);
-    CHECK_NEAR(e[3].vs_model_pct, 1, 1e-9);
+    CHECK_NEAR(e[0].vs_type_pct, 0, 1e-9); /* the median of 4000, 3800, 4040 */
+    CHECK_NEAR(e[2].vs_type_pct, -5, 1e-9);
+    CHECK_NEAR(e[3].vs_type_pct, 1, 1e-9);
     CHECK_NEAR(e[2].bound_pct, 3 * sqrt(0.5), 1e-9);
     CHECK_INT_EQ(e[0].outlier * 100 + e[2].outlier * 10 + e[3].outlier, 10);
     CHECK_INT_EQ(e[0].n_siblings, 2);
     CHECK_INT_EQ(e[1].n_siblings, 0);
-    CHECK(isnan(e[1].vs_model_pct) && isnan(e[1].bound_pct) && !e[1].outlier);
+    CHECK(isnan(e[1].vs_type_pct) && isnan(e[1].bound_pct) && !e[1].outlier);
 
     /* Quieter runs: the 1% GPU is now beyond 3 x sqrt(0.1^2 + 0.1^2) = 0.42%. */
     gpu(0, "gpu0", "H200", 4000, 0.1);
@@ -150,7 +177,7 @@ int main(void)
     gpu(0, "gpu0", "H200", 4000, 0.1);
     gpu(1, "gpu1", "H200", 3900, 0.1);
     CHECK_INT_EQ(occ_fleet_compute(members, 2, e, 16), 2);
-    CHECK_NEAR(e[0].vs_model_pct, 100.0 * (4000 / 3950.0 - 1), 1e-9);
+    CHECK_NEAR(e[0].vs_type_pct, 100.0 * (4000 / 3950.0 - 1), 1e-9);
     CHECK_INT_EQ(e[0].outlier + e[1].outlier, 2);
 
     /* Too little room is an error, not a silent cut. */
@@ -169,14 +196,18 @@ int main(void)
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
     CHECK_CONTAINS(text,
-                   "variant        gpu         plateau GB/s  noise %  knee occ %  vs model %\n");
+                   "variant        run         plateau GB/s  noise %  knee occ %  vs GPU type %\n");
     CHECK_CONTAINS(
         text,
-        "reduce_u4_v16  node1 gpu1        3800.0     0.50        50.0       -5.00  outlier\n");
-    CHECK_CONTAINS(text, "spread reduce_u4_v16 on H200: 5.25% over 3 GPUs (3800.0..4010.0 GB/s)\n");
+        "reduce_u4_v16  node1 gpu1        3800.0     0.50       50.00          -5.00  outlier\n");
+    CHECK_CONTAINS(text, "spread reduce_u4_v16 on H200: 5.25% over 3 runs (3800.0..4010.0 GB/s)\n");
     CHECK_CONTAINS(text, "outlier: reduce_u4_v16 on node1 gpu1 (H200): plateau 3800.0 GB/s, -5.00% "
-                         "vs the median of the model's 3 GPUs");
-    CHECK_CONTAINS(text, "fleet: 3 GPU run(s), 1 outlier(s)");
+                         "vs the median of the 3 runs on this GPU type");
+    CHECK_CONTAINS(text, "fleet: 3 run(s) on 3 GPU(s), 1 outlier(s)");
+    CHECK_CONTAINS(text, "vs GPU type = the plateau against the median of the runs on GPUs of the "
+                         "same name (not a model prediction)");
+    CHECK(strstr(text, "<=") == NULL); /* every knee above its run's lowest level */
+    check_same_gpu_and_lowest_knee();
     check_levels_left_out();
     return check_done();
 }

@@ -381,6 +381,7 @@ static void test_knee(void)
         for (int j = 0; j < n_s; j++)
             if (strcmp(s[j].variant, k[i].variant) == 0) {
                 CHECK_NEAR(k[i].knee_measured_pct, s[j].knee_occ_pct, 0.0);
+                CHECK_INT_EQ(k[i].knee_measured_at_lowest, s[j].knee_at_lowest);
                 CHECK_NEAR(k[i].best_gbps, s[j].best_gbps, 0.0);
             }
 
@@ -609,7 +610,7 @@ static void test_reports(void)
         fclose(f);
         CHECK_CONTAINS(text, "variant");
         CHECK_CONTAINS(text, "knee %");
-        CHECK_CONTAINS(text, "reduce_u1_v16       1  16     3950.0   50.00    37.50           "
+        CHECK_CONTAINS(text, "reduce_u1_v16       1  16     3950.0     50.00    37.50           "
                              "16384      17.5     37.50\n");
         CHECK_CONTAINS(text, "model miss reduce_u8_v16_r32: 53.8% at 100.00% occupancy: "
                              "register spills");
@@ -630,11 +631,12 @@ static void test_reports(void)
     const char *md = slurp(path);
     CHECK_CONTAINS(md, "# Knee report: NVIDIA H200");
     CHECK_CONTAINS(md, "- unloaded DRAM latency: 400.0 ns");
-    CHECK_CONTAINS(md, "- roof (cudaMemcpy device to device): 4000.0 GB/s");
+    CHECK(strstr(md, "- roof (") == NULL); /* one roof per variant's traffic, named */
     CHECK_CONTAINS(md, "- SMs: 132");
-    CHECK_CONTAINS(md, "roof x latency / SMs): 12121 B");
-    CHECK_CONTAINS(md, "- roof of each variant's traffic (the `roof GB/s` column): cudaMemcpy "
-                       "device to device 4000.0 GB/s\n");
+    CHECK_CONTAINS(md, "- bytes in flight per SM each roof needs (roof x unloaded latency / SMs): "
+                       "cudaMemcpy device to device 4000.0 GB/s: 12121 B\n");
+    CHECK_CONTAINS(md, "- roof of each variant's traffic (the `roof GB/s` column), where its "
+                       "prediction stops: cudaMemcpy device to device 4000.0 GB/s\n");
     CHECK_CONTAINS(md, "| variant | kernel | mode | U | V | best GB/s | roof GB/s | knee occ % "
                        "measured |");
     for (int i = 0; i < n; i++) {

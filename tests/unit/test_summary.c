@@ -60,6 +60,7 @@ static void test_compute(void)
     CHECK_NEAR(v[0].best_occ_pct, 75.0, 0);
     CHECK_NEAR(v[0].best_pct_of_memcpy, 80.0, 0);
     CHECK_NEAR(v[0].knee_occ_pct, 50.0, 0);
+    CHECK_INT_EQ(v[0].knee_at_lowest, 0); /* its lowest ok level is 25% */
 
     CHECK_STR_EQ(v[1].variant, "copy_u4_v16");
     CHECK_INT_EQ(v[1].n_ok, 4);
@@ -67,6 +68,7 @@ static void test_compute(void)
     CHECK_NEAR(v[1].best_occ_pct, 50.0, 0);
     CHECK_NEAR(v[1].best_pct_of_memcpy, 104.0, 0);
     CHECK_NEAR(v[1].knee_occ_pct, 25.0, 0);
+    CHECK_INT_EQ(v[1].knee_at_lowest, 0); /* 12.5% was measured, below 90% of the best */
 
     CHECK_STR_EQ(v[2].variant, "chase_u1_v4");
     CHECK_INT_EQ(v[2].n_ok, 1);
@@ -123,6 +125,37 @@ static char *printed_summary(const OccRow *r, int n)
     fclose(f);
     fputs(out, stdout);
     return out;
+}
+
+/* A knee at the lowest level measured: flagged, marked in the table and explained once; a
+ * variant measured lower is not. */
+static void test_knee_at_lowest(void)
+{
+    n_rows = 0;
+    add("reduce_u4_v16", "ok", 25.0, 4400.0, 102.0);
+    add("reduce_u4_v16", "ok", 50.0, 4550.0, 105.0);
+    add("reduce_u4_v16", "skip:unreachable", 12.5, NAN, NAN); /* not measured: not the lowest */
+    add("reduce_u1_v4", "ok", 25.0, 1000.0, 23.0);
+    add("reduce_u1_v4", "ok", 81.25, 2500.0, 58.0);
+    OccVariantSummary v[2];
+    CHECK_INT_EQ(occ_summary_compute(rows, n_rows, v, 2), 2);
+    CHECK_NEAR(v[0].knee_occ_pct, 25.0, 0);
+    CHECK_INT_EQ(v[0].knee_at_lowest, 1);
+    CHECK_NEAR(v[1].knee_occ_pct, 81.25, 0);
+    CHECK_INT_EQ(v[1].knee_at_lowest, 0);
+    char *out = printed_summary(rows, n_rows);
+    if (out == NULL) return;
+    CHECK_CONTAINS(out, "     <=25.00\n");
+    CHECK_CONTAINS(out, "       81.25\n"); /* two decimals: 81.25, not 81.2 */
+    CHECK_CONTAINS(out, "; <=: the knee is the lowest level measured; it may lie lower\n");
+    CHECK_CONTAINS(out, "\n% memcpy = best GB/s as a percentage of the run's cudaMemcpy");
+    free(out);
+    /* No knee at its lowest level: no note. */
+    make_rows();
+    out = printed_summary(rows, n_rows);
+    if (out == NULL) return;
+    CHECK(strstr(out, "<=") == NULL);
+    free(out);
 }
 
 static void test_print(void)
@@ -288,6 +321,7 @@ int main(void)
     test_flops();
     test_compute();
     test_tie_and_exact_knee();
+    test_knee_at_lowest();
     test_print();
     test_rowfmt();
     return check_done();
