@@ -224,6 +224,7 @@ static void print_fleet(const Worker *w, int n)
                have ? w[k].path : "no CSV", w[k].log);
         if (have)
             m[n_m++] = (OccFleetMember){.label = w[k].label,
+                                        .device = w[k].id.uuid,
                                         .gpu_name = w[k].id.name,
                                         .rows = t[k].rows,
                                         .n_rows = t[k].n_rows};

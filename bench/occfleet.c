@@ -3,9 +3,10 @@
  * a Slurm job array): occfleet FILE.csv... prints, per variant of the sweep (the load levels,
  * the model's inputs, only counted), each GPU's plateau and knee and the GPUs more than the
  * runs' noise away from the median of their GPU type (harness/report/fleet.h). A run is labelled
- * by its file's host, gpu_index and pci_bus_id metadata (the GPU it measured), followed by the
- * file's name when another file names the same GPU. Exit status: 0 printed (with or without
- * outliers), 1 out of host memory, 2 bad usage or a file that does not read as a sweep CSV. */
+ * by its file's host, gpu_index and pci_bus_id metadata, followed by the file's name when another
+ * file has the same label (two runs of one GPU, or of two machines of one host name); runs of one
+ * GPU are those with the same gpu_uuid (else the same label). Exit status: 0 printed (with or
+ * without outliers), 1 out of host memory, 2 bad usage or a file that does not read as a sweep CSV. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,8 @@ static const char *meta_or(const OccCsvTable *t, const char *key, const char *fa
     return v && *v ? v : fallback;
 }
 
-/* The label of run i into label: its device, followed by " " and the file's name when another
- * run has the same device (two runs of one GPU). */
+/* The label of run i into label: devices[i] (host, index, bus id), followed by " " and the
+ * file's name when another run has the same. */
 static void label_run(char *label, size_t len, char (*devices)[256], int n, int i,
                       const char *path)
 {
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
                  meta_or(ti, "gpu_index", "?"), meta_or(ti, "pci_bus_id", argv[i]));
         m[i - 1] = (OccFleetMember){
             .label = labels[i - 1],
-            .device = devices[i - 1],
+            .device = meta_or(ti, "gpu_uuid", devices[i - 1]),
             .gpu_name = meta_or(ti, "gpu_name", ti->n_rows ? ti->rows[0].gpu_name : "?"),
             .rows = ti->rows,
             .n_rows = ti->n_rows};

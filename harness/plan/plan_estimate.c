@@ -140,6 +140,7 @@ void occ_plan_estimate(const OccPlan *plan, const OccOptions *opt, OccPlanEstima
         const double ms = occ_plan_estimate_point_ms(p, opt, &up);
         if (fi && fi->shape == OCC_SHAPE_LEVELS) {
             out->startup_s += ms * 1e-3;
+            out->n_levels++;
             continue;
         }
         out->n_points++;
@@ -184,13 +185,24 @@ static char *format_ms(double ms, char *buf, size_t len)
 char *occ_plan_format_estimate(const OccPlanEstimate *e, const OccOptions *opt, char *buf,
                                size_t len)
 {
-    char typ[24], start[24], point[24], up[24];
-    int at = snprintf(buf, len,
-                      "estimated time (from an H200's timings): about %s (startup %s + %d "
-                      "point%s x %s)",
+    char typ[24], start[24], point[24], up[24], levels[48] = "";
+    if (e->n_points == 0 && e->n_levels == 0) {
+        snprintf(buf, len, "estimated time: none: no point left to measure");
+        return buf;
+    }
+    if (e->n_levels > 0)
+        snprintf(levels, sizeof levels, " with %d load-level probe%s", e->n_levels,
+                 e->n_levels == 1 ? "" : "s");
+    int at = snprintf(buf, len, "estimated time (from an H200's timings): about %s (startup %s%s",
                       occ_plan_format_duration(e->typical_s, typ, sizeof typ),
-                      occ_plan_format_duration(e->startup_s, start, sizeof start), e->n_points,
-                      e->n_points == 1 ? "" : "s", format_ms(e->point_ms, point, sizeof point));
+                      occ_plan_format_duration(e->startup_s, start, sizeof start), levels);
+    if (at < 0 || (size_t)at >= len) return buf;
+    if (e->n_points == 0) {
+        snprintf(buf + at, len - (size_t)at, "; no other point left to measure)");
+        return buf;
+    }
+    at += snprintf(buf + at, len - (size_t)at, " + %d point%s x %s)", e->n_points,
+                   e->n_points == 1 ? "" : "s", format_ms(e->point_ms, point, sizeof point));
     if (at < 0 || (size_t)at >= len) return buf;
     if (e->n_timed > 0)
         at += snprintf(buf + at, len - (size_t)at, "; at most %s if every %spoint runs to "

@@ -23,6 +23,7 @@
 typedef struct OccPlanEstimate {
     double startup_s; /* before the first point: device open, buffers, the roofline probes,
                          and the plan's load levels (they start a run whose model uses them) */
+    int n_levels;     /* the plan's load levels (in startup_s) */
     int n_points;     /* points after the start: the plan's points less its load levels */
     int n_timed;      /* of those, the points timed by the sampling policy (reachable occupancy
                          points): the ones --max-time and --min-samples bound */
@@ -49,9 +50,11 @@ void occ_plan_estimate(const OccPlan *plan, const OccOptions *opt, OccPlanEstima
  * 10 h, whole hours beyond ("7 s", "40 s", "3 min", "1.5 h"). Returns buf. */
 char *occ_plan_format_duration(double s, char *buf, size_t len);
 
-/* The --dry-run line of e (no newline), e.g. "estimated time: about 7 s (startup 4 s + 117
- * points x 27 ms); at most 65 s if every point runs to --max-time 0.5 s (timings of an H200)".
- * Returns buf. */
+/* The --dry-run line of e (no newline), e.g. "estimated time (from an H200's timings): about
+ * 7 s (startup 4 s with 44 load-level probes + 117 points x 27 ms); at most 65 s if every
+ * point runs to --max-time 0.5 s"; for a plan without a point after the start (a resume with
+ * nothing left but load levels, or nothing at all) it says so instead of "0 points". Returns
+ * buf. */
 char *occ_plan_format_estimate(const OccPlanEstimate *e, const OccOptions *opt, char *buf,
                                size_t len);
 

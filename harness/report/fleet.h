@@ -27,8 +27,9 @@ typedef struct OccFleetMember {
     const char *label;    /* how the tables name the run, e.g. "node1 gpu0 0000:19:00.0"; two
                              runs of one GPU need labels that tell them apart (occfleet adds
                              the file name) */
-    const char *device;   /* the GPU the run measured, e.g. "node1 gpu0 0000:19:00.0": runs with
-                             equal devices are runs of one GPU; NULL: the label */
+    const char *device;   /* the GPU the run measured (its UUID, or e.g. "node1 gpu0
+                             0000:19:00.0"): runs with equal devices are runs of one GPU; NULL:
+                             the label */
     const char *gpu_name; /* the GPU type (its name, e.g. "NVIDIA H200"): members with equal
                              names are siblings */
     const OccRow *rows;   /* n_rows rows of its CSV (only ok rows count) */

@@ -17,12 +17,15 @@ void occ_plan_print_levels(FILE *f, const char *prefix, const char *notes, const
  * nothing for a plan of footprints only. */
 void occ_plan_print_carveouts(FILE *f, const OccPlan *plan);
 
-/* Prints the --dry-run plan on stdout: a header naming target, the level notes (when the plan
- * has occupancy points), the carveout (when a point sets one), one line per point and the count
- * (with_l2: the device's L2 size was known, so footprints near L2 are planned densely; without
- * it a line says so), then the estimated duration of the run under opt's timing options
- * (harness/plan/plan_estimate.h) and, when opt asks for every kernel, a line saying the latency
- * ladder is not among them and how to run it. */
+/* Prints the --dry-run plan on stdout: a header naming target and the number of points (with
+ * "(S sweep points + L load levels)" when the plan has load levels), the level notes (when the
+ * plan has occupancy points), the carveout (when a point sets one), one line per point (when
+ * the plan holds more than one kind of point, the sweep points, the load levels and the
+ * footprints of the latency ladder each after a line "<kind> (N):"), the count (with_l2: the
+ * device's L2 size was known, so footprints near L2 are planned densely; without it, for a plan
+ * with footprints, a line says so), then the estimated duration of the run under opt's timing
+ * options (harness/plan/plan_estimate.h) and, when opt asks for every kernel, a line saying the
+ * latency ladder is not among them and how to run it. */
 void occ_plan_print_dry_run(const OccPlan *plan, const char *target, const char *notes,
                             int with_l2, const OccOptions *opt);
 

@@ -164,6 +164,13 @@ check "$plan: exit" "$([ "$rc" -eq 0 ] || echo "exit $rc: $(head -n 1 "$err")")"
 check "$plan: stderr" "$([ -s "$err" ] && echo "not empty: $(head -n 1 "$err")")"
 # 117 reduce points, after the 44 load levels whose rows the model's curves come from.
 check "$plan: count line" "$([ "$(grep -E '^[0-9]+ points$' "$out")" = "161 points" ] || echo "'$(grep -E '^[0-9]+ points$' "$out")'")"
+# The header counts both kinds, a line heads each, and no footprint note (the plan has none).
+check "$plan: header counts sweep points and load levels" \
+    "$(head -n 1 "$out" | grep -qx 'plan for sm_90: 161 points (117 sweep points + 44 load levels)' || head -n 1 "$out")"
+check "$plan: a line heads each kind" \
+    "$(grep -q '^load levels (44): the loaded-latency probes' "$out" && grep -qx 'sweep points (117):' "$out" ||
+       echo "no section lines")"
+check "$plan: no footprint note without footprints" "$(grep '^footprints:' "$out")"
 check "$plan: the load levels first" "$([ "$(grep -cE '^loaded_(read|copy|gather)_w[0-9]{2}_u(1|2|4|8|16) +load level' "$out")" -eq 33 ] &&
     grep -m 1 -E '^(loaded|reduce)_' "$out" | grep -q '^loaded_read_w00_u1 ' || echo "not 44 levels first")"
 n=$(grep -cE '^reduce_u[124]_v(4|8|16)(_r[0-9]+)? ' "$out")

@@ -338,5 +338,12 @@ for what, rows, todo in [
           planned == todo and (not todo or first == todo[0]) and
           f"{len(todo) + 1} points to measure" in err, f"{planned} {err.strip()}")
 
+# A file that holds every point: the plan says nothing is left, not "0 points x 0.0 ms".
+path = write_csv("levels-all.csv", level_rows(levels))
+rc, out, err = run("--kernel", "chase", "--mode", "loaded", "--resume", path)
+check("resume of a file with every point: nothing left, said so", rc == 0 and
+      "estimated time: none: no point left to measure" in out and "0 points x" not in out,
+      out + err)
+
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)

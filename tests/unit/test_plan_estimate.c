@@ -58,13 +58,14 @@ static void test_h200_runs_within_2x(void)
     CHECK_INT_EQ(PLAN(0, "--kernel", "reduce", "--unroll", "1,2,4", "--occ", "25..100"), 161);
     OccPlanEstimate e = estimate();
     CHECK_INT_EQ(e.n_points, 117); /* the 44 load levels count to the startup */
+    CHECK_INT_EQ(e.n_levels, 44);
     CHECK_INT_EQ(e.n_timed, 117);
     CHECK(e.typical_s >= 7.2 / 2 && e.typical_s <= 7.2 * 2);
     CHECK(e.startup_s >= 3.0 && e.startup_s <= 4.3);
     occ_plan_format_estimate(&e, &opt, line, sizeof line);
     CHECK_CONTAINS(line, "estimated time");
     CHECK_CONTAINS(line, "about 7 s");
-    CHECK_CONTAINS(line, "117 points");
+    CHECK_CONTAINS(line, "with 44 load-level probes + 117 points x ");
     CHECK_CONTAINS(line, "at most");
     CHECK_CONTAINS(line, "--max-time 0.5 s");
     CHECK(!occ_plan_ladder_left_out(&opt));
@@ -194,8 +195,25 @@ static void test_rounding(void)
     CHECK_INT_EQ(strlen(tiny), 7);
 }
 
+/* A plan with nothing after the start (a resume that has every point, or only load levels
+ * left) says what remains, not "0 points x 0.0 ms". */
+static void test_nothing_left(void)
+{
+    char line[512];
+    occ_options_defaults(&opt);
+    OccPlanEstimate e = {.startup_s = 3.5, .typical_s = 3.5, .upper_s = 3.5};
+    occ_plan_format_estimate(&e, &opt, line, sizeof line);
+    CHECK_STR_EQ(line, "estimated time: none: no point left to measure");
+    e.n_levels = 3;
+    occ_plan_format_estimate(&e, &opt, line, sizeof line);
+    CHECK_STR_EQ(line, "estimated time (from an H200's timings): about 4 s (startup 4 s with 3 "
+                       "load-level probes; no other point left to measure)");
+    CHECK(strstr(line, "0 points") == NULL);
+}
+
 int main(void)
 {
+    test_nothing_left();
     test_h200_runs_within_2x();
     test_ladder_note();
     test_monotonic();
