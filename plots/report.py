@@ -6,12 +6,13 @@
 
 writes PREFIX.md and PREFIX.html (default PREFIX: the first CSV without .csv, plus "-report") and
 prints their paths. Per CSV: the GPU and run metadata, the roofs, every figure plots/plot drew for
-it (DIR/<csvbase>-*.svg, DIR defaulting to the CSV's directory: linked from the Markdown, inlined
-in the HTML, so the HTML is one self-contained file), the knee and model table, the residency
+it (DIR/<csvbase>-*.svg, DIR defaulting to the CSV's directory: the occupancy figure first, then
+by FIGURE_ORDER; linked from the Markdown, inlined in the HTML, so the HTML is one
+self-contained file), the knee and model table, the residency
 table, the Nsight Compute table (when the rows hold ncu_* values), the known limits that applied
 (skipped and failed points, samples dropped by the clock watch, points stopped by the time bound
 above the noise target, L2-resident points, clock-throttle reasons, an unfinished run, --ncu
-without values) and the exact commands. Every number is read from the CSV (plots/occcsv.py) or
+without values) and the exact commands (plots/plot with --outdir DIR when DIR is not the CSV's). Every number is read from the CSV (plots/occcsv.py) or
 computed from it here with the definitions of the program's end-of-run report: knee = lowest
 achieved occupancy reaching 90% of the variant's best GB/s (of each block size, where the run
 has several), on the measurement and on the
@@ -29,7 +30,6 @@ failed (stdout included).
 """
 import argparse
 import glob
-import html
 import math
 import os
 import re
@@ -40,8 +40,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvcheck  # noqa: E402
 import occcsv  # noqa: E402
 import outfile  # noqa: E402
+from reportpage import Page, render_html, render_md  # noqa: E402
 
 KNEE_FRACTION = 0.9
+# The figures' kinds (the first word of their names) in the order the page shows them.
+FIGURE_ORDER = ["occupancy", "inflight", "block", "levers", "flops", "intensity", "chase",
+                "hoptime", "ladder", "loaded", "schedule", "ncu"]
 RESIDENCY_TOLERANCE_PTS = 5.0  # bench/run_summary.h OCC_RESIDENCY_TOLERANCE_PTS
 NCU_COLUMNS = [("ncu_occ_achieved_pct", "ncu achieved occ %"),
                ("ncu_dram_throughput_pct", "DRAM % of peak"),
@@ -61,79 +65,6 @@ RUN_KEYS = [("gpu_name", "GPU"), ("cc", "compute capability"), ("sm_count", "SMs
             ("max_time_s", "time bound per point, s"), ("min_samples", "minimum samples"),
             ("nvml_at_start", "NVML at start"), ("end_status", "end status"),
             ("ncu_version", "Nsight Compute")]
-
-
-class Page:
-    """Blocks in order: ("h", level, text), ("p", text), ("list", [text]), ("table", head, rows),
-    ("figure", title, path), ("code", [line]); rendered as Markdown and as HTML."""
-
-    def __init__(self):
-        self.blocks = []
-
-    def add(self, *block):
-        self.blocks.append(block)
-
-
-def md_cell(text):
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def render_md(page, md_dir):
-    out = []
-    for b in page.blocks:
-        if b[0] == "h":
-            out.append("#" * b[1] + " " + b[2])
-        elif b[0] == "p":
-            out.append(b[1])
-        elif b[0] == "list":
-            out.append("\n".join("- " + item for item in b[1]))
-        elif b[0] == "table":
-            out.append("| " + " | ".join(md_cell(h) for h in b[1]) + " |")
-            out[-1] += "\n|" + "|".join("---" for _ in b[1]) + "|"
-            for row in b[2]:
-                out[-1] += "\n| " + " | ".join(md_cell(c) for c in row) + " |"
-        elif b[0] == "figure":
-            out.append("![%s](%s)" % (b[1], os.path.relpath(b[2], md_dir)))
-        elif b[0] == "code":
-            out.append("\n".join("    " + line for line in b[1]))
-    return "\n\n".join(out) + "\n"
-
-
-def inline_svg(path):
-    """The SVG's markup without its XML prolog and doctype, to sit inside HTML; CsvError where it
-    is no regular file of at most occcsv.MAX_INPUT_BYTES."""
-    with csvcheck.open_input(path) as f:
-        text = f.read().decode("utf-8", "replace")
-    text = re.sub(r"<\?xml[^>]*\?>", "", text)
-    return re.sub(r"<!DOCTYPE[^>]*(\[[^\]]*\])?>", "", text, flags=re.S).strip()
-
-
-def render_html(page, title):
-    e = html.escape
-    out = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>%s</title>" % e(title),
-           "<style>body{font-family:sans-serif;max-width:72em;margin:auto}"
-           "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:2px 6px;"
-           "text-align:right}td:first-child,th:first-child{text-align:left}"
-           "figure svg{max-width:100%;height:auto}</style></head><body>"]
-    for b in page.blocks:
-        if b[0] == "h":
-            out.append("<h%d>%s</h%d>" % (b[1], e(b[2]), b[1]))
-        elif b[0] == "p":
-            out.append("<p>%s</p>" % e(b[1]))
-        elif b[0] == "list":
-            out.append("<ul>" + "".join("<li>%s</li>" % e(i) for i in b[1]) + "</ul>")
-        elif b[0] == "table":
-            rows = "".join("<tr>" + "".join("<td>%s</td>" % e(str(c)) for c in r) + "</tr>"
-                           for r in b[2])
-            out.append("<table><tr>" + "".join("<th>%s</th>" % e(h) for h in b[1]) + "</tr>" +
-                       rows + "</table>")
-        elif b[0] == "figure":
-            out.append("<figure>%s<figcaption>%s</figcaption></figure>"
-                       % (inline_svg(b[2]), e(b[1])))
-        elif b[0] == "code":
-            out.append("<pre>%s</pre>" % e("\n".join(b[1])))
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
 
 
 class Run:
@@ -190,6 +121,21 @@ def variant_order(by):
                                      int(by[v][0][1]["vec_bytes"]), v))
 
 
+def figure_rank(name):
+    """The order of the figures on the page: the occupancy figure (the headline) first, then
+    the others of FIGURE_ORDER, then any other; by name within a kind."""
+    kind = name.split("-")[0]
+    return (FIGURE_ORDER.index(kind) if kind in FIGURE_ORDER else len(FIGURE_ORDER), name)
+
+
+def knee_text(knee, lowest):
+    """A measured knee with 2 decimals; at the lowest level the run measured (lowest), marked as
+    the program marks it (harness/model/summary.h): the knee may lie lower."""
+    if knee == lowest and not math.isnan(knee):
+        return "<=%s (lowest level run)" % fmt(knee, 2)
+    return fmt(knee, 2)
+
+
 def knee_table(run):
     """(rows, per_block): the knee table's rows, one per variant, or where the GB/s rows hold
     several block sizes (each has its own levels; per_block True) one per (variant,
@@ -216,7 +162,8 @@ def knee_table(run):
         rows.append(["`%s`" % variant, r0["kernel"], r0["unroll"], r0["vec_bytes"]] +
                     ([r0["block_threads"]] if per_block else []) + [len(pts),
                      fmt(run.num(best[1], "gbps_median")), fmt(best[0], 2),
-                     fmt(run.num(best[1], "pct_of_memcpy")), fmt(knee, 2), fmt(knee_model, 2),
+                     fmt(run.num(best[1], "pct_of_memcpy")), knee_text(knee, pts[0][0]),
+                     fmt(knee_model, 2),
                      at["bytes_in_flight_per_sm"] if at else "-", fmt(miss), fmt(miss_at, 2)])
     return rows, per_block
 
@@ -310,7 +257,8 @@ def add_run(page, run, figdir, level):
         roofs.append(["model of the prediction", m["model"]])
     page.add("table", ["roof", "value"], roofs)
     base = os.path.splitext(os.path.basename(run.path))[0]
-    figures = sorted(glob.glob(os.path.join(glob.escape(figdir), glob.escape(base) + "-*.svg")))
+    figures = sorted(glob.glob(os.path.join(glob.escape(figdir), glob.escape(base) + "-*.svg")),
+                     key=lambda f: figure_rank(os.path.basename(f)[len(base) + 1:-4]))
     page.add("h", level + 1, "Figures")
     if not figures:
         page.add("p", "No figures beside the CSV: draw them with plots/plot (needs gnuplot).")
@@ -320,9 +268,12 @@ def add_run(page, run, figdir, level):
     if knees:
         page.add("h", level + 1, "Knee and model")
         page.add("p", "knee = lowest achieved occupancy reaching %d%% of the variant's best "
-                 "GB/s%s, measured and on the Little's-law prediction; worst miss = largest |measured / "
-                 "predicted - 1|." % (KNEE_FRACTION * 100,
-                                      " at that block size" if per_block else ""))
+                 "GB/s%s, measured and on the Little's-law prediction (<=K: the lowest level "
+                 "the run measured, so the knee may lie lower); %% memcpy = best GB/s as a "
+                 "percentage of the run's cudaMemcpy device-to-device GB/s, which reads and "
+                 "writes every byte (a kernel that only reads can pass 100); worst miss = "
+                 "largest |measured / predicted - 1|." % (
+                     KNEE_FRACTION * 100, " at that block size" if per_block else ""))
         page.add("table", ["variant", "kernel", "U", "V"] + (["block"] if per_block else []) +
                  ["points", "best GB/s", "at occ %",
                            "% memcpy", "knee occ %", "model knee occ %",
@@ -345,7 +296,10 @@ def add_run(page, run, figdir, level):
     page.add("h", level + 1, "Known limits that applied")
     page.add("list", limits(run))
     page.add("h", level + 1, "Commands")
-    cmds = [m.get("command", "(no command recorded)"), "plots/plot --report " + run.path]
+    plot = "plots/plot --report "
+    if os.path.abspath(figdir) != os.path.abspath(os.path.dirname(run.path) or "."):
+        plot += "--outdir %s " % figdir
+    cmds = [m.get("command", "(no command recorded)"), plot + run.path]
     if "ncu_command" in m:
         cmds.append("# ncu: " + m["ncu_command"])
     page.add("code", cmds)

@@ -18,6 +18,19 @@ static int natural(const OccKnee *k)
     return k->reg_cap_per_thread == 0 && !k->spills && k->points > 0;
 }
 
+int occ_knee_roofs(const OccKnee *k, int n, OccTrafficRoof *out, int max)
+{
+    int n_out = 0;
+    for (int i = 0; i < n && n_out < max; i++) {
+        if (k[i].roof.name == NULL) continue;
+        int seen = 0;
+        for (int j = 0; j < n_out && !seen; j++)
+            seen = strcmp(out[j].name, k[i].roof.name) == 0 && out[j].gbps == k[i].roof.gbps;
+        if (!seen) out[n_out++] = k[i].roof;
+    }
+    return n_out;
+}
+
 void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a)
 {
     *a = (OccAgreement){0};
@@ -45,17 +58,12 @@ static void print_share(FILE *f, int p, int q)
  * needs: roof x m's unloaded latency / SMs). */
 static void print_roofs(FILE *f, const OccKnee *k, int n, const char *sep, const OccModel *m)
 {
-    int printed = 0;
-    for (int i = 0; i < n; i++) {
-        if (k[i].roof.name == NULL) continue;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = k[j].roof.name != NULL && strcmp(k[j].roof.name, k[i].roof.name) == 0 &&
-                   k[j].roof.gbps == k[i].roof.gbps;
-        if (seen) continue;
-        fprintf(f, "%s%s %.1f GB/s", printed++ ? sep : "", k[i].roof.name, k[i].roof.gbps);
+    OccTrafficRoof roofs[OCC_KNEE_MAX_ROOFS];
+    const int n_roofs = occ_knee_roofs(k, n, roofs, OCC_KNEE_MAX_ROOFS);
+    for (int i = 0; i < n_roofs; i++) {
+        fprintf(f, "%s%s %.1f GB/s", i ? sep : "", roofs[i].name, roofs[i].gbps);
         if (m != NULL)
-            fprintf(f, ": %.0f B", m->sm_count > 0 ? k[i].roof.gbps * m->latency_ns / m->sm_count
+            fprintf(f, ": %.0f B", m->sm_count > 0 ? roofs[i].gbps * m->latency_ns / m->sm_count
                                                     : NAN);
     }
 }

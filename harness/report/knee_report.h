@@ -20,6 +20,13 @@ typedef struct OccAgreement {
     int knees_agree;   /* of those, with knee_levels_apart <= 1 */
 } OccAgreement;
 
+/* At most this many distinct roofs are named (a run has at most one per traffic). */
+#define OCC_KNEE_MAX_ROOFS 16
+
+/* The distinct roofs (OccKnee.roof with a name; equal name and GB/s) of k[0..n), in order of
+ * first appearance, into out[0..max); returns how many (at most max). */
+int occ_knee_roofs(const OccKnee *k, int n, OccTrafficRoof *out, int max);
+
 /* Sums k[0..n) into *a (all zero for n <= 0). */
 void occ_knee_agreement(const OccKnee *k, int n, OccAgreement *a);
 

@@ -180,10 +180,10 @@ static void write_status_counts(FILE *f, const OccCsvTable *t)
                "\"other\": %d},\n", t->n_rows, ok, skip, fail, t->n_rows - ok - skip - fail);
 }
 
-/* {"name", "gbps"} of roof, or null when it has no name. */
+/* {"name", "gbps"} of roof, or null when it is NULL or has no name. */
 static void write_roof(FILE *f, const OccTrafficRoof *roof)
 {
-    if (roof->name == NULL) {
+    if (roof == NULL || roof->name == NULL) {
         fputs("null", f);
         return;
     }
@@ -209,16 +209,11 @@ static void write_model(FILE *f, const OccModel *m, const OccKnee *k, int n)
     fputs(", \"dram_latency_ns\": ", f);
     json_num(f, m->latency_ns);
     fputs(", \"roofs\": [", f);
-    int printed = 0;
-    for (int i = 0; i < n; i++) {
-        if (k[i].roof.name == NULL) continue;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = k[j].roof.name != NULL && strcmp(k[j].roof.name, k[i].roof.name) == 0 &&
-                   k[j].roof.gbps == k[i].roof.gbps;
-        if (seen) continue;
-        fputs(printed++ ? ", " : "", f);
-        write_roof(f, &k[i].roof);
+    OccTrafficRoof roofs[OCC_KNEE_MAX_ROOFS];
+    const int n_roofs = occ_knee_roofs(k, n, roofs, OCC_KNEE_MAX_ROOFS);
+    for (int i = 0; i < n_roofs; i++) {
+        fputs(i ? ", " : "", f);
+        write_roof(f, &roofs[i]);
     }
     fprintf(f, "], \"sm_count\": %d},\n", m->sm_count);
 }
@@ -263,10 +258,7 @@ static void write_knee(FILE *f, const char *model, double measured, int at_lowes
     fprintf(f, ",\n     \"knee\": {\"model\": \"%s\", \"measured_occ_pct\": ", model);
     json_num(f, measured);
     fprintf(f, ", \"measured_at_lowest_level\": %s, \"roof\": ", at_lowest ? "true" : "false");
-    if (roof != NULL)
-        write_roof(f, roof);
-    else
-        fputs("null", f);
+    write_roof(f, roof);
     fputs(", \"predicted_occ_pct\": ", f);
     json_num(f, predicted);
     fputs(", \"levels_apart\": ", f);
@@ -378,8 +370,7 @@ static int write_variants(FILE *f, const OccJsonSummary *s)
             fputs(written++ ? ",\n" : "\n", f);
             write_variant(f, s, &g[i], sums, n_sums);
         }
-        fputs(written ? "\n  ]" : "]", f);
-        fputs(levels ? "\n" : ",\n", f);
+        fprintf(f, "%s%s\n", written ? "\n  ]" : "]", levels ? "" : ",");
     }
     free(g);
     free(sums);

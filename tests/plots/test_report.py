@@ -155,6 +155,51 @@ def test_plain_and_several(work):
           "--out a link: the link replaced, its target kept (%s)" % p.stderr.strip())
 
 
+def number(cell):
+    """A table cell's number: a knee at the lowest level run ("<=25.00 (lowest level run)",
+    marked since the reference runs were written) compares by its value."""
+    return cell.replace(" (lowest level run)", "").replace("<=", "")
+
+
+def test_lowest_knee_figures_commands(work):
+    """A knee at the lowest level run is marked; the figures come occupancy first; with
+    --figdir, the Commands section names it (--outdir); --help is argparse's."""
+    csv_path = os.path.join(work, "low.csv")
+    shutil.copy(os.path.join(FIX, "reduce-gpu-b-synthetic.csv"), csv_path)
+    figdir = os.path.join(work, "figs")
+    os.mkdir(figdir)
+    for name in ("ladder", "block-reduce", "inflight-reduce", "occupancy-reduce"):
+        with open(os.path.join(figdir, "low-%s.svg" % name), "w") as f:
+            f.write('<svg xmlns="http://www.w3.org/2000/svg"></svg>\n')
+    p = run_report("--figdir", figdir, csv_path)
+    check(p.returncode == 0, "report.py --figdir exits 0 (%s)" % p.stderr.strip())
+    md = open(csv_path[:-4] + "-report.md").read()
+    order = [n for n in ("occupancy-reduce", "inflight-reduce", "block-reduce", "ladder")
+             if "low-%s.svg" % n in md]
+    check(order and sorted(order, key=md.index) == order and len(order) == 4,
+          "figures in the order occupancy, inflight, block, ladder: %s" %
+          sorted(order, key=md.index))
+    check("plots/plot --report --outdir %s %s" % (figdir, csv_path) in md,
+          "Commands: plots/plot with the --outdir the figures came from")
+    rows, _ = rows_and_meta(csv_path)
+    ok = [r for r in rows if r["status"] == "ok" and r["gbps_median"] not in ("", "nan")]
+    for row in table_rows(md, "variant | kernel"):
+        v = row[0].strip("`")
+        pts = [(float(r["occ_achieved_pct"]), float(r["gbps_median"])) for r in ok
+               if r["variant"] == v]
+        best = max(g for _, g in pts)
+        knee = min(o for o, g in pts if g >= 0.9 * best)
+        want = "%.2f" % knee
+        if knee == min(o for o, _ in pts):
+            want = "<=%s (lowest level run)" % want
+        check(row[8] == want, "%s: knee cell %r, want %r" % (v, row[8], want))
+    check(any("lowest level run" in r[8] for r in table_rows(md, "variant | kernel")),
+          "the fixture has a knee at its lowest level (the mark is exercised)")
+    p = run_report("--help")
+    check(p.returncode == 0 and p.stdout.startswith("usage: plots/report.py"),
+          "--help: exit 0 and the usage (%s)" % p.stderr.strip())
+
+
 def test_same_as_harness(work):
     """The knee table agrees with the program's own <csv>-knee.md for the reference runs."""
     pairs = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*-knee.md")))
@@ -171,7 +216,7 @@ def test_same_as_harness(work):
         # (variant, block size).
         ours = table_rows(open(out + ".md").read(), "variant | kernel")
         b = int(bool(ours) and len(ours[0]) == 14)
-        mine = {(r[0], r[4] if b else ""): tuple(r[k + b] for k in (5, 8, 9, 10, 11, 12))
+        mine = {(r[0], r[4] if b else ""): tuple(number(r[k + b]) for k in (5, 8, 9, 10, 11, 12))
                 for r in ours}
         # The Little's-law knee table: the part before the chain section (harness/model/
         # chain_model.h), which plots/report.py does not draw; a report of the chain section
@@ -181,7 +226,8 @@ def test_same_as_harness(work):
             continue
         knees = table_rows(md, "variant | kernel")
         b = int(bool(knees) and len(knees[0]) == 12)
-        theirs = {(r[0], r[5] if b else ""): tuple(r[k + b] for k in range(5, 11)) for r in knees}
+        theirs = {(r[0], r[5] if b else ""): tuple(number(r[k + b]) for k in range(5, 11))
+                  for r in knees}
         check(mine == theirs, "%s: knee table differs from %s: %s" % (
             csv_path, knee_md, sorted(set(mine.items()) ^ set(theirs.items()))[:4]))
 
@@ -212,6 +258,7 @@ def main():
         test_ncu_fixture(work)
         test_plain_and_several(work)
         test_same_as_harness(work)
+        test_lowest_knee_figures_commands(work)
         test_with_figures(work)
     finally:
         shutil.rmtree(work)
