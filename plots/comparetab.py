@@ -102,7 +102,8 @@ def _markdown(runs, labels, kernel, mode, head, rows, per_run, common, roofs):
             "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     out += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
     out += ["", "Plateau (best GB/s over the common levels) and knee (lowest level reaching "
-            "%d%% of it), per variant:" % (100 * KNEE_FRACTION), ""]
+            "%d%% of it; <=K: the lowest common level, so the knee may lie lower), per variant:"
+            % (100 * KNEE_FRACTION), ""]
     kh = ["variant"] + ["run%d best GB/s" % i for i in range(1, len(runs) + 1)] + \
         ["run%d knee occ %%" % i for i in range(1, len(runs) + 1)]
     out += ["| " + " | ".join(kh) + " |", "|" + " --- |" * len(kh)]
@@ -113,6 +114,7 @@ def _markdown(runs, labels, kernel, mode, head, rows, per_run, common, roofs):
             vals = [(x, p[(variant, x)][1]) for x in levels]
             top = max(g for _, g in vals)
             best.append("%.1f" % top)
-            knee.append(next(p[(variant, x)][0] for x, g in vals if g >= KNEE_FRACTION * top))
+            at = next(x for x, g in vals if g >= KNEE_FRACTION * top)
+            knee.append(("<=" if at == levels[0] else "") + p[(variant, at)][0])
         out.append("| " + " | ".join([_cell(variant)] + best + knee) + " |")
     return "\n".join(out) + "\n"

@@ -194,6 +194,15 @@ class Aggregation(unittest.TestCase):
                      if v == "reduce_u4_v16" and (v, x) in common)
         self.assertTrue(knee_lines and knee_lines[-1].split(" | ")[1] == "%.1f" % best_a,
                         "markdown: u4_v16's plateau is its best common point")
+        # A knee at the lowest common level is marked "<=", any other is not.
+        marks = set()
+        for v in {v for v, _ in common}:
+            line = [x for x in md.splitlines() if x.startswith("| %s |" % v)][-1]
+            levels = sorted(x for w, x in common if w == v)
+            top = max(pa[(v, x)][0] for x in levels)
+            at = next(x for x in levels if pa[(v, x)][0] >= 0.9 * top)
+            marks.add(line.split(" | ")[3].startswith("<=") == (at == levels[0]))
+        self.assertEqual(marks, {True}, "markdown: '<=' exactly on knees at the lowest level")
 
     def test_3_a_file_read_in_parts(self):
         # a file read in parts, by several processes, gives what one pass gives
