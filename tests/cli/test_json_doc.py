@@ -26,13 +26,7 @@ ROOT = os.environ.get("OCC_SOURCE_ROOT", os.path.abspath(
 DOC = os.path.join(ROOT, "docs", "json.md")
 HEADER = os.path.join(ROOT, "harness", "report", "summary_json.h")
 TMP = tempfile.mkdtemp()
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what)
+PROBLEMS = []  # one line per failed check
 
 
 def read(path):
@@ -44,13 +38,14 @@ def summary(csv_path, name):
     out = os.path.join(TMP, name + ".json")
     p = subprocess.run([BIN, "--recompute", csv_path, "--json", out], capture_output=True,
                        text=True)
-    check(p.returncode == 0, "%s: --recompute --json: exit %d: %s" % (name, p.returncode,
-                                                                      p.stderr.strip()))
+    if p.returncode != 0:
+        PROBLEMS.append("%s: --recompute --json: exit %d: %s" % (name, p.returncode,
+                                                                 p.stderr.strip()))
     try:
         with open(out, encoding="utf-8") as f:
             return json.load(f)
     except (OSError, ValueError) as e:
-        check(False, "%s: no summary: %s" % (name, e))
+        PROBLEMS.append("%s: no summary: %s" % (name, e))
         return {}
 
 
@@ -98,23 +93,25 @@ def main():
         keys_of(d, found)
     keys, schema = doc_keys(read(DOC))
     header = read(HEADER)
-    check(not found - keys, "keys of the summaries that docs/json.md does not document: %s" %
-          sorted(found - keys))
-    check(not keys - found, "keys docs/json.md documents that no summary has: %s" %
-          sorted(keys - found))
     quoted = set(re.findall(r'"([a-z_]+)"', header))
-    check(not keys - quoted, "keys of docs/json.md the header does not name: %s" %
-          sorted(keys - quoted))
     m = re.search(r'#define OCC_SUMMARY_JSON_SCHEMA "([^"]+)"', header)
     want = m.group(1) if m else None
-    check(want is not None and schema == want,
-          "docs/json.md's schema %r, the header's %r" % (schema, want))
-    check(all(d.get("schema") == want for d in docs),
-          "a summary's schema is not %r: %s" % (want, [d.get("schema") for d in docs]))
-    check(any(v.get("plateau_gflops") for d in docs for v in d.get("variants", [])),
-          "no summary has plateau_gflops (the mixed fixture should)")
-    print("%d failed" % len(failures) if failures else "all passed")
-    return 1 if failures else 0
+    for bad, what in [
+            (sorted(found - keys), "keys of the summaries that docs/json.md does not document"),
+            (sorted(keys - found), "keys docs/json.md documents that no summary has"),
+            (sorted(keys - quoted), "keys of docs/json.md the header does not name"),
+            ([] if want is not None and schema == want else [schema, want],
+             "docs/json.md's schema, the header's"),
+            ([d.get("schema") for d in docs if d.get("schema") != want],
+             "summaries' schema other than the header's"),
+            ([] if any(v.get("plateau_gflops") for d in docs for v in d.get("variants", []))
+             else ["none"], "plateau_gflops in no summary (the mixed fixture should have it)")]:
+        if bad:
+            PROBLEMS.append("%s: %s" % (what, bad))
+    for line in PROBLEMS:
+        print("FAIL: " + line)
+    print("%d failed" % len(PROBLEMS) if PROBLEMS else "all passed")
+    return 1 if PROBLEMS else 0
 
 
 if __name__ == "__main__":
