@@ -104,7 +104,7 @@ check "summary names gpu2 as the outlier" \
     "$(grep -q '^outlier: reduce_u4_v16 on gpu2 0000:03:00.0 (Fake sm_90): plateau 2400.0 GB/s, -20.00%' "$out" || cat "$out")"
 check "summary names no other GPU" "$(grep '^outlier:' "$out" | grep -v ' gpu2 ')"
 check "summary: spread per model" \
-    "$(grep -q '^spread reduce_u4_v16 on Fake sm_90: 20.00%  over 3 runs' "$out" || grep spread "$out")"
+    "$(grep -q '^spread reduce_u4_v16 on Fake sm_90: 20.00% over 3 runs' "$out" || grep spread "$out")"
 # The load levels (kernel chase, mode loaded: the model's inputs) stay in the CSVs, only counted
 # (a fake device skips them; tests/unit/test_fleet.c has them measured, with GB/s).
 levels=$(grep -v '^#' "$(csvs "$work/sum" | head -n 1)" | grep -c ',chase,loaded,loaded_')
