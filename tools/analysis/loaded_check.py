@@ -52,9 +52,11 @@ def knees(md_path):
             m = re.match(r'^\| `([^`]+)` \|', line)
             if not m:
                 continue
-            cells = [c.strip() for c in line.strip().strip('|').split('|')]
-            header_shift = 1 if len(cells) == 12 else 0  # a block column
-            out[m.group(1)] = (num(cells[6 + header_shift]), num(cells[7 + header_shift]))
+            # A knee at the lowest level run reads "<=K (lowest level run)": its value is K.
+            cells = [re.sub(r'^<=| \(lowest level run\)$', '', c.strip())
+                     for c in line.strip().strip('|').split('|')]
+            header_shift = 1 if len(cells) == 13 else 0  # a block column (after V)
+            out[m.group(1)] = (num(cells[7 + header_shift]), num(cells[8 + header_shift]))
     return out
 
 
