@@ -6,7 +6,8 @@
  * by its file's host, gpu_index and pci_bus_id metadata, followed by the file's name when another
  * file has the same label (two runs of one GPU, or of two machines of one host name); runs of one
  * GPU are those with the same gpu_uuid (else the same label). Exit status: 0 printed (with or
- * without outliers), 1 out of host memory, 2 bad usage or a file that does not read as a sweep CSV. */
+ * without outliers), 1 out of host memory, 2 bad usage or a file that does not read as a sweep
+ * CSV. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

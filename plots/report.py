@@ -11,10 +11,11 @@ by FIGURE_ORDER; linked from the Markdown, inlined in the HTML, so the HTML is o
 self-contained file), the knee and model table, the residency
 table, the Nsight Compute table (when the rows hold ncu_* values), the known limits that applied
 (skipped and failed points, samples dropped by the clock watch, points stopped by the time bound
-above the noise target, L2-resident points, clock-throttle reasons, an unfinished run, --ncu
-without values) and the exact commands (plots/plot with --outdir DIR when DIR is not the CSV's). Every number is read from the CSV (plots/occcsv.py) or
-computed from it here with the definitions of the program's end-of-run report: knee = lowest
-achieved occupancy reaching 90% of the variant's best GB/s (of each block size, where the run
+above the noise target, L2-resident points, clock-throttle reasons, an unfinished run, --ncu without
+values) and the exact commands (plots/plot with --outdir DIR when DIR is not the CSV's). Every
+number is read from the CSV (plots/occcsv.py) or computed from it here with the definitions of the
+program's end-of-run report: knee = lowest achieved occupancy reaching 90% of the variant's best
+GB/s (of each block size, where the run
 has several), on the measurement and on the
 Little's-law prediction min(roof, f x bytes in flight per SM x SMs / latency).
 

@@ -47,8 +47,9 @@ void occ_knee_markdown(FILE *f, const char *gpu_name, const OccModel *m, const O
  * gpu_name, which model (occ_model_describe), its inputs (with the trip spread where the curve
  * has one: occ_curve_trip_spread), each distinct roof of the variants and the bytes in flight
  * per SM each needs, a table with one row per variant (its roof in the column `roof GB/s`; a
- * measured knee at the lowest level run written "<=K (lowest level run)"), a section "Agreement" (occ_knee_agreement, and each
- * natural variant whose knees are more than one level apart), a section "Model misses > 20%"
+ * measured knee at the lowest level run written "<=K (lowest level run)"), a section
+ * "Agreement" (occ_knee_agreement, and each natural variant whose knees are more than one level
+ * apart), a section "Model misses > 20%"
  * listing each cause or saying there is none), else only the title; then the chain section of
  * chains[0..n_chains) (harness/model/chain_model.h; none when n_chains is 0). Returns 0, or -1
  * with a one-line message naming the path in err (err_len bytes, may be 0). */

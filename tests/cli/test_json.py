@@ -5,17 +5,18 @@
 
 On a fake device's sweep (OCC_FAKE_DEVICES, with skip rows), on the two real H200 runs of
 tests/data and on a fixture given hostile metadata, `--recompute CSV --json FILE --out MD` must
-write JSON that json.load takes, describing exactly the CSV read with plots/occcsv.py: its path,
-its metadata (git revision and command included), its status counts, every (variant, block) of
-its rows and only those (the load levels under "load_levels", the others under "variants"), a
-knee flagged measured_at_lowest_level exactly when it is the variant's lowest level, each plateau the best figure of that variant's ok rows (GB/s, else
-GFLOP/s) at the lowest occupancy reaching it, the knees the knee report MD prints, agreement
-counts within their point counts and summing to the top-level ones; strings escaped (quote,
-backslash, control characters; UTF-8 through, a stray byte as U+FFFD). Each check is shown to
-fail on a copy of a summary with one thing wrong. Hostile paths: --json into a missing directory,
-onto the CSV (read or written), the --out report, the knee report beside the CSV, a directory,
-an existing file without --force, through a symlink, with --dry-run: each a one-line refusal with
-exit 2 and nothing written. Prints a FAIL line per failed check; exit 0 when none failed."""
+write JSON that json.load takes, describing exactly the CSV read with plots/occcsv.py: its path, its
+metadata (git revision and command included), its status counts, every (variant, block) of its rows
+and only those (the load levels under "load_levels", the others under "variants"), a knee flagged
+measured_at_lowest_level exactly when it is the variant's lowest level, each plateau the best figure
+of that variant's ok rows (GB/s, else GFLOP/s) at the lowest occupancy reaching it, the knees the
+knee report MD prints, agreement counts within their point counts and summing to the top-level ones;
+strings escaped (quote, backslash, control characters; UTF-8 through, a stray byte as U+FFFD). Each
+check is shown to fail on a copy of a summary with one thing wrong. Hostile paths: --json into a
+missing directory, onto the CSV (read or written), the --out report, the knee report beside the CSV,
+a directory, an existing file without --force, through a symlink, with --dry-run: each a one-line
+refusal with exit 2 and nothing written. Prints a FAIL line per failed check; exit 0 when none
+failed."""
 import copy
 import json
 import math
