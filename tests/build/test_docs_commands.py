@@ -6,11 +6,13 @@ show runs as shown, without a GPU.
 A command is a line of a code block (indented or fenced; a line ending in a backslash goes on
 with the next), or a whole code span of the prose, that starts (after NAME=value settings) with
 ./run_sweep, run_sweep, occsweep, build/bench/occsweep, build/bench/occfleet, plots/plot,
-plots/report.py or bench/slurm/submit; a trailing "# comment" is not part of it.
+plots/report.py, python3 plots/NAME.py or bench/slurm/submit; a trailing "# comment" is not part
+of it.
 
-  blocks  every command of a code block is run, unless the block follows a line
+  blocks  every command of a code block is run and must exit 0, unless the block follows a line
           <!-- not run: REASON --> (invisible in the rendered page: for a command that needs a
-          GPU, Slurm or the user's own files). A command that cannot run here and is not marked
+          GPU, Slurm or the user's own files), or <!-- exits N: REASON --> (it must exit N: a
+          regression check that finds one). A command that cannot run here and is not marked
           fails, so a block is marked on purpose, never by default.
   spans   a code span is run when it needs no GPU (--dry-run, --calc, --recompute, --list,
           --help, --version, plots/..., occfleet), is a whole command (one of those options but
@@ -20,7 +22,7 @@ plots/report.py or bench/slurm/submit; a trailing "# comment" is not part of it.
 
 Each runs with bash in a scratch copy of the tree (the files git lists), with the program names
 replaced by OCCSWEEP and OCCFLEET (run_sweep builds and runs that same binary) and /tmp/ by a
-scratch directory; it must exit 0 within 300 s. Without gnuplot the plots/plot commands are not
+scratch directory; it must end within 300 s. Without gnuplot the plots/plot commands are not
 run (one line says so). Prints one line per command (ok, FAIL or not run, and why) and
 "N run, M failed, K not run"; exit 0 when none failed."""
 import os
@@ -36,8 +38,8 @@ import test_docs  # noqa: E402
 
 PROGRAMS = re.compile(r"^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)(\./run_sweep|run_sweep|occsweep|"
                       r"build/bench/occsweep|build/bench/occfleet|plots/plot|plots/report\.py|"
-                      r"bench/slurm/submit)(\s|$)")
-MARKER = re.compile(r"^\s*<!--\s*not run:\s*(.+?)\s*-->\s*$")
+                      r"python3 plots/\w+\.py|bench/slurm/submit)(\s|$)")
+MARKER = re.compile(r"^\s*<!--\s*(not run|exits (\d+)):\s*(.+?)\s*-->\s*$")
 GPU_FREE = re.compile(r"(?<![\w-])--(dry-run|calc|recompute|list|help|version|help-man)\b")
 # A span is a whole command with one of these options, or a CSV to read.
 WHOLE = re.compile(r"(?<![\w-])--(dry-run|calc|list|help|version|help-man)\b")
@@ -59,24 +61,31 @@ def strip_comment(cmd):
     return cmd.rstrip()
 
 
+def block_marker(line):
+    """(reason not to run or None, expected exit status) of the marker line before a block."""
+    m = MARKER.match(line)
+    if m is None:
+        return None, 0
+    return (m.group(3), 0) if m.group(1) == "not run" else (None, int(m.group(2)))
+
+
 def block_commands(text):
-    """(command, marker reason or None) of every command line of text's code blocks."""
+    """(command, reason not to run or None, expected exit status) of every command line of
+    text's code blocks."""
     out, lines = [], text.split("\n")
     fenced = in_block = False
-    prev_blank, marker, last_prose = True, None, ""
+    prev_blank, marker, last_prose = True, (None, 0), ""
     pending = ""
     for line in lines:
         starts_fence = line.lstrip().startswith("```")
         if starts_fence:
             if not fenced:
-                m = MARKER.match(last_prose)
-                marker = m.group(1) if m else None
+                marker = block_marker(last_prose)
             fenced = not fenced
             continue
         code = fenced or (line.startswith("    ") and (prev_blank or in_block))
         if code and not fenced and not in_block:
-            m = MARKER.match(last_prose)
-            marker = m.group(1) if m else None
+            marker = block_marker(last_prose)
         if code:
             in_block = not fenced
             text_line = pending + line.strip()
@@ -86,7 +95,7 @@ def block_commands(text):
                 pending = ""
                 cmd = strip_comment(text_line)
                 if PROGRAMS.match(cmd):
-                    out.append((cmd, marker))
+                    out.append((cmd,) + marker)
         else:
             in_block = in_block and line.strip() == ""
             if line.strip():
@@ -107,7 +116,7 @@ def span_reason(cmd):
         return "a template (placeholder)"
     if program == "bench/slurm/submit":
         return "needs Slurm"
-    if "occsweep" in program or "run_sweep" in program:
+    if "occsweep" in program or "run_sweep" in program:  # the others need no GPU
         if not GPU_FREE.search(cmd):
             return "needs a GPU"
     if not (WHOLE.search(cmd) or CSV_OPERAND.search(cmd)):
@@ -149,9 +158,9 @@ def main():
         for path in test_docs.doc_files(root):
             name = os.path.relpath(path, root)
             text = test_docs.read(path)
-            todo = [(c, m, "block") for c, m in block_commands(text)]
-            todo += [(c, span_reason(c), "span") for c in span_commands(text)]
-            for cmd, reason, kind in todo:
+            todo = [(c, r, x, "block") for c, r, x in block_commands(text)]
+            todo += [(c, span_reason(c), 0, "span") for c in span_commands(text)]
+            for cmd, reason, want_rc, kind in todo:
                 if reason is None and not gnuplot and cmd.startswith("plots/plot"):
                     reason = "no gnuplot here"
                 if reason is not None:
@@ -167,12 +176,12 @@ def main():
                     rc, why = p.returncode, (p.stderr.strip() or p.stdout.strip())
                 except subprocess.TimeoutExpired:
                     rc, why = -1, "no exit within %d s" % TIMEOUT_S
-                if rc == 0:
+                if rc == want_rc:
                     print("ok: %s: %s" % (name, cmd))
                 else:
                     counts["failed"] += 1
                     last = why.splitlines()[-1] if why else ""
-                    print("FAIL: %s: %s: exit %d: %s" % (name, cmd, rc, last))
+                    print("FAIL: %s: %s: exit %d, not %d: %s" % (name, cmd, rc, want_rc, last))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("%d run, %d failed, %d not run" % (counts["run"], counts["failed"], counts["not run"]))
