@@ -68,7 +68,7 @@ if (L2 > 0) {
     # so that no reader takes that step for the L2 size.
     set object 1 rectangle from L2 / 2.0, graph 0 to L2, graph 1 fillcolor rgb ROOF_RGB \
         fillstyle transparent solid 0.08 noborder behind
-    set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
+    set label 3 "far L2 partition" at L2, graph 0.97 offset -0.5, 0 right front
 }
 set title ARG3 noenhanced
 set key width 0
@@ -85,5 +85,5 @@ plot for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"cycles_per_hop_me
          pointtype rank_pt(1) title cycles_title(b), \
      for [b = 1 : NS_SERIES] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
          axes x1y2 with points linecolor rgb rank_rgb(VR[b]) pointtype rank_pt_open(2) \
-         pointsize 2 * PS title ns_title(b)
+         pointsize 2 * PS title (NS_SERIES > 0 ? ns_title(b) : "")
 eval SVG_AGAIN

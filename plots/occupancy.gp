@@ -36,7 +36,7 @@ set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
     set y2tics nice_step(YTOP * 100.0 / ROOF) out nomirror format "%g%%"
-    set y2label "% of memcpy roof"
+    set y2label "% of memcpy roof" offset 1.2, 0
 }
 set title ARG3 noenhanced
 

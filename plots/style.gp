@@ -40,12 +40,13 @@ SIZE = "1200,800"
 PNG_BEGIN = "set terminal pngcairo size " . SIZE . " font '" . FONT . "' linewidth 1.5 " . \
             "noenhanced; set output OUT . '.png'"
 # The svg terminal draws points larger and text smaller than pngcairo at equal settings; PS
-# (every pointsize is written as a multiple of it) and SVG_FONT bring the SVG to the PNG's look.
+# (every pointsize is written as a multiple of it) and SVG_FONTSCALE, which scales every font
+# size a script names as well as the default, bring the SVG to the PNG's look.
 PS = 1.0
-SVG_FONT = "sans-serif,20"
-SVG_BEGIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; set title font ',22'; " . \
-            "set terminal svg size " . SIZE . \
-            " dynamic font '" . SVG_FONT . "' linewidth 1.5 noenhanced background rgb 'white'; " . \
+SVG_FONTSCALE = "1.25"
+SVG_BEGIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; " . \
+            "set terminal svg size " . SIZE . " dynamic font '" . FONT . "' fontscale " . \
+            SVG_FONTSCALE . " linewidth 1.5 noenhanced background rgb 'white'; " . \
             "set output OUT . '.svg'"
 SVG_AGAIN = SVG_BEGIN . "; replot; unset output"
 
@@ -94,7 +95,7 @@ set tics out nomirror
 # Keys go below the plot, in rows, so that they take neither the plot's width nor hide a curve;
 # samples long enough to show two periods of any dash pattern drawn.
 set key below center horizontal Left reverse noenhanced noopaque nobox samplen 5 spacing 1.1 \
-    maxrows 4 width -8
+    maxrows 4 width -5 height 1
 set title font ",18"
 set pointsize 1.3 * PS
 set offsets 0, 0, 0, 0
