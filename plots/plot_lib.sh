@@ -5,7 +5,7 @@
 # directory; the figures to move into place at the end are listed in staged and targets.
 # It uses what plots/plot sets: HERE (the scripts' directory), GNUPLOT, PYTHON, gnuplot_ctype
 # (the UTF-8 LC_CTYPE for gnuplot), stage (the staging directory), die, and the options outdir,
-# latency_ns, unroll, vec, and for --compare files, xkind, kernel, lever, out_prefix.
+# latency_ns, unroll, vec, and for --compare files, xkind, ykind, kernel, lever, out_prefix.
 
 # The figures drawn in $stage (without .png/.svg) and the paths they are moved to at the end. The
 # staged names are plain, so gnuplot never sees the CSV's name.
@@ -234,13 +234,14 @@ plot_compare() {
     kernel_drawn=${picked%%$'\t'*}
     synthetic=${picked#*$'\t'}
     title="$kernel_drawn: bandwidth as % of each GPU's memcpy roof"
+    [ "$ykind" = pct ] || title="$kernel_drawn: median bandwidth of each GPU"
     [ -z "$lever" ] || only="lever $lever"
     [ -z "$unroll" ] || only="${only:+$only, }unroll $unroll"
     [ -z "$vec" ] || only="${only:+$only, }$vec B loads"
     [ -z "$only" ] || title="$title ($only)"
     [ "$synthetic" != 1 ] || title="$title [synthetic]"
     out="$stage/compare"
-    run_gnuplot compare.gp "$out_prefix" compare "$data" "$out" "$title" "$xkind"
+    run_gnuplot compare.gp "$out_prefix" compare "$data" "$out" "$title" "$xkind" "$ykind"
     staged+=("$out")
     tables=1
     case "$out_prefix" in

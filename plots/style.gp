@@ -23,7 +23,8 @@
 #   CAPPED_TITLE          the legend line that says how a capped twin is drawn
 #   max2(a, b)            the larger of a and b
 #   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
-#   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
+#   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels,
+#                         about BYTE_LABELS of them
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
 #   ROOF_RGB, GRID_RGB    colours of roof lines and the grid
 #   OCC_LABEL, OCC_AXIS   the occupancy axis: its label (the API's, theoretical, occupancy:
@@ -77,13 +78,16 @@ bytes_label(b) = sprintf("%g %s", b / bytes_unit(b), bytes_name(bytes_unit(b)))
 nice_mult(f) = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10
 nice_step(r) = nice_mult(r / 8.0 / 10**floor(log10(r / 8.0))) * 10**floor(log10(r / 8.0))
 
-# Labels at most ~8 powers of two (aligned to the label step so they read 1 KiB, 16 KiB, ...),
+# Labels at most ~BYTE_LABELS powers of two (8; fewer for a narrow panel; aligned to the label
+# step so they read 1 KiB, 16 KiB, ...),
 # the range widened to the labels on both sides so that the last label lies at or past the data,
 # and marks every other power as a minor tic.
+BYTE_LABELS = 8
 BYTE_TICS = "set logscale x 2; set xtics (); " . \
             "e_lo = floor(log(BYTES_LO) / log(2)); e_hi = ceil(log(BYTES_HI) / log(2)); " . \
             "if (e_hi == e_lo) { e_lo = e_lo - 1; e_hi = e_hi + 1 }; " . \
-            "e_step = int((e_hi - e_lo) / 7) + 1; e_lo = floor(e_lo / real(e_step)) * e_step; " . \
+            "e_step = int((e_hi - e_lo) / (BYTE_LABELS - 1.0)) + 1; " . \
+            "e_lo = floor(e_lo / real(e_step)) * e_step; " . \
             "e_hi = ceil(e_hi / real(e_step)) * e_step; " . \
             "do for [e = e_lo : e_hi] { if (e % e_step == 0) { " . \
             "set xtics add (bytes_label(2**e) 2**e) } else { set xtics add ('' 2**e 1) } }; " . \
