@@ -44,18 +44,14 @@ do for [g = 1 : NG] { LONGEST = strlen(GPU_NAME[g]) > LONGEST ? strlen(GPU_NAME[
 NCOL = NU > 1 ? 2 : 1
 NROW = (NU + NCOL - 1) / NCOL
 
-if (INFLIGHT) {
-    BYTE_LABELS = NCOL > 1 ? 4 : 8
-    eval BYTE_TICS
-    XLABEL = "bytes in flight per SM (resident warps × 32 × U × V)"
-} else {
-    set xrange [0 : 100]
-    set xtics 0, (NCOL > 1 ? 25 : 12.5), 100
-    set mxtics 2
-    XLABEL = OCC_LABEL
-}
-set yrange [0 : YTOP]
-if (GBPS) { set ytics nice_step(YTOP) } else { set ytics 20 }
+# The panels' axes, a string to eval before each drawing (the key's plot unsets them).
+BYTE_LABELS = NCOL > 1 ? 4 : 8
+AXES = "set border 31; set tics out nomirror; " . \
+    "set grid xtics ytics linetype 1 linecolor rgb GRID_RGB linewidth 1; " . \
+    (INFLIGHT ? BYTE_TICS : "set xrange [0 : 100]; set xtics 0, (NCOL > 1 ? 25 : 12.5), 100; " . \
+                "set mxtics 2") . "; set yrange [0 : YTOP]; " . \
+    (GBPS ? "set ytics nice_step(YTOP)" : "set ytics 20")
+XLABEL = INFLIGHT ? "bytes in flight per SM (resident warps × 32 × U × V)" : OCC_LABEL
 YLABEL = GBPS ? "median bandwidth (GB/s)" : "% of own memcpy roof"
 
 # The key, below the panels: the GPUs, then the load widths (and the capped style); in two
@@ -90,6 +86,7 @@ do for [r = 1 : NU] {
 }
 
 DRAW = "set multiplot title ARG3 noenhanced; set key off; unset xlabel; unset label 1; unset label 2; " . \
+    "eval AXES; " . \
     "do for [r = 1 : NU] { col = (r - 1) % NCOL; row = (r - 1) / NCOL; " . \
     "set lmargin at screen LEFT + col * (PANEL_W + COL_GAP); " . \
     "set rmargin at screen LEFT + col * (PANEL_W + COL_GAP) + PANEL_W; " . \

@@ -95,7 +95,7 @@ do for [g = 1 : NG] {
     set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset 11, -0.9 - 1.3 * g \
         font ",12" textcolor rgb uv_rgb(G_UV[g])
 }
-set key maxrows 4 font ",13" width -6
+set key maxrows 4 font ",13" width -6 samplen 6
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
