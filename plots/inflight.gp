@@ -96,6 +96,12 @@ do for [g = 1 : NG] {
         font ",12" textcolor rgb uv_rgb(G_UV[g])
 }
 set key maxrows 4 font ",13" width -6 samplen 6
+XLO = 2**e_lo / 1.001
+XHI = 2**e_hi * 1.001
+LOGX = 1
+LABEL_GX = 1
+HLINES = sprintf("%g %g %g", ROOF, MROOF, PEAK)
+EXTRA_Y = NPB > 0 ? "gbps_predicted" : ""
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
@@ -108,4 +114,6 @@ plot @VOLKOV_CURVES, @VOLKOV_KEY, \
          title (MROOF_ON ? MROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
+# The capped curves' labels, placed by the geometry of the plot just drawn, then drawn again.
+if (CAP_LABELS) { load HERE . "caplabels.gp"; eval PNG_BEGIN; replot }
 eval SVG_AGAIN

@@ -72,6 +72,12 @@ do for [i = 1 : NG] {
 }
 set label 100 "U × V: bytes per thread per trip" at LABEL_X, graph 1 left front font ",12" \
     offset 0, 0.7
+XLO = OCC_LO - OCC_PAD
+XHI = OCC_HI + OCC_PAD
+LOGX = 0
+LABEL_GX = (100 - XLO) / (XHI - XLO)
+HLINES = sprintf("%g %g", ROOF, PEAK)
+EXTRA_Y = ""
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
@@ -79,4 +85,6 @@ plot @VOLKOV_CURVES, @VOLKOV_KEY, \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] (x <= 100 ? PEAK : NaN) with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
+# The capped curves' labels, placed by the geometry of the plot just drawn, then drawn again.
+if (CAP_LABELS) { load HERE . "caplabels.gp"; eval PNG_BEGIN; replot }
 eval SVG_AGAIN

@@ -43,17 +43,24 @@ meta_get() {
     awk -F '\t' -v key="$2" '$1 == "meta" && $2 == key { v = $3 } END { print v }' <"$1"
 }
 
-# title_for INFO WHAT [CONTEXT]: two lines, what the figure draws, then the GPU, CONTEXT (block
-# size, buffer) and the run's date; fixture data says so, so that it is never taken for a run.
+# title_for INFO WHAT [CONTEXT]: two lines (three where the second is long), what the figure
+# draws, then the GPU, CONTEXT (block size, buffer) and the run's date; fixture data says so, so that it is never taken for a run.
 title_for() {
-    local info=$1 what=$2 ctx=${3:-} gpu date
+    local info=$1 what=$2 ctx=${3:-} gpu date line head first
     [ "$ctx" != - ] || ctx=""
     gpu=$(meta_get "$info" gpu_name)
     date=$(meta_get "$info" date_utc)
-    printf '%s\n%s' "$what" "${gpu:-unknown GPU}"
-    [ -z "$ctx" ] || printf ' · %s' "$ctx"
-    [ -z "$date" ] || printf ' · %s' "${date%%T*}"
-    case "$(meta_get "$info" synthetic)" in 1*) printf ' [synthetic test data]' ;; esac
+    line=${gpu:-unknown GPU}
+    [ -z "$ctx" ] || line="$line · $ctx"
+    [ -z "$date" ] || line="$line · ${date%%T*}"
+    case "$(meta_get "$info" synthetic)" in 1*) line="$line [synthetic test data]" ;; esac
+    # A second line wider than the figure is broken at its last ' · ' within 80 characters.
+    head=${line:0:80}
+    first=${head% · *}
+    if [ ${#line} -gt 80 ] && [ "$first" != "$head" ]; then
+        line="$first"$'\n'"${line#"$first · "}"
+    fi
+    printf '%s\n%s' "$what" "$line"
 }
 
 # run_gnuplot SCRIPT CSV FIGURE DATA OUT ARGS...: OUT.png and OUT.svg, or exit 1.
