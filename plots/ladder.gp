@@ -57,7 +57,9 @@ if (MHZ > 0) {
 if (L1 > 0) {
     set arrow 1 from L1, graph 0 to L1, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
-    set label 1 L1_WORDS at L1, graph 0.03 offset 0.5, 0 left front
+    # Along the line, downwards from the top: past L1 the latencies are low, and a long name
+    # written across would reach the L2 line.
+    set label 1 L1_WORDS at L1, graph 0.97 rotate by 90 right offset 1.2, 0 front
 }
 if (L2 > 0) {
     set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
