@@ -4,8 +4,9 @@
 # drawn once without them (its plot area is then known: GPVAL_TERM_*), with XLO, XHI (the x range
 # drawn), LOGX (1: log x axis), YTOP (the y range's top), LABEL_GX (the graph fraction the
 # labels stay left of), HLINES (the y values of the horizontal lines drawn, space-separated) and
-# EXTRA_Y (a column of DATA drawn as a line beside each curve, or "") given; the caller draws the
-# figure again.
+# EXTRA_Y (a column of DATA drawn as a line beside each curve, or "") given, and where leader
+# lines are drawn NLEAD and LEAD_X0[k], LEAD_Y0[k], LEAD_X1[k], LEAD_Y1[k] (their ends); the
+# caller draws the figure again.
 #
 # A capped curve is labelled with its cap and spill bytes ("r40: 88 B spill") at each point
 # where they change from the point before (volkov.gp's cap_text); a label that one curve of the
@@ -26,7 +27,8 @@ CL_GAP = 7.0
 cl_gx(x) = LOGX ? (log(x) - log(XLO)) / (log(XHI) - log(XLO)) : (x - XLO) / (XHI - XLO)
 
 stats DATA using "gbps_median" nooutput
-CL_N = 2 * (STATS_records + NB)
+CL_NLEAD = exists("NLEAD") ? NLEAD : 0
+CL_N = 2 * (STATS_records + NB + CL_NLEAD)
 array CL_PX[CL_N]
 array CL_PY[CL_N]
 array CL_PB[CL_N]
@@ -48,6 +50,16 @@ if (EXTRA_Y ne "") {
         EY == EY ? (NP = NP + 1, CL_PX[NP] = cl_gx(column(XCOL)) * CL_PW, \
                     CL_PY[NP] = EY / YTOP * CL_PH, CL_PB[NP] = NB + column(-2) + 1) : 0, \
         0)) nooutput
+}
+
+do for [k = 1 : CL_NLEAD] {
+    NP = NP + 2
+    CL_PX[NP - 1] = cl_gx(LEAD_X0[k]) * CL_PW
+    CL_PY[NP - 1] = LEAD_Y0[k] / YTOP * CL_PH
+    CL_PX[NP] = cl_gx(LEAD_X1[k]) * CL_PW
+    CL_PY[NP] = LEAD_Y1[k] / YTOP * CL_PH
+    CL_PB[NP - 1] = 2 * NB + k
+    CL_PB[NP] = 2 * NB + k
 }
 
 # Whether the segment (x0, y0)-(x1, y1) meets the box [bx0, bx1] x [by0, by1] (Liang-Barsky).

@@ -72,6 +72,31 @@ do for [i = 1 : NG] {
 }
 set label 100 "U × V: bytes per thread per trip" at LABEL_X, graph 1 left front font ",12" \
     offset 0, 0.7
+# A group whose curves all end before the right edge (a variant whose registers allow no higher
+# occupancy) is joined to its label by a thin dotted line from its furthest end.
+array LEAD_X0[NG > 0 ? NG : 1]
+array LEAD_Y0[NG > 0 ? NG : 1]
+array LEAD_X1[NG > 0 ? NG : 1]
+array LEAD_Y1[NG > 0 ? NG : 1]
+NLEAD = 0
+do for [i = 1 : NG] {
+    GX = -1
+    do for [b = 1 : NB] {
+        if ((!CAP_B[b] || ALLCAP) && UV_B[b] == G_UV[G_IDX[i]] && XEND[b] > GX) {
+            GX = XEND[b]
+            GY = YEND[b]
+        }
+    }
+    if (GX < 100 - 0.05 * (100 - OCC_LO)) {
+        NLEAD = NLEAD + 1
+        LEAD_X0[NLEAD] = GX
+        LEAD_Y0[NLEAD] = GY
+        LEAD_X1[NLEAD] = LABEL_X - 0.01 * (100 - OCC_LO)
+        LEAD_Y1[NLEAD] = G_AT[i]
+        set arrow 100 + NLEAD from GX, GY to LEAD_X1[NLEAD], G_AT[i] nohead dashtype (2, 4) \
+            linewidth 1.5 linecolor rgb uv_rgb(G_UV[G_IDX[i]]) back
+    }
+}
 XLO = OCC_LO - OCC_PAD
 XHI = OCC_HI + OCC_PAD
 LOGX = 0
