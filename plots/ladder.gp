@@ -57,9 +57,16 @@ if (MHZ > 0) {
 if (L1 > 0) {
     set arrow 1 from L1, graph 0 to L1, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
-    # Along the line, downwards from the top: past L1 the latencies are low, and a long name
-    # written across would reach the L2 line.
-    set label 1 L1_WORDS at L1, graph 0.97 rotate by 90 right offset 1.2, 0 front
+    # Along the line (a long name written across would reach the L2 line): downwards from the
+    # top, or upwards from the bottom where the latencies just past L1 reach the upper half (an
+    # L2-flushed ladder).
+    stats DATA using (column("buffer_bytes") >= L1 && column("buffer_bytes") <= 2 * L1 ? \
+                      column("cycles_per_hop_median") : NaN) nooutput
+    if (STATS_records > 0 && STATS_max > 0.5 * 1.15 * YMAX) {
+        set label 1 L1_WORDS at L1, graph 0.03 rotate by 90 left offset 1.2, 0 front
+    } else {
+        set label 1 L1_WORDS at L1, graph 0.97 rotate by 90 right offset 1.2, 0 front
+    }
 }
 if (L2 > 0) {
     set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
