@@ -54,10 +54,11 @@ title_for() {
     [ -z "$ctx" ] || line="$line · $ctx"
     [ -z "$date" ] || line="$line · ${date%%T*}"
     case "$(meta_get "$info" synthetic)" in 1*) line="$line [synthetic test data]" ;; esac
-    # A second line wider than the figure is broken at its last ' · ' within 80 characters.
-    head=${line:0:80}
+    # A second line wider than the figure (about 95 characters of the title's font fit; counted
+    # in bytes here, the locale being C) is broken at its last ' · ' within its first 100 bytes.
+    head=${line:0:100}
     first=${head% · *}
-    if [ ${#line} -gt 80 ] && [ "$first" != "$head" ]; then
+    if [ ${#line} -gt 100 ] && [ "$first" != "$head" ]; then
         line="$first"$'\n'"${line#"$first · "}"
     fi
     printf '%s\n%s' "$what" "$line"
