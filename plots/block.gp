@@ -41,7 +41,7 @@ eval OCC_AXIS
 set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
-    set y2tics 10 out nomirror
+    set y2tics 10 out nomirror format "%g%%"
     set y2label "% of memcpy roof"
 }
 set title ARG3 noenhanced

@@ -60,7 +60,8 @@ the figures"), select leaves it out silently.
                      PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
           block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
                      (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these
-                     keep the one holding the best GB/s; its lever pad rows, bounds where it
+                     keep the one reaching the highest occupancy, then the best GB/s; its
+                     lever pad rows, bounds where it
                      has none (LEVER says which). Where a (kernel, mode) holds several
                      block_threads values, a figure of every other type but the ladder keeps
                      one, 128 when present, else the smallest (WHERE names it, DESC says so),
@@ -230,8 +231,9 @@ def check(path, prefix, unroll=None, vec=None, levels=None):
 def block_entries(path, suffix, run, g, unroll, vec):
     """(figspec.BLOCK_SPEC, its entries, lever, (unroll, vec_bytes, why)) of g's block figure:
     the occupancy points of one (unroll, vec_bytes), --unroll U --vec V, else of the curves these
-    keep the one holding the best GB/s (why: "(best GB/s)", else ""); of its natural rows
-    (lever pad), or where the kept curves have none its register-capped ones (lever bounds)."""
+    keep the one reaching the highest occupancy at some block size, of those the one holding the
+    best GB/s (why: "(widest occupancy range)", else ""); of its natural rows (lever pad), or
+    where the kept curves have none its register-capped ones (lever bounds)."""
     spec = figspec.SPEC["occupancy"]
     ents = entries(run, spec, g.kernel, g.mode, None, curve_filter(spec, unroll, vec))
     i_lever, i_block = spec.by.index("lever"), spec.by.index("block_threads")
@@ -240,9 +242,12 @@ def block_entries(path, suffix, run, g, unroll, vec):
     if not ents:
         fail("%s: figure %s: no ok rows with finite %s and %s among the curves kept "
              "(--unroll/--vec)" % (path, suffix, spec.x, spec.y))
-    best = max(ents, key=lambda e: e[2].y.result())
+    reach = {}
+    for by, _, p in ents:
+        reach[by[:3]] = max(reach.get(by[:3], p.x), p.x)
+    best = max(ents, key=lambda e: (reach[e[0][:3]], e[2].y.result()))
     u, v, lever = best[0][:3]
-    why = "" if unroll is not None and vec is not None else "(best GB/s)"
+    why = "" if unroll is not None and vec is not None else "(widest occupancy range)"
     kept = [((by[i_block],), keep, p) for by, keep, p in ents if by[:3] == (u, v, lever)]
     return figspec.BLOCK_SPEC, kept, lever, (u, v, why)
 

@@ -49,14 +49,14 @@ eval OCC_AXIS
 set ylabel "median throughput (TFLOP/s)"
 if (PEAK > 0) {
     set link y2 via 100.0 * y / PEAK inverse y * PEAK / 100.0
-    set y2tics 10 out nomirror
+    set y2tics 10 out nomirror format "%g%%"
     set y2label CLOCK > 0 ? sprintf("%% of the peak at %.0f MHz", CLOCK) : \
         "% of the clock-derived peak (flop_peak_gflops)"
 }
 set title ARG3 noenhanced
 # Key columns as wide as the longest title (the style's narrower ones overlap the peak's).
 set key width 0 maxrows 2
-if (BY ne "unroll") { set key title "A: FMAs per loaded float" }
+if (BY ne "unroll") { set key title "\nA: FMAs per loaded float" }
 
 # The peak named on its line (a key entry would set the key's column width).
 if (PEAK > 0) {

@@ -70,7 +70,7 @@ do for [b = 1 : NB] { if (PRED_N[b] > 0) { NPB = NPB + 1; PB[NPB] = b } }
 # Their clauses, a macro: gnuplot evaluates a clause's index even where its loop is empty.
 PRED_PLOT = NPB > 0 ? "for [k = 1 : NPB] DATA index (PB[k] - 1) using XCOL:'gbps_predicted' " . \
     "with lines linewidth 2 dashtype (2, 3) linecolor rgb '#000000' " . \
-    "title (k == 1 ? PREDICTED : ''), " : ""
+    "title (k == 1 ? PREDICTED . ', per curve' : ''), " : ""
 
 TOPROOF = MROOF > ROOF ? MROOF : ROOF
 YTOP = 1.1 * (YMAX > TOPROOF ? (YMAX > PEAK ? YMAX : PEAK) : (TOPROOF > PEAK ? TOPROOF : PEAK))
@@ -81,18 +81,27 @@ set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
     set y2tics nice_step(YTOP * 100.0 / ROOF) out nomirror format "%g%%"
+    set y2label "% of memcpy roof" offset 1.2, 0
 }
-set title ARG3 noenhanced
+# Centred on the image, not on the plot, which the right column pushes left.
+set title ARG3 noenhanced offset 7, 0
 set samples 1000
 # The groups of equal U x V, by colour, in a column at the right of the plot.
-set rmargin 25
-set label 300 "U × V, bytes per" at graph 1, graph 1 left offset 7.5, 0.4 font ",12"
-set label 299 "thread per trip:" at graph 1, graph 1 left offset 7.5, -0.9 font ",12"
+# (past the right axis and its label).
+set rmargin 28
+set label 300 "U × V, bytes per" at graph 1, graph 1 left offset 11, 0.4 font ",12"
+set label 299 "thread per trip:" at graph 1, graph 1 left offset 11, -0.9 font ",12"
 do for [g = 1 : NG] {
-    set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset 7.5, -0.9 - 1.3 * g \
+    set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset 11, -0.9 - 1.3 * g \
         font ",12" textcolor rgb uv_rgb(G_UV[g])
 }
-set key maxrows 3 font ",14" width -4
+set key maxrows 4 font ",13" width -6 samplen 6
+XLO = 2**e_lo / 1.001
+XHI = 2**e_hi * 1.001
+LOGX = 1
+LABEL_GX = 1
+HLINES = sprintf("%g %g %g", ROOF, MROOF, PEAK)
+EXTRA_Y = NPB > 0 ? "gbps_predicted" : ""
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
@@ -105,4 +114,6 @@ plot @VOLKOV_CURVES, @VOLKOV_KEY, \
          title (MROOF_ON ? MROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] PEAK with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
+# The capped curves' labels, placed by the geometry of the plot just drawn, then drawn again.
+if (CAP_LABELS) { load HERE . "caplabels.gp"; eval PNG_BEGIN; replot }
 eval SVG_AGAIN

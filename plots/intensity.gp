@@ -104,9 +104,9 @@ DRAW = "set multiplot layout 2, 1 title ARG3 noenhanced; " . \
     "KNEE using (x_of($1)):(zero($1, KNEE[$1])) with points linecolor rgb rank_rgb(1) " . \
     "pointtype rank_pt(1) pointsize 1.6 * PS notitle; " . \
     "set tmargin 0.5; set bmargin 6; " . TICS . "; unset label 11; " . \
-    "set xlabel 'arithmetic intensity (FLOP per byte loaded, A / 2 for A FMAs per float)'; " . \
+    "set xlabel 'arithmetic intensity (FLOP per byte loaded, A / 2 for A FMAs per float)' offset 0, 0.2; " . \
     "set ylabel 'best throughput (%)'; set yrange [0 : 112]; " . \
-    "set key at screen 0.5, screen 0.005 center bottom horizontal maxrows 1 maxcols 3 width 1 samplen 3; " . \
+    "set key at screen 0.5, screen 0.005 center bottom horizontal maxrows 1 maxcols 3 width 1 samplen 3 height 0; " . \
     "plot PCT_PEAK using (x_of($1)):(pos($1, PCT_PEAK[$1])) with linespoints linewidth 2.5 " . \
     "linecolor rgb rank_rgb(2) pointtype rank_pt(2) title '% of the FMA peak', " . \
     "for [k = 1 : (ROOF > 0)] PCT_ROOF using (x_of($1)):(pos($1, PCT_ROOF[$1])) " . \

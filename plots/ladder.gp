@@ -57,7 +57,16 @@ if (MHZ > 0) {
 if (L1 > 0) {
     set arrow 1 from L1, graph 0 to L1, graph 1 nohead dashtype 2 linewidth 2 \
         linecolor rgb ROOF_RGB back
-    set label 1 L1_WORDS at L1, graph 0.03 offset 0.5, 0 left front
+    # Along the line (a long name written across would reach the L2 line): downwards from the
+    # top, or upwards from the bottom where the latencies just past L1 reach the upper half (an
+    # L2-flushed ladder).
+    stats DATA using (column("buffer_bytes") >= L1 && column("buffer_bytes") <= 2 * L1 ? \
+                      column("cycles_per_hop_median") : NaN) nooutput
+    if (STATS_records > 0 && STATS_max > 0.5 * 1.15 * YMAX) {
+        set label 1 L1_WORDS at L1, graph 0.03 rotate by 90 left offset 1.2, 0 front
+    } else {
+        set label 1 L1_WORDS at L1, graph 0.97 rotate by 90 right offset 1.2, 0 front
+    }
 }
 if (L2 > 0) {
     set arrow 2 from L2, graph 0 to L2, graph 1 nohead dashtype 2 linewidth 2 \
@@ -68,7 +77,7 @@ if (L2 > 0) {
     # so that no reader takes that step for the L2 size.
     set object 1 rectangle from L2 / 2.0, graph 0 to L2, graph 1 fillcolor rgb ROOF_RGB \
         fillstyle transparent solid 0.08 noborder behind
-    set label 3 "far L2 partition" at sqrt(L2 * L2 / 2.0), graph 0.97 center front
+    set label 3 "far L2 partition" at L2, graph 0.97 offset -0.5, 0 right front
 }
 set title ARG3 noenhanced
 set key width 0
@@ -85,5 +94,5 @@ plot for [b = 1 : NB] DATA index (b - 1) using "buffer_bytes":"cycles_per_hop_me
          pointtype rank_pt(1) title cycles_title(b), \
      for [b = 1 : NS_SERIES] DATA index (b - 1) using "buffer_bytes":"ns_per_hop_median" \
          axes x1y2 with points linecolor rgb rank_rgb(VR[b]) pointtype rank_pt_open(2) \
-         pointsize 2 * PS title ns_title(b)
+         pointsize 2 * PS title (NS_SERIES > 0 ? ns_title(b) : "")
 eval SVG_AGAIN

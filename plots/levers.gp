@@ -2,8 +2,9 @@
 # plots/levers.gp: one (unroll U, vector width V) of a --lever both run through each lever: median
 # GB/s against theoretical occupancy, the natural variant padded by shared memory (pad) and the
 # register ladder's capped twins (bounds, dashed, open points), each capped point labelled with
-# its cap and spill bytes ("r40: 32 B": local memory per thread from cudaFuncGetAttributes), so
-# that what more occupancy through fewer registers costs is visible; the memcpy roof as a line.
+# its cap and spill bytes ("r40: 32 B": local memory per thread from cudaFuncGetAttributes,
+# written downwards under the point, clear of the roof above), so that what more occupancy through
+# fewer registers costs is visible; the memcpy roof as a line, and % of it on the right axis.
 #
 #   gnuplot -c plots/levers.gp DATA OUT TITLE [ROOF_GBPS]
 #
@@ -38,6 +39,11 @@ stats DATA using "occ_achieved_pct" nooutput
 OCC_LO = STATS_min
 eval OCC_AXIS
 set ylabel "median bandwidth (GB/s)"
+if (ROOF > 0) {
+    set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
+    set y2tics nice_step(1.15 * max2(YMAX, ROOF) * 100.0 / ROOF) out nomirror format "%g%%"
+    set y2label "% of memcpy roof"
+}
 set title ARG3 noenhanced
 
 eval PNG_BEGIN
@@ -46,7 +52,7 @@ plot for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"gbps_median" 
          pointtype (CAP_B[b] ? rank_pt_open(1) : rank_pt(1)) pointsize 1.6 * PS \
          title lever_title(b), \
      for [b = 1 : NB] DATA index (b - 1) using "occ_achieved_pct":"gbps_median":(spill_label(b)) \
-         with labels rotate by 60 left offset 0.4, 0.9 font ",11" textcolor rgb lever_rgb(b) \
+         with labels rotate by -90 left offset 0, -1.1 font ",11" textcolor rgb lever_rgb(b) \
          notitle, \
      for [k = 1 : (ROOF > 0)] ROOF with lines dashtype 2 linewidth 2 linecolor rgb ROOF_RGB \
          title (ROOF > 0 ? sprintf("memcpy roof %.0f GB/s", ROOF) : "")

@@ -48,7 +48,7 @@ if (ROOF > 0) {
         linecolor rgb ROOF_RGB back
     # Along the line, on its right, half-way up: clear of the curves, which bend up before it.
     set label 1 sprintf("memcpy roof %.0f GB/s", ROOF) at ROOF, graph 0.5 rotate by 90 \
-        center offset 1.1, 0 front
+        center offset 1.4, 0 front
 }
 
 eval PNG_BEGIN

@@ -26,8 +26,9 @@ stats DATA index 0 using "ncu_stall_long_scoreboard" nooutput
 SMAX = STATS_max
 
 DRAW = "set multiplot layout 2, 1 title ARG3 noenhanced; " . \
-    "set ylabel 'stalls per issued instruction'; set yrange [0 : 1.15 * SMAX]; " . \
-    "set key inside left top vertical noenhanced width 0 title VNAME[1]; " . \
+    "set lmargin at screen 0.1; set rmargin at screen 0.58; " . \
+    "set ylabel 'stalls per instruction'; set yrange [0 : 1.15 * SMAX]; " . \
+    "set key at screen 0.61, graph 1 left top vertical noenhanced width 0 title VNAME[1]; " . \
     "plot DATA index 0 using 'occ_achieved_pct':'ncu_stall_long_scoreboard' " . \
     "with linespoints linewidth 2.5 linecolor rgb rank_rgb(1) pointtype rank_pt(1) " . \
     "title 'long scoreboard', " . \
@@ -40,8 +41,8 @@ DRAW = "set multiplot layout 2, 1 title ARG3 noenhanced; " . \
     "'' index 0 using 'occ_achieved_pct':'ncu_stall_math_throttle' " . \
     "with linespoints linewidth 2.5 linecolor rgb rank_rgb(4) pointtype rank_pt(4) " . \
     "title 'math-pipe throttle'; " . \
-    "set ylabel 'occupancy measured (% of max warps)'; set yrange [0 : 100]; " . \
-    "set key inside left top vertical noenhanced width 0 title ARG4; " . \
+    "set ylabel 'measured (% of max warps)'; set yrange [0 : 100]; " . \
+    "set key at screen 0.61, graph 1 left top vertical noenhanced width 0 title ARG4; " . \
     "plot x with lines dashtype 2 linecolor rgb ROOF_RGB title 'measured = API', " . \
     "DATA index 0:" . sprintf("%d", NB - 1) . " using 'occ_achieved_pct':'ncu_occ_achieved_pct' with points " . \
     "pointtype 7 pointsize 0.9 linecolor rgb rank_rgb(1) title 'Nsight Compute achieved', " . \

@@ -36,7 +36,7 @@ set ylabel "median bandwidth (GB/s)"
 if (ROOF > 0) {
     set link y2 via 100.0 * y / ROOF inverse y * ROOF / 100.0
     set y2tics nice_step(YTOP * 100.0 / ROOF) out nomirror format "%g%%"
-    set y2label "% of memcpy roof"
+    set y2label "% of memcpy roof" offset 1.2, 0
 }
 set title ARG3 noenhanced
 
@@ -72,6 +72,37 @@ do for [i = 1 : NG] {
 }
 set label 100 "U × V: bytes per thread per trip" at LABEL_X, graph 1 left front font ",12" \
     offset 0, 0.7
+# A group whose curves all end before the right edge (a variant whose registers allow no higher
+# occupancy) is joined to its label by a thin dotted line from its furthest end.
+array LEAD_X0[NG > 0 ? NG : 1]
+array LEAD_Y0[NG > 0 ? NG : 1]
+array LEAD_X1[NG > 0 ? NG : 1]
+array LEAD_Y1[NG > 0 ? NG : 1]
+NLEAD = 0
+do for [i = 1 : NG] {
+    GX = -1
+    do for [b = 1 : NB] {
+        if ((!CAP_B[b] || ALLCAP) && UV_B[b] == G_UV[G_IDX[i]] && XEND[b] > GX) {
+            GX = XEND[b]
+            GY = YEND[b]
+        }
+    }
+    if (GX < 100 - 0.05 * (100 - OCC_LO)) {
+        NLEAD = NLEAD + 1
+        LEAD_X0[NLEAD] = GX
+        LEAD_Y0[NLEAD] = GY
+        LEAD_X1[NLEAD] = LABEL_X - 0.01 * (100 - OCC_LO)
+        LEAD_Y1[NLEAD] = G_AT[i]
+        set arrow 100 + NLEAD from GX, GY to LEAD_X1[NLEAD], G_AT[i] nohead dashtype (2, 4) \
+            linewidth 1.5 linecolor rgb uv_rgb(G_UV[G_IDX[i]]) back
+    }
+}
+XLO = OCC_LO - OCC_PAD
+XHI = OCC_HI + OCC_PAD
+LOGX = 0
+LABEL_GX = (100 - XLO) / (XHI - XLO)
+HLINES = sprintf("%g %g", ROOF, PEAK)
+EXTRA_Y = ""
 
 eval PNG_BEGIN
 plot @VOLKOV_CURVES, @VOLKOV_KEY, \
@@ -79,4 +110,6 @@ plot @VOLKOV_CURVES, @VOLKOV_KEY, \
          title (ROOF > 0 ? ROOF_TITLE : ""), \
      for [k = 1 : (PEAK > 0)] (x <= 100 ? PEAK : NaN) with lines dashtype 3 linewidth 2 linecolor rgb ROOF_RGB \
          title (PEAK > 0 ? PEAK_TITLE : "")
+# The capped curves' labels, placed by the geometry of the plot just drawn, then drawn again.
+if (CAP_LABELS) { load HERE . "caplabels.gp"; eval PNG_BEGIN; replot }
 eval SVG_AGAIN

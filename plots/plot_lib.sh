@@ -5,7 +5,7 @@
 # directory; the figures to move into place at the end are listed in staged and targets.
 # It uses what plots/plot sets: HERE (the scripts' directory), GNUPLOT, PYTHON, gnuplot_ctype
 # (the UTF-8 LC_CTYPE for gnuplot), stage (the staging directory), die, and the options outdir,
-# latency_ns, unroll, vec, and for --compare files, xkind, kernel, lever, out_prefix.
+# latency_ns, unroll, vec, and for --compare files, xkind, ykind, kernel, lever, out_prefix.
 
 # The figures drawn in $stage (without .png/.svg) and the paths they are moved to at the end. The
 # staged names are plain, so gnuplot never sees the CSV's name.
@@ -43,17 +43,25 @@ meta_get() {
     awk -F '\t' -v key="$2" '$1 == "meta" && $2 == key { v = $3 } END { print v }' <"$1"
 }
 
-# title_for INFO WHAT [CONTEXT]: two lines, what the figure draws, then the GPU, CONTEXT (block
-# size, buffer) and the run's date; fixture data says so, so that it is never taken for a run.
+# title_for INFO WHAT [CONTEXT]: two lines (three where the second is long), what the figure
+# draws, then the GPU, CONTEXT (block size, buffer) and the run's date; fixture data says so, so that it is never taken for a run.
 title_for() {
-    local info=$1 what=$2 ctx=${3:-} gpu date
+    local info=$1 what=$2 ctx=${3:-} gpu date line head first
     [ "$ctx" != - ] || ctx=""
     gpu=$(meta_get "$info" gpu_name)
     date=$(meta_get "$info" date_utc)
-    printf '%s\n%s' "$what" "${gpu:-unknown GPU}"
-    [ -z "$ctx" ] || printf ' · %s' "$ctx"
-    [ -z "$date" ] || printf ' · %s' "${date%%T*}"
-    case "$(meta_get "$info" synthetic)" in 1*) printf ' [synthetic test data]' ;; esac
+    line=${gpu:-unknown GPU}
+    [ -z "$ctx" ] || line="$line · $ctx"
+    [ -z "$date" ] || line="$line · ${date%%T*}"
+    case "$(meta_get "$info" synthetic)" in 1*) line="$line [synthetic test data]" ;; esac
+    # A second line wider than the figure (about 95 characters of the title's font fit; counted
+    # in bytes here, the locale being C) is broken at its last ' · ' within its first 100 bytes.
+    head=${line:0:100}
+    first=${head% · *}
+    if [ ${#line} -gt 100 ] && [ "$first" != "$head" ]; then
+        line="$first"$'\n'"${line#"$first · "}"
+    fi
+    printf '%s\n%s' "$what" "$line"
 }
 
 # run_gnuplot SCRIPT CSV FIGURE DATA OUT ARGS...: OUT.png and OUT.svg, or exit 1.
@@ -234,13 +242,14 @@ plot_compare() {
     kernel_drawn=${picked%%$'\t'*}
     synthetic=${picked#*$'\t'}
     title="$kernel_drawn: bandwidth as % of each GPU's memcpy roof"
+    [ "$ykind" = pct ] || title="$kernel_drawn: median bandwidth of each GPU"
     [ -z "$lever" ] || only="lever $lever"
     [ -z "$unroll" ] || only="${only:+$only, }unroll $unroll"
     [ -z "$vec" ] || only="${only:+$only, }$vec B loads"
     [ -z "$only" ] || title="$title ($only)"
     [ "$synthetic" != 1 ] || title="$title [synthetic]"
     out="$stage/compare"
-    run_gnuplot compare.gp "$out_prefix" compare "$data" "$out" "$title" "$xkind"
+    run_gnuplot compare.gp "$out_prefix" compare "$data" "$out" "$title" "$xkind" "$ykind"
     staged+=("$out")
     tables=1
     case "$out_prefix" in

@@ -23,7 +23,8 @@
 #   CAPPED_TITLE          the legend line that says how a capped twin is drawn
 #   max2(a, b)            the larger of a and b
 #   bytes_label(b)        "512 B", "4 KiB", "1.5 MiB", ...
-#   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels
+#   BYTE_TICS             string to eval: log2 x axis over [BYTES_LO:BYTES_HI] with byte labels,
+#                         about BYTE_LABELS of them
 #   nice_step(r)          a 1, 2 or 5 x 10^k tic step giving about 8 tics over a range r > 0
 #   ROOF_RGB, GRID_RGB    colours of roof lines and the grid
 #   OCC_LABEL, OCC_AXIS   the occupancy axis: its label (the API's, theoretical, occupancy:
@@ -40,12 +41,13 @@ SIZE = "1200,800"
 PNG_BEGIN = "set terminal pngcairo size " . SIZE . " font '" . FONT . "' linewidth 1.5 " . \
             "noenhanced; set output OUT . '.png'"
 # The svg terminal draws points larger and text smaller than pngcairo at equal settings; PS
-# (every pointsize is written as a multiple of it) and SVG_FONT bring the SVG to the PNG's look.
+# (every pointsize is written as a multiple of it) and SVG_FONTSCALE, which scales every font
+# size a script names as well as the default, bring the SVG to the PNG's look.
 PS = 1.0
-SVG_FONT = "sans-serif,20"
-SVG_BEGIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; set title font ',22'; " . \
-            "set terminal svg size " . SIZE . \
-            " dynamic font '" . SVG_FONT . "' linewidth 1.5 noenhanced background rgb 'white'; " . \
+SVG_FONTSCALE = "1.25"
+SVG_BEGIN = "unset output; PS = 0.6; set pointsize 1.3 * PS; " . \
+            "set terminal svg size " . SIZE . " dynamic font '" . FONT . "' fontscale " . \
+            SVG_FONTSCALE . " linewidth 1.5 noenhanced background rgb 'white'; " . \
             "set output OUT . '.svg'"
 SVG_AGAIN = SVG_BEGIN . "; replot; unset output"
 
@@ -76,13 +78,16 @@ bytes_label(b) = sprintf("%g %s", b / bytes_unit(b), bytes_name(bytes_unit(b)))
 nice_mult(f) = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10
 nice_step(r) = nice_mult(r / 8.0 / 10**floor(log10(r / 8.0))) * 10**floor(log10(r / 8.0))
 
-# Labels at most ~8 powers of two (aligned to the label step so they read 1 KiB, 16 KiB, ...),
+# Labels at most ~BYTE_LABELS powers of two (8; fewer for a narrow panel; aligned to the label
+# step so they read 1 KiB, 16 KiB, ...),
 # the range widened to the labels on both sides so that the last label lies at or past the data,
 # and marks every other power as a minor tic.
+BYTE_LABELS = 8
 BYTE_TICS = "set logscale x 2; set xtics (); " . \
             "e_lo = floor(log(BYTES_LO) / log(2)); e_hi = ceil(log(BYTES_HI) / log(2)); " . \
             "if (e_hi == e_lo) { e_lo = e_lo - 1; e_hi = e_hi + 1 }; " . \
-            "e_step = int((e_hi - e_lo) / 7) + 1; e_lo = floor(e_lo / real(e_step)) * e_step; " . \
+            "e_step = int((e_hi - e_lo) / (BYTE_LABELS - 1.0)) + 1; " . \
+            "e_lo = floor(e_lo / real(e_step)) * e_step; " . \
             "e_hi = ceil(e_hi / real(e_step)) * e_step; " . \
             "do for [e = e_lo : e_hi] { if (e % e_step == 0) { " . \
             "set xtics add (bytes_label(2**e) 2**e) } else { set xtics add ('' 2**e 1) } }; " . \
@@ -94,7 +99,7 @@ set tics out nomirror
 # Keys go below the plot, in rows, so that they take neither the plot's width nor hide a curve;
 # samples long enough to show two periods of any dash pattern drawn.
 set key below center horizontal Left reverse noenhanced noopaque nobox samplen 5 spacing 1.1 \
-    maxrows 4 width -8
+    maxrows 4 width -5 height 1
 set title font ",18"
 set pointsize 1.3 * PS
 set offsets 0, 0, 0, 0

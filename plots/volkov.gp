@@ -17,9 +17,9 @@
 # V_OF_RANK[r]; CAPPED (some block is capped); the groups of the natural curves NG, G_UV[g]
 # (U x V), G_Y[g] (mean y of their last points), G_TEXT[g] ("16 B: 1×16, 2×8, 4×4"); uv_rgb(p)
 # the colour of U x V = p bytes; v_lw(r) the line width of V rank r; VOLKOV_CURVES and
-# VOLKOV_KEY, plot clauses to expand with @ (the curves with the capped labels, then the key's V
-# and capped entries); set ycol(b) before a plot to give block b's y (default: column
-# gbps_median).
+# VOLKOV_KEY, plot clauses to expand with @ (the curves, then the key's V and capped entries;
+# plots/caplabels.gp sets the capped curves' labels); CAP_LABELS (1: those labels are drawn) and
+# cap_text(b); set ycol(b) before a plot to give block b's y (default: column gbps_median).
 
 stats DATA using "gbps_median" nooutput
 NB = STATS_blocks
@@ -108,10 +108,7 @@ VOLKOV_CURVES = "for [k = 1 : NB] DATA index (ORDER[k] - 1) using XCOL:(ycol(ORD
     "with points linecolor rgb 'white' " . \
     "pointtype vec_pt(V_B[b]) pointsize cap_ps(b) notitle, " . \
     "for [b = 1 : NB] DATA index (b - 1) using XCOL:(ycol(b)) with points linewidth 1.5 " . \
-    "linecolor rgb uv_rgb(UV_B[b]) pointtype cap_pt(b) pointsize cap_ps(b) notitle, " . \
-    "for [b = 1 : NB * CAP_LABELS] DATA index (b - 1) using XCOL:(ycol(b)):(cap_text(b)) " . \
-    "with labels right offset -0.6, -0.9 font ',12' " . \
-    "textcolor rgb uv_rgb(UV_B[b]) notitle"
+    "linecolor rgb uv_rgb(UV_B[b]) pointtype cap_pt(b) pointsize cap_ps(b) notitle"
 # A clause iterating over nothing still takes a row in the key unless its title is empty, hence
 # the conditional title of the capped entry.
 VOLKOV_KEY = "for [r = 1 : NV] NaN with linespoints linewidth v_lw(r) linecolor rgb 'black' " . \
