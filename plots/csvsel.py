@@ -12,6 +12,8 @@ the figures"), select leaves it out silently.
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
+          ref read KERNEL MODE BEST                  per read-only register-path group (refs())
+          ref arith KERNEL MODE BEST RATE PANELLED   per arithmetic group without GB/s (refs())
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
         (figures whose curves have those columns); with --levels writes the load levels (ok rows
@@ -58,6 +60,15 @@ the figures"), select leaves it out silently.
           intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct
                      PLOT_Y=gbps_median
                      PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
+          stages     PLOT_BY=variant,block_threads,lever PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median PLOT_KEEP=bytes_in_flight_per_sm,blocks_per_sm, every
+                     block size, then the columns stages, block_bytes, stage_bytes
+                     (figspec.DERIVED); in place of occupancy and block for a group whose
+                     variant names all have a stages axis s (figlist.staged)
+          warpgroups PLOT_BY=variant,unroll,block_threads,lever PLOT_X=blocks_per_sm
+                     PLOT_Y=gflops_median PLOT_KEEP=flop_peak_gflops,sm_clock_mhz_median, then
+                     panel (the name's N) and form (its other words); in place of flops for a
+                     group whose variant names all have an axis n (figlist.panelled)
           block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
                      (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these
                      keep the one holding the best GB/s; its lever pad rows, bounds where it
@@ -221,10 +232,48 @@ def check(path, prefix, unroll=None, vec=None, levels=None):
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
                   figlist.factor(run, g, lever, suffix), desc, figlist.context(ty, g)]
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
+        extra, derive = figspec.DERIVED.get(ty, ((), None))
+        if derive is not None:
+            ents = [(by, keep + derive(g.kernel, g.mode, by, keep), p) for by, keep, p in ents]
         if prefix is not None:
             with open_out("%s%d.tsv" % (prefix, k)) as f:
-                write_points(f, spec, [(1, label, None, ents)])
+                write_points(f, spec, [(1, label, None, ents)], extra=extra)
+    out += refs(run)
     print("\n".join(out))
+
+
+def refs(run):
+    """The "ref" lines of the run's groups, the reference lines of the stages and warpgroups
+    figures (plots/plot picks them, from the same CSV or another of the same GPU):
+      ref read KERNEL MODE BEST: a group of Volkov figures that is not staged, whose rows read
+        each byte once (dram_bytes_per_load_byte 1; the register path, e.g. reduce); BEST its
+        best point's GB/s (the median of the rows there);
+      ref arith KERNEL MODE BEST RATE PANELLED: an arithmetic group without GB/s; BEST its best
+        point's GFLOP/s (a point of its flops figure), RATE that point's flop_peak_gflops over
+        its sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
+        against), PANELLED 1 where it draws a warpgroups figure, else 0."""
+    out = []
+    for g in run.groups.values():
+        if g.type() == "stream" and not figlist.staged(g):
+            if {figspec.value(t) for _, t in g.factors} != {1.0}:
+                continue
+            ty, kind, tail = "occupancy", "read", []
+        elif g.type() == "arith" and not g.bandwidth:
+            ty, kind = "flops", "arith"
+        else:
+            continue
+        ents = entries(run, figspec.SPEC[ty], g.kernel, g.mode)
+        if not ents:
+            continue
+        _, keep, best = max(ents, key=lambda e: e[2].y.result())
+        if kind == "arith":
+            peak, clock = figspec.value(keep[0]), figspec.value(keep[1])
+            if not peak or not clock:
+                continue
+            tail = [number_text(peak / clock), "1" if figlist.panelled(g) else "0"]
+        out.append("\t".join(["ref", kind, clean(g.kernel), clean(g.mode),
+                              number_text(best.y.result())] + tail))
+    return out
 
 
 def block_entries(path, suffix, run, g, unroll, vec):

@@ -12,11 +12,12 @@ scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothin
     figure too; else finite gflops_median: the arithmetic figures; else the stream figures) and
     which levers measured which point;
   - per Spec (plots/figspec.py: one kind of figure data, its curve columns, x, y, carried
-    values and needed ones) the ok rows that hold what it needs aggregated into Points: one per
-    (kernel, mode, lever, curve values, x value), holding the median of y and of each carried
-    column over the rows there (the lower median of an even count, so every value is one the
-    CSV holds; past MEDIAN_EXACT rows at one point a remedian, see plots/median.py). Rows
-    repeated over runs of one sweep become one point each, as drawn.
+    values and needed ones; some keep only variants named with an axis) the ok rows that hold
+    what it needs aggregated into Points: one per (kernel, mode, lever, curve values, x value),
+    holding the median of y and of each carried column over the rows there (the lower median of
+    an even count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a
+    remedian, see plots/median.py). Rows repeated over runs of one sweep become one point each,
+    as drawn.
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
@@ -34,7 +35,7 @@ import sys
 
 import csvcheck
 import occcsv
-from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, value
+from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, name_axis, value
 from median import MEDIAN_EXACT, Median
 
 # Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
@@ -75,13 +76,14 @@ class Group:
     measured under two levers), factors, the distinct (lever, dram_bytes_per_load_byte text)
     in the order they appear, elems, the distinct vec_bytes texts (leading blanks dropped; the
     element sizes of arithmetic rows) in that order, and blocks, the distinct block_threads
-    texts (leading blanks dropped) in that order, and buffers, the distinct buffer_bytes texts
-    (leading blanks dropped), for the titles."""
+    texts (leading blanks dropped) in that order, buffers, the distinct buffer_bytes texts
+    (leading blanks dropped), for the titles, and variants, the distinct variant names."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.flops = self.bandwidth = self.hop_ns = False
-        # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes)
+        # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes,
+        # variant)
         self.seen = {}
 
     def finish(self):
@@ -90,6 +92,7 @@ class Group:
         self.elems = list(dict.fromkeys(k[3].lstrip(BLANKS) for k in self.seen))
         self.blocks = list(dict.fromkeys(k[5].lstrip(BLANKS) for k in self.seen))
         self.buffers = list(dict.fromkeys(k[6].lstrip(BLANKS) for k in self.seen))
+        self.variants = list(dict.fromkeys(k[7] for k in self.seen))
         lever_of = {}
         self.per_lever = any(lever_of.setdefault(k[2:6], k[0]) != k[0] for k in self.seen)
         del self.seen
@@ -141,8 +144,15 @@ def _feeder(run, spec):
     i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
     first = _getter([ix[c] for c in spec.first])
     positive = spec.positive_x
+    i_variant, named = ix["variant"], {}  # variant name: has the axis spec.named
 
     def feed(row, kernel, mode, lever):
+        if spec.named is not None:
+            has = named.get(row[i_variant])
+            if has is None:
+                has = named[row[i_variant]] = name_axis(row[i_variant], spec.named) is not None
+            if not has:
+                return
         y = row[i_y]
         if y == "NaN":
             return
@@ -201,7 +211,7 @@ def _scan_part(path, specs, part):
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"],
-                                   ix["buffer_bytes"])
+                                   ix["buffer_bytes"], ix["variant"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
     # The lower ends of the physical ranges (csvcheck.ranges()): a row below one is refused; one
     # above is drawn, or left out beyond ABSURD like any other.

@@ -11,7 +11,12 @@ Figures are chosen by what the rows hold, never by family name:
     per element size (vec_bytes);
   - else the Volkov figures (occupancy, inflight), and where the rows hold two or more
     block_threads values the block figure (block): one (unroll, vec_bytes), one curve per block
-    size.
+    size;
+  - a group whose variants keep stages in shared memory (staged: every name has a stages axis
+    s) draws, in place of the occupancy and block figures, which would merge its stage counts,
+    a curve per variant (stages), a panel per block size; one whose GFLOP/s variants name an N
+    (panelled: every name has an axis n, several variants per unroll) draws, in place of the
+    flops figure, a curve per variant against blocks per SM (warpgroups), a panel per N.
 Where a group holds several block sizes every other figure draws one of them (kept_block: 128
 when present, else the smallest) and says which in its title.
 """
@@ -46,12 +51,26 @@ def factor(run, g, lever, suffix):
     return "-"
 
 
+def staged(g):
+    """A stream group whose variants keep stages in flight: every name has an s axis."""
+    return g.type() == "stream" and all(figspec.name_axis(v, "s") is not None
+                                         for v in g.variants)
+
+
+def panelled(g):
+    """An arithmetic group without GB/s whose variants name an N: every name has an n axis."""
+    return (g.type() == "arith" and not g.bandwidth and
+            all(figspec.name_axis(v, "n") is not None for v in g.variants))
+
+
 def arith_figures(g, base):
     """[(type, name, element size or None)] of an arithmetic group: with GB/s too (memory +
     arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
     per chain count, one figure per element size (vec_bytes: 4 fp32, 8 fp64)."""
     if g.bandwidth:
         return [("flops-fmas", "flops-" + base, None), ("intensity", "intensity-" + base, None)]
+    if panelled(g):
+        return [("warpgroups", "warpgroups-" + base, None)]
     out = []
     for elem in sorted(g.elems, key=sort_key):
         v = figspec.value(elem) if occcsv.is_num(elem) else None
@@ -73,7 +92,8 @@ def figures(groups):
         else:
             base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
         if kind == "stream":
-            types = [(ty, ty + "-" + base, None) for ty in ("occupancy", "inflight")]
+            types = [(ty, ty + "-" + base, None) for ty in
+                     ("stages" if staged(g) else "occupancy", "inflight")]
         elif kind == "arith":
             types = arith_figures(g, base)
         elif kind == "chase" and g.hop_ns:
@@ -83,7 +103,7 @@ def figures(groups):
         for lever in g.levers if g.per_lever else [None]:
             for ty, name, elem in types:
                 figs.append([ty, g, lever, name + ("-" + lever if lever else ""), elem])
-        if kind == "stream" and len(g.blocks) > 1:  # one figure: it picks the lever itself
+        if kind == "stream" and len(g.blocks) > 1 and not staged(g):  # it picks the lever
             figs.append(["block", g, None, "block-" + base, None])
     names = collections.Counter(f[3] for f in figs)
     for f in figs:
@@ -105,8 +125,10 @@ def kept_block(blocks):
 
 def figure_block(ty, g):
     """The block_threads text a figure of type ty of g keeps, None where it keeps every row (g
-    holds one block size; the ladder, of one thread; the block figure, a curve per size)."""
-    return kept_block(g.blocks) if len(g.blocks) > 1 and ty not in ("ladder", "block") else None
+    holds one block size; the ladder, of one thread; the block figure, a curve per size; the
+    stages figure, a panel per size)."""
+    return (kept_block(g.blocks) if len(g.blocks) > 1 and
+            ty not in ("ladder", "block", "stages") else None)
 
 
 def bytes_words(text):
@@ -125,14 +147,14 @@ def context(ty, g):
     """The title's second part: the block size the figure draws and the buffer its rows share
     (none where they differ), e.g. "128-thread blocks · 4 GiB buffers"."""
     words = []
-    if ty == "block":
+    if ty in ("block", "stages"):
         words.append("block sizes " + ", ".join(sorted(g.blocks, key=sort_key)))
     elif ty != "ladder":
         blocks = "%s-thread blocks" % kept_block(g.blocks)
         if len(g.blocks) > 1:
             blocks += " (of %s)" % ", ".join(sorted(g.blocks, key=sort_key))
         words.append(blocks)
-    if len(g.buffers) == 1 and ty != "flops":
+    if len(g.buffers) == 1 and ty not in ("flops", "warpgroups"):
         words.append(bytes_words(g.buffers[0]) + (" footprint" if ty in ("chase", "hoptime")
                                                   else " buffers"))
     return " · ".join(words)
@@ -156,6 +178,10 @@ def describe(ty, g, lever, suffix):
         return who + ": occupancy needed and best throughput against FLOP per byte"
     if ty == "ladder":
         return who + ": latency of a dependent load against footprint"
+    if ty == "stages":
+        return who + ": bandwidth against occupancy per S stages × C bytes in flight"
+    if ty == "warpgroups":
+        return who + ": throughput against warp groups per SM, per N and groups in flight G"
     what = {"occupancy": "bandwidth against occupancy",
             "inflight": "bandwidth against bytes in flight per SM",
             "chase": "dependent loads per second against occupancy",
