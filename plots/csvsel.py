@@ -12,8 +12,7 @@ the figures"), select leaves it out silently.
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
-          ref read KERNEL MODE BEST                  per read-only register-path group (refs())
-          ref arith KERNEL MODE BEST RATE PANELLED   per arithmetic group without GB/s (refs())
+          ref read|arith KERNEL MODE BEST [RATE PANELLED]  the reference lines (figlist.refs())
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
         (figures whose curves have those columns); with --levels writes the load levels (ok rows
@@ -238,42 +237,8 @@ def check(path, prefix, unroll=None, vec=None, levels=None):
         if prefix is not None:
             with open_out("%s%d.tsv" % (prefix, k)) as f:
                 write_points(f, spec, [(1, label, None, ents)], extra=extra)
-    out += refs(run)
+    out += figlist.refs(run)
     print("\n".join(out))
-
-
-def refs(run):
-    """The "ref" lines of the run's groups, the reference lines of the stages and warpgroups
-    figures (plots/plot picks them, from the same CSV or another of the same GPU):
-      ref read KERNEL MODE BEST: a group of Volkov figures that is not staged, whose rows read
-        each byte once (dram_bytes_per_load_byte 1; the register path, e.g. reduce); BEST its
-        best point's GB/s (the median of the rows there);
-      ref arith KERNEL MODE BEST RATE PANELLED: an arithmetic group without GB/s; BEST its best
-        point's GFLOP/s (a point of its flops figure), RATE that point's flop_peak_gflops over
-        its sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
-        against), PANELLED 1 where it draws a warpgroups figure, else 0."""
-    out = []
-    for g in run.groups.values():
-        if g.type() == "stream" and not figlist.staged(g):
-            if {figspec.value(t) for _, t in g.factors} != {1.0}:
-                continue
-            ty, kind, tail = "occupancy", "read", []
-        elif g.type() == "arith" and not g.bandwidth:
-            ty, kind = "flops", "arith"
-        else:
-            continue
-        ents = entries(run, figspec.SPEC[ty], g.kernel, g.mode)
-        if not ents:
-            continue
-        _, keep, best = max(ents, key=lambda e: e[2].y.result())
-        if kind == "arith":
-            peak, clock = figspec.value(keep[0]), figspec.value(keep[1])
-            if not peak or not clock:
-                continue
-            tail = [number_text(peak / clock), "1" if figlist.panelled(g) else "0"]
-        out.append("\t".join(["ref", kind, clean(g.kernel), clean(g.mode),
-                              number_text(best.y.result())] + tail))
-    return out
 
 
 def block_entries(path, suffix, run, g, unroll, vec):

@@ -12,12 +12,11 @@ scan() reads a file once with plots/occcsv.py (what occ_csv_read accepts, nothin
     figure too; else finite gflops_median: the arithmetic figures; else the stream figures) and
     which levers measured which point;
   - per Spec (plots/figspec.py: one kind of figure data, its curve columns, x, y, carried
-    values and needed ones; some keep only variants named with an axis) the ok rows that hold
-    what it needs aggregated into Points: one per (kernel, mode, lever, curve values, x value),
-    holding the median of y and of each carried column over the rows there (the lower median of
-    an even count, so every value is one the CSV holds; past MEDIAN_EXACT rows at one point a
-    remedian, see plots/median.py). Rows repeated over runs of one sweep become one point each,
-    as drawn.
+    values and needed ones) the ok rows that hold what it needs aggregated into Points: one per
+    (kernel, mode, lever, curve values, x value), holding the median of y and of each carried
+    column over the rows there (the lower median of an even count, so every value is one the
+    CSV holds; past MEDIAN_EXACT rows at one point a remedian, see plots/median.py). Rows
+    repeated over runs of one sweep become one point each, as drawn.
 Memory holds the points, not the rows: it does not grow with the file for any sweep (whose
 points are its variants x levels); a file whose figures would hold more than MAX_POINTS points is
 refused. A row holding a finite value beyond ABSURD in a drawn column is left out, with one line
@@ -35,7 +34,7 @@ import sys
 
 import csvcheck
 import occcsv
-from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, name_axis, value
+from figspec import ABSURD, BLANKS, DRAWN, FIGURE_SPECS, absurd, value
 from median import MEDIAN_EXACT, Median
 
 # Points (of all specs together) one file may give; no sweep comes near (12 variants x 64 levels x
@@ -82,8 +81,7 @@ class Group:
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.flops = self.bandwidth = self.hop_ns = False
-        # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes,
-        # variant)
+        # (lever, factor, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes, variant)
         self.seen = {}
 
     def finish(self):
@@ -143,16 +141,11 @@ def _feeder(run, spec):
     i_need = [ix[c] for c in spec.need]
     i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
     first = _getter([ix[c] for c in spec.first])
-    positive = spec.positive_x
-    i_variant, named = ix["variant"], {}  # variant name: has the axis spec.named
+    positive, keeps, i_variant = spec.positive_x, spec.keeps, ix["variant"]
 
     def feed(row, kernel, mode, lever):
-        if spec.named is not None:
-            has = named.get(row[i_variant])
-            if has is None:
-                has = named[row[i_variant]] = name_axis(row[i_variant], spec.named) is not None
-            if not has:
-                return
+        if not keeps(row[i_variant]):
+            return
         y = row[i_y]
         if y == "NaN":
             return

@@ -190,3 +190,38 @@ def describe(ty, g, lever, suffix):
     if lever is not None:
         text += ", " + LEVER_WORDS.get(lever, "lever " + lever)
     return text
+
+
+def refs(run):
+    """The "ref" lines of a figdata.Run's groups, the reference lines of the stages and
+    warpgroups figures (plots/plot picks them, from the same CSV or another of the same GPU):
+      ref read KERNEL MODE BEST: a group of Volkov figures that is not staged, whose rows read
+        each byte once (dram_bytes_per_load_byte 1; the register path, e.g. reduce); BEST its
+        best point's GB/s (the median of the rows there);
+      ref arith KERNEL MODE BEST RATE PANELLED: an arithmetic group without GB/s; BEST its best
+        point's GFLOP/s (a point of its flops figure), RATE that point's flop_peak_gflops over
+        its sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
+        against), PANELLED 1 where it draws a warpgroups figure, else 0.
+    Numbers are written as repr() writes them: the shortest text that reads back as the value."""
+    out = []
+    for g in run.groups.values():
+        if g.type() == "stream" and not staged(g):
+            if {figspec.value(t) for _, t in g.factors} != {1.0}:
+                continue
+            ty, kind, tail = "occupancy", "read", []
+        elif g.type() == "arith" and not g.bandwidth:
+            ty, kind = "flops", "arith"
+        else:
+            continue
+        points = [p for p in run.points[ty].get((g.kernel, g.mode), {}).values() if p]
+        if not points:
+            continue
+        best = max(points, key=lambda p: p.y.result())
+        if kind == "arith":  # the flops spec carries flop_peak_gflops and sm_clock_mhz_median
+            peak, clock = (m.result() for m in best.carry)
+            if not peak or not clock:
+                continue
+            tail = [repr(peak / clock), "1" if panelled(g) else "0"]
+        out.append("\t".join(["ref", kind, clean(g.kernel), clean(g.mode),
+                              repr(best.y.result())] + tail))
+    return out

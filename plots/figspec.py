@@ -84,7 +84,7 @@ class Spec:
 
     def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=(), need=(),
                  first=(), named=None):
-        self.named = named
+        self.named, self._keeps = named, {}
         self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
         self.positive_x, self.where, self.need = positive_x, list(where), tuple(need)
         self.first = tuple(k for k in self.keep if k in first)
@@ -92,6 +92,15 @@ class Spec:
                                k not in self.first)
         self.curve = self.by + self.text_keep
         self.carry = tuple(k for k in self.keep if k not in self.text_keep + self.first)
+
+    def keeps(self, variant):
+        """Whether the rows of a variant (its name) feed this spec: any, or of named those whose
+        name has that axis."""
+        k = self._keeps.get(variant)
+        if k is None:
+            k = self.named is None or name_axis(variant, self.named) is not None
+            self._keeps[variant] = k
+        return k
 
     def finite_words(self):
         """The columns a row must hold finite, for messages: "X and Y", or "X, Y and N"."""

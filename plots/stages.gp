@@ -104,7 +104,7 @@ do for [k = 0 : 12] {
     }
 }
 # The panels' axes, set again before each drawing (the key's plot unsets them).
-AXES = "set border; set tics; set grid xtics ytics; set logscale x 2; " . \
+AXES = "set border; set tics; set format y '%g'; set grid xtics ytics; set logscale x 2; " . \
     "set xrange [XL : XH]; set yrange [0 : YTOP]; " . TICS . "; set mxtics 1; " . \
     "set ylabel 'median bandwidth (GB/s)'; set xlabel 'occupancy, theoretical (%)'"
 KEY_TITLE = "colour: bytes in flight per block, S × C · shape: C, bytes per stage\n" . REF_WHO
@@ -117,7 +117,7 @@ PANELS = AXES . "; set key off; do for [r = 1 : NP] { " . \
     "set tmargin at screen 0.86; set bmargin at screen 0.36; " . \
     "set title sprintf('%d-thread blocks (%d warp%s)', P_THREADS[r], P_THREADS[r] / 32, " . \
     "P_THREADS[r] > 32 ? 's' : '') offset 0, -0.5; " . \
-    "if (r > 1) { set ylabel ' ' }; " . \
+    "if (r > 1) { set ylabel ' '; set format y '' }; " . \
     "plot for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) " . \
     "using XCOL:'gbps_median' with linespoints linewidth 2 " . \
     "linecolor palette frac bb_frac(BLOCK_B[P_ORDER[k]]) " . \
@@ -129,7 +129,7 @@ PANELS = AXES . "; set key off; do for [r = 1 : NP] { " . \
 KEY = "set lmargin at screen 0.02; set rmargin at screen 0.98; set tmargin at screen 0.25; " . \
     "set bmargin at screen 0.01; unset title; unset xlabel; unset ylabel; unset border; " . \
     "unset tics; unset grid; unset logscale x; set xrange [0 : 1]; set yrange [0 : 1]; " . \
-    "set key inside center top horizontal maxrows 4 width 0 samplen 3 font ',13' " . \
+    "set key inside center top horizontal maxrows 5 width -3 samplen 2.5 font ',13' " . \
     "title KEY_TITLE; " . \
     "plot for [i = 1 : NBB] NaN with lines linewidth 5 linecolor palette frac bb_frac(BB_V[i]) " . \
     "title bytes_label(BB_V[i]), " . \

@@ -95,7 +95,8 @@ form_title(i) = FORMS[i] eq "-" ? "the variants" : FORMS[i]
 KEY_TITLE = "colour: G, groups in flight (wait_group G-1) · line and point: the form\n" . REF_WHO
 g_title(g) = sprintf("G = %d group%s in flight", g, g == 1 ? "" : "s")
 
-AXES = "set border; set tics; set grid xtics ytics; set xrange [0.5 : X_HI + 0.5]; " . \
+AXES = "set border; set tics; set format y '%g'; set grid xtics ytics; " . \
+    "set xrange [0.5 : X_HI + 0.5]; " . \
     "set xtics 1; set mxtics 1; set yrange [0 : YTOP]; " . \
     "set xlabel 'warp groups per SM'; " . \
     "set ylabel 'median throughput (TFLOP/s)'"
@@ -105,7 +106,7 @@ PANELS = AXES . "; set key off; do for [r = 1 : NP] { " . \
     "set rmargin at screen 0.09 + (r - 1) * (P_W + 0.05) + P_W; " . \
     "set tmargin at screen 0.86; set bmargin at screen 0.36; " . \
     "set title sprintf('N = %d (m64n%dk16)', NS[r], NS[r]) offset 0, -0.5; " . \
-    "if (r > 1) { set ylabel ' ' }; " . \
+    "if (r > 1) { set ylabel ' '; set format y '' }; " . \
     "if (r == NP && PEAK > 0) { set link y2 via 100.0 * y / PEAK inverse y * PEAK / 100.0; " . \
     "set y2tics 10 out nomirror; set y2label '% of the headline peak' }; " . \
     "plot for [k = P_FIRST[r] : P_LAST[r]] DATA index (P_ORDER[k] - 1) " . \
