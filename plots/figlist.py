@@ -14,9 +14,10 @@ Figures are chosen by what the rows hold, never by family name:
     size;
   - a group whose variants keep stages in shared memory (staged: every name has a stages axis
     s) draws, in place of the occupancy and block figures, which would merge its stage counts,
-    a curve per variant (stages), a panel per block size; one whose GFLOP/s variants name an N
-    (panelled: every name has an axis n, several variants per unroll) draws, in place of the
-    flops figure, a curve per variant against blocks per SM (warpgroups), a panel per N.
+    a curve per variant (stages), a panel per block size; an arithmetic group without GB/s
+    whose variants name an N (panelled: every name has an axis n, so that several variants share
+    an unroll) draws, in place of the flops figure, a curve per variant against blocks per SM
+    (warpgroups), a panel per N. refs() gives the reference lines of these two figures.
 Where a group holds several block sizes every other figure draws one of them (kept_block: 128
 when present, else the smallest) and says which in its title.
 """
