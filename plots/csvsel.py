@@ -12,6 +12,7 @@ the figures"), select leaves it out silently.
         Prints, tab-separated:
           meta KEY VALUE                                        one per metadata key (last wins)
           fig TYPE KERNEL MODE LEVER WHERE SUFFIX FACTOR DESC   one per figure the ok rows call for
+          ref read|arith KERNEL MODE BEST [RATE PANELLED]  the reference lines (figlist.refs())
         and with --data writes figure k's data (below) to PREFIX<k>.tsv (k = 1, 2, ... in the
         order of the fig lines), of the curves with unroll U and vec_bytes V only when given
         (figures whose curves have those columns); with --levels writes the load levels (ok rows
@@ -58,6 +59,15 @@ the figures"), select leaves it out silently.
           intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct
                      PLOT_Y=gbps_median
                      PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
+          stages     PLOT_BY=variant,block_threads,lever PLOT_X=occ_achieved_pct
+                     PLOT_Y=gbps_median PLOT_KEEP=bytes_in_flight_per_sm,blocks_per_sm, every
+                     block size, then the columns stages, block_bytes, stage_bytes
+                     (figspec.DERIVED); in place of occupancy and block for a group whose
+                     variant names all have a stages axis s (figlist.staged)
+          warpgroups PLOT_BY=variant,unroll,block_threads,lever PLOT_X=blocks_per_sm
+                     PLOT_Y=gflops_median PLOT_KEEP=flop_peak_gflops,sm_clock_mhz_median, then
+                     panel (the name's N) and form (its other words); in place of flops for a
+                     group whose variant names all have an axis n (figlist.panelled)
           block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
                      (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these
                      keep the one reaching the highest occupancy, then the best GB/s; its
@@ -222,9 +232,13 @@ def check(path, prefix, unroll=None, vec=None, levels=None):
         fields = [ty, g.kernel, g.mode, "*" if lever is None else lever, where, suffix,
                   figlist.factor(run, g, lever, suffix), desc, figlist.context(ty, g)]
         out.append("\t".join(["fig"] + [clean(f) or "-" for f in fields]))
+        extra, derive = figspec.DERIVED.get(ty, ((), None))
+        if derive is not None:
+            ents = [(by, keep + derive(g.kernel, g.mode, by, keep), p) for by, keep, p in ents]
         if prefix is not None:
             with open_out("%s%d.tsv" % (prefix, k)) as f:
-                write_points(f, spec, [(1, label, None, ents)])
+                write_points(f, spec, [(1, label, None, ents)], extra=extra)
+    out += figlist.refs(run)
     print("\n".join(out))
 
 

@@ -75,13 +75,13 @@ class Group:
     measured under two levers), factors, the distinct (lever, dram_bytes_per_load_byte text)
     in the order they appear, elems, the distinct vec_bytes texts (leading blanks dropped; the
     element sizes of arithmetic rows) in that order, and blocks, the distinct block_threads
-    texts (leading blanks dropped) in that order, and buffers, the distinct buffer_bytes texts
-    (leading blanks dropped), for the titles."""
+    texts (leading blanks dropped) in that order, buffers, the distinct buffer_bytes texts
+    (leading blanks dropped), for the titles, and variants, the distinct variant names."""
 
     def __init__(self, kernel, mode):
         self.kernel, self.mode = kernel, mode
         self.cycles = self.hops = self.flops = self.bandwidth = self.hop_ns = False
-        # (lever, factor text, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes)
+        # (lever, factor, unroll, vec_bytes, blocks_per_sm, block_threads, buffer_bytes, variant)
         self.seen = {}
 
     def finish(self):
@@ -90,6 +90,7 @@ class Group:
         self.elems = list(dict.fromkeys(k[3].lstrip(BLANKS) for k in self.seen))
         self.blocks = list(dict.fromkeys(k[5].lstrip(BLANKS) for k in self.seen))
         self.buffers = list(dict.fromkeys(k[6].lstrip(BLANKS) for k in self.seen))
+        self.variants = list(dict.fromkeys(k[7] for k in self.seen))
         lever_of = {}
         self.per_lever = any(lever_of.setdefault(k[2:6], k[0]) != k[0] for k in self.seen)
         del self.seen
@@ -140,9 +141,11 @@ def _feeder(run, spec):
     i_need = [ix[c] for c in spec.need]
     i_x, i_y, i_carry = ix[spec.x], ix[spec.y], [ix[c] for c in spec.carry]
     first = _getter([ix[c] for c in spec.first])
-    positive = spec.positive_x
+    positive, keeps, i_variant = spec.positive_x, spec.keeps, ix["variant"]
 
     def feed(row, kernel, mode, lever):
+        if not keeps(row[i_variant]):
+            return
         y = row[i_y]
         if y == "NaN":
             return
@@ -201,7 +204,7 @@ def _scan_part(path, specs, part):
     i_flops, i_gbps, i_peak = ix["gflops_median"], ix["gbps_median"], ix["flop_peak_gflops"]
     seen_key = operator.itemgetter(i_lever, ix["dram_bytes_per_load_byte"], ix["unroll"],
                                    ix["vec_bytes"], ix["blocks_per_sm"], ix["block_threads"],
-                                   ix["buffer_bytes"])
+                                   ix["buffer_bytes"], ix["variant"])
     drawn = operator.itemgetter(*[ix[c] for c in DRAWN])
     # The lower ends of the physical ranges (csvcheck.ranges()): a row below one is refused; one
     # above is drawn, or left out beyond ABSURD like any other.

@@ -11,7 +11,13 @@ Figures are chosen by what the rows hold, never by family name:
     per element size (vec_bytes);
   - else the Volkov figures (occupancy, inflight), and where the rows hold two or more
     block_threads values the block figure (block): one (unroll, vec_bytes), one curve per block
-    size.
+    size;
+  - a group whose variants keep stages in shared memory (staged: every name has a stages axis
+    s) draws, in place of the occupancy and block figures, which would merge its stage counts,
+    a curve per variant (stages), a panel per block size; an arithmetic group without GB/s
+    whose variants name an N (panelled: every name has an axis n, so that several variants share
+    an unroll) draws, in place of the flops figure, a curve per variant against blocks per SM
+    (warpgroups), a panel per N. refs() gives the reference lines of these two figures.
 Where a group holds several block sizes every other figure draws one of them (kept_block: 128
 when present, else the smallest) and says which in its title.
 """
@@ -46,12 +52,26 @@ def factor(run, g, lever, suffix):
     return "-"
 
 
+def staged(g):
+    """A stream group whose variants keep stages in flight: every name has an s axis."""
+    return g.type() == "stream" and all(figspec.name_axis(v, "s") is not None
+                                         for v in g.variants)
+
+
+def panelled(g):
+    """An arithmetic group without GB/s whose variants name an N: every name has an n axis."""
+    return (g.type() == "arith" and not g.bandwidth and
+            all(figspec.name_axis(v, "n") is not None for v in g.variants))
+
+
 def arith_figures(g, base):
     """[(type, name, element size or None)] of an arithmetic group: with GB/s too (memory +
     arithmetic), GFLOP/s per FMAs-per-float curve and the intensity figure; without, GFLOP/s
     per chain count, one figure per element size (vec_bytes: 4 fp32, 8 fp64)."""
     if g.bandwidth:
         return [("flops-fmas", "flops-" + base, None), ("intensity", "intensity-" + base, None)]
+    if panelled(g):
+        return [("warpgroups", "warpgroups-" + base, None)]
     out = []
     for elem in sorted(g.elems, key=sort_key):
         v = figspec.value(elem) if occcsv.is_num(elem) else None
@@ -73,7 +93,8 @@ def figures(groups):
         else:
             base = g.kernel + ("-" + g.mode if kinds[(g.kernel, kind)] > 1 else "")
         if kind == "stream":
-            types = [(ty, ty + "-" + base, None) for ty in ("occupancy", "inflight")]
+            types = [(ty, ty + "-" + base, None) for ty in
+                     ("stages" if staged(g) else "occupancy", "inflight")]
         elif kind == "arith":
             types = arith_figures(g, base)
         elif kind == "chase" and g.hop_ns:
@@ -83,7 +104,7 @@ def figures(groups):
         for lever in g.levers if g.per_lever else [None]:
             for ty, name, elem in types:
                 figs.append([ty, g, lever, name + ("-" + lever if lever else ""), elem])
-        if kind == "stream" and len(g.blocks) > 1:  # one figure: it picks the lever itself
+        if kind == "stream" and len(g.blocks) > 1 and not staged(g):  # it picks the lever
             figs.append(["block", g, None, "block-" + base, None])
     names = collections.Counter(f[3] for f in figs)
     for f in figs:
@@ -105,8 +126,10 @@ def kept_block(blocks):
 
 def figure_block(ty, g):
     """The block_threads text a figure of type ty of g keeps, None where it keeps every row (g
-    holds one block size; the ladder, of one thread; the block figure, a curve per size)."""
-    return kept_block(g.blocks) if len(g.blocks) > 1 and ty not in ("ladder", "block") else None
+    holds one block size; the ladder, of one thread; the block figure, a curve per size; the
+    stages figure, a panel per size)."""
+    return (kept_block(g.blocks) if len(g.blocks) > 1 and
+            ty not in ("ladder", "block", "stages") else None)
 
 
 def bytes_words(text):
@@ -125,14 +148,14 @@ def context(ty, g):
     """The title's second part: the block size the figure draws and the buffer its rows share
     (none where they differ), e.g. "128-thread blocks · 4 GiB buffers"."""
     words = []
-    if ty == "block":
+    if ty in ("block", "stages"):
         words.append("block sizes " + ", ".join(sorted(g.blocks, key=sort_key)))
     elif ty != "ladder":
         blocks = "%s-thread blocks" % kept_block(g.blocks)
         if len(g.blocks) > 1:
             blocks += " (of %s)" % ", ".join(sorted(g.blocks, key=sort_key))
         words.append(blocks)
-    if len(g.buffers) == 1 and ty != "flops":
+    if len(g.buffers) == 1 and ty not in ("flops", "warpgroups"):
         words.append(bytes_words(g.buffers[0]) + (" footprint" if ty in ("chase", "hoptime")
                                                   else " buffers"))
     return " · ".join(words)
@@ -156,6 +179,10 @@ def describe(ty, g, lever, suffix):
         return who + ": occupancy needed and best throughput against FLOP per byte"
     if ty == "ladder":
         return who + ": latency of a dependent load against footprint"
+    if ty == "stages":
+        return who + ": bandwidth against occupancy per S stages × C bytes in flight"
+    if ty == "warpgroups":
+        return who + ": throughput against warp groups per SM, per N and groups in flight G"
     what = {"occupancy": "bandwidth against occupancy",
             "inflight": "bandwidth against bytes in flight per SM",
             "chase": "dependent loads per second against occupancy",
@@ -164,3 +191,38 @@ def describe(ty, g, lever, suffix):
     if lever is not None:
         text += ", " + LEVER_WORDS.get(lever, "lever " + lever)
     return text
+
+
+def refs(run):
+    """The "ref" lines of a figdata.Run's groups, the reference lines of the stages and
+    warpgroups figures (plots/plot picks them, from the same CSV or another of the same GPU):
+      ref read KERNEL MODE BEST: a group of Volkov figures that is not staged, whose rows read
+        each byte once (dram_bytes_per_load_byte 1; the register path, e.g. reduce); BEST its
+        best point's GB/s (the median of the rows there);
+      ref arith KERNEL MODE BEST RATE PANELLED: an arithmetic group without GB/s; BEST its best
+        point's GFLOP/s (a point of its flops figure), RATE that point's flop_peak_gflops over
+        its sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
+        against), PANELLED 1 where it draws a warpgroups figure, else 0.
+    Numbers are written as repr() writes them: the shortest text that reads back as the value."""
+    out = []
+    for g in run.groups.values():
+        if g.type() == "stream" and not staged(g):
+            if {figspec.value(t) for _, t in g.factors} != {1.0}:
+                continue
+            ty, kind, tail = "occupancy", "read", []
+        elif g.type() == "arith" and not g.bandwidth:
+            ty, kind = "flops", "arith"
+        else:
+            continue
+        points = [p for p in run.points[ty].get((g.kernel, g.mode), {}).values() if p]
+        if not points:
+            continue
+        best = max(points, key=lambda p: p.y.result())
+        if kind == "arith":  # the flops spec carries flop_peak_gflops and sm_clock_mhz_median
+            peak, clock = (m.result() for m in best.carry)
+            if not peak or not clock:
+                continue
+            tail = [repr(peak / clock), "1" if panelled(g) else "0"]
+        out.append("\t".join(["ref", kind, clean(g.kernel), clean(g.mode),
+                              repr(best.y.result())] + tail))
+    return out

@@ -9,7 +9,7 @@ header line and two blank lines separate blocks. Columns: set_idx (file number, 
 its base name), each by column, <col>_rank (1-based rank of its value among all points
 written), x (as the point's first row writes it), y (the median over the point's rows), the
 normalising metadata value when there is one, the kept columns (numbers: their median over the
-point's rows that hold one, else NaN).
+point's rows that hold one, else NaN), the columns a figure derives (figspec.DERIVED).
 
 Medians are the lower median of an even count, so each is a value the CSV holds; numbers are
 written as the C writer writes them (%.10g) where that reads back as the value, else as the
@@ -39,10 +39,11 @@ def number_text(v):
     return text if float(text) == v else repr(v)
 
 
-def write_points(out, spec, sets, norm=None):
+def write_points(out, spec, sets, norm=None, extra=()):
     """Writes sets [(set_idx, label, norm text, entries)] as tab-separated blocks (see the
     module's text); entries [(by values, keep texts, figdata.Point)] as csvsel.entries() gives
-    them, sorted here."""
+    them, sorted here; extra: the names of columns after the kept ones, whose texts end each
+    entry's keep texts (figspec.DERIVED)."""
     distinct = [set() for _ in spec.by]
     for _, _, _, ents in sets:
         for by_vals, _, _ in ents:
@@ -50,7 +51,8 @@ def write_points(out, spec, sets, norm=None):
                 distinct[k].add(v)
     ranks = [{v: str(i + 1) for i, v in enumerate(sorted(d, key=sort_key))} for d in distinct]
     head = "\t".join(["set_idx", "label"] + list(spec.by) + [c + "_rank" for c in spec.by] +
-                     [spec.x, spec.y] + ([norm] if norm else []) + list(spec.keep)) + "\n"
+                     [spec.x, spec.y] + ([norm] if norm else []) + list(spec.keep) +
+                     list(extra)) + "\n"
     first = True
     for set_idx, label, norm_text, ents in sets:
         ents.sort(key=lambda e: ([sort_key(v) for v in e[0]], e[2].x, e[1]))

@@ -6,8 +6,12 @@ beside y and those a row must hold finite to be drawn; FIGURE_SPECS are those of
 plots/plot draws, SPEC the same by name. TYPES gives each column's type (STR, INT or NUM) from
 the one schema, harness/csv/csv_columns.h (read by plots/occcsv.py). value() turns a number
 field's text into a finite float; absurd() finds a drawn column holding a value no measurement
-comes near (beyond ABSURD), whose row is left out.
+comes near (beyond ABSURD), whose row is left out. name_axis() and name_words() read a variant
+name's axes, which the figures of stages (stages) and of warp groups (warpgroups) draw beside
+the columns (DERIVED: the columns they add to their data).
 """
+import re
+
 import occcsv
 
 BLANKS = " \t\n\v\f\r"
@@ -39,6 +43,30 @@ def absurd(texts):
     return None
 
 
+# A variant name is words joined by "_" (docs/design.md: names carry every axis in a fixed order):
+# the kernel, often the mode, then its axes, each a letter and a whole number ("s4": 4 stages,
+# "n128": N = 128, "c8k": 8 KiB) or a word ("ss", "noswz").
+_AXIS = re.compile(r"([a-z])([0-9]+)k?")
+
+
+def name_axis(variant, letter):
+    """The number of the variant name's axis letter ("s" of async_bulk_s4_c8k_w1: 4), or None."""
+    for word in variant.split("_")[1:]:
+        m = _AXIS.fullmatch(word)
+        if m and m.group(1) == letter:
+            return int(m.group(2))
+    return None
+
+
+def name_words(variant, kernel, mode):
+    """The words of a variant name that are neither its kernel, its mode nor an axis of a letter
+    and a number ("ss", "rs noswz" of wgmma_f16_n64_rs_g2_noswz), "" where none."""
+    words = variant.split("_")
+    words = words[1:] if words[:1] == [kernel] else words
+    words = words[1:] if words[:1] == [mode] else words
+    return " ".join(w for w in words if not _AXIS.fullmatch(w))
+
+
 # Column name: STR, INT or NUM.
 TYPES = dict(occcsv.schema())
 
@@ -51,10 +79,12 @@ class Spec:
     STR columns of keep and those named in as_text (numbers a point's rows share, such as a
     launch's size: kept as their text, which costs a row less than a median). The columns of
     keep named in first are kept as the text of the point's first row (numbers every row of a
-    point holds alike, such as its variant's register cap: no curve of their own, no median)."""
+    point holds alike, such as its variant's register cap: no curve of their own, no median).
+    named: a letter; only rows whose variant name has that axis (name_axis) are kept."""
 
     def __init__(self, name, by, x, y, keep=(), positive_x=False, where=(), as_text=(), need=(),
-                 first=()):
+                 first=(), named=None):
+        self.named, self._keeps = named, {}
         self.name, self.by, self.x, self.y, self.keep = name, tuple(by), x, y, tuple(keep)
         self.positive_x, self.where, self.need = positive_x, list(where), tuple(need)
         self.first = tuple(k for k in self.keep if k in first)
@@ -62,6 +92,15 @@ class Spec:
                                k not in self.first)
         self.curve = self.by + self.text_keep
         self.carry = tuple(k for k in self.keep if k not in self.text_keep + self.first)
+
+    def keeps(self, variant):
+        """Whether the rows of a variant (its name) feed this spec: any, or of named those whose
+        name has that axis."""
+        k = self._keeps.get(variant)
+        if k is None:
+            k = self.named is None or name_axis(variant, self.named) is not None
+            self._keeps[variant] = k
+        return k
 
     def finite_words(self):
         """The columns a row must hold finite, for messages: "X and Y", or "X, Y and N"."""
@@ -100,6 +139,42 @@ FIGURE_SPECS = (
          as_text=("flops_per_launch", "bytes_per_launch")),
 )
 SPEC = {s.name: s for s in FIGURE_SPECS}
+# The figures whose curves are variants with axes that only their names carry. stages: bandwidth
+# against occupancy per variant of S stages (name axis s), a panel per block size; the bytes in
+# flight per block (bytes_in_flight_per_sm / blocks_per_sm) colour the curve. warpgroups: GFLOP/s
+# against blocks per SM per variant, a panel per N (name axis n), colour by unroll (G groups in
+# flight), a style per the name's other words (its form).
+STAGES_SPEC = Spec("stages", ["variant", "block_threads", "lever"], "occ_achieved_pct",
+                   "gbps_median", ["bytes_in_flight_per_sm", "blocks_per_sm"], named="s")
+WARPGROUPS_SPEC = Spec("warpgroups", ["variant", "unroll", "block_threads", "lever"],
+                       "blocks_per_sm", "gflops_median",
+                       ["flop_peak_gflops", "sm_clock_mhz_median"], named="n")
+FIGURE_SPECS += (STAGES_SPEC, WARPGROUPS_SPEC)
+SPEC.update({STAGES_SPEC.name: STAGES_SPEC, WARPGROUPS_SPEC.name: WARPGROUPS_SPEC})
+
+
+def _stage_columns(kernel, mode, by, keep):
+    """stages (name axis s), block_bytes (bytes in flight per block: the point's bytes in flight
+    per SM over its blocks per SM) and stage_bytes (block_bytes / stages) of a stages point."""
+    stages = name_axis(by[0], "s")
+    inflight, blocks = value(keep[0]), value(keep[1])
+    block = inflight / blocks if inflight is not None and blocks else None
+    if stages is None or block is None:
+        return ["NaN"] * 3
+    return [str(stages), "%.10g" % block, "%.10g" % (block / stages)]
+
+
+def _panel_columns(kernel, mode, by, keep):
+    """panel (name axis n) and form (the name's other words, "-" where none) of a warpgroups
+    point."""
+    n = name_axis(by[0], "n")
+    return ["NaN" if n is None else str(n), name_words(by[0], kernel, mode) or "-"]
+
+
+# Figure type: (the columns added after the kept ones, a function of (kernel, mode, by values,
+# kept texts) giving their texts).
+DERIVED = {"stages": (("stages", "block_bytes", "stage_bytes"), _stage_columns),
+           "warpgroups": (("panel", "form"), _panel_columns)}
 # The block figure's data: the occupancy points of one (unroll, vec_bytes), a curve per block
 # size (plots/csvsel.py picks them from SPEC["occupancy"]'s points).
 BLOCK_SPEC = Spec("block", ["block_threads"], "occ_achieved_pct", "gbps_median")

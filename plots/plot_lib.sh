@@ -160,6 +160,24 @@ plot_csv() {
             run_gnuplot intensity.gp "$csv" "$suffix" "$data" "$out" \
                 "$title" "$(meta_get "$info" roof_memcpy_gbps)"
             ;;
+        stages)
+            # The register path's best: of this CSV's read-only stream rows, else of another
+            # CSV of the same GPU given beside it (find_ref).
+            local ref
+            ref=$(find_ref read "$n")
+            run_gnuplot stages.gp "$csv" "$suffix" "$data" "$out" \
+                "$title" "$(meta_get "$info" roof_cub_reduce_gbps)" "${ref%%$'\t'*}" \
+                "${ref#*$'\t'}"
+            ;;
+        warpgroups)
+            # The mma.sync plateau: the best of an arithmetic group of the same headline rate.
+            local rate ref
+            rate=$(awk -F '\t' -v k="$kernel" -v m="$mode" \
+                '$1 == "ref" && $2 == "arith" && $3 == k && $4 == m { print $6 }' <"$info")
+            ref=$(find_ref arith "$n" "$rate")
+            run_gnuplot warpgroups.gp "$csv" "$suffix" "$data" "$out" \
+                "$title" "${ref%%$'\t'*}" "${ref#*$'\t'}"
+            ;;
         chase | hoptime)
             run_gnuplot "$type.gp" "$csv" "$suffix" "$data" "$out" \
                 "$title" "$mode"
@@ -180,6 +198,42 @@ plot_csv() {
         staged+=("$dir/fig$n_fig")
         targets+=("$dest/$base-loaded-latency")
     fi
+}
+
+# refs_in KIND INFO RATE NAME: "BEST<tab>WHO" of the best "ref KIND" line of INFO (csvsel.py
+# check: refs()), or nothing: of kind read any; of kind arith one not panelled whose RATE (peak per
+# MHz) is within 0.5% of the given one. WHO is "KERNEL (MODE)", plus " of NAME" when NAME is given.
+refs_in() {
+    awk -F '\t' -v kind="$1" -v rate="$3" -v name="$4" '
+        $1 == "ref" && $2 == kind && (kind == "read" ||
+            ($7 == 0 && rate > 0 && ($6 / rate - 1) ^ 2 < 2.5e-5)) &&
+            (best == "" || $5 + 0 > best + 0) { best = $5; who = $3 " (" $4 ")" }
+        END { if (best != "") print best "\t" who (name != "" ? " of " name : "") }' <"$2"
+}
+
+# find_ref KIND N [RATE]: "BEST<tab>WHO" of the reference line of a figure of CSV N (refs_in):
+# the best of CSV N's own rows, else the best of the other CSVs of this call whose gpu_name is
+# CSV N's; nothing where none has such rows.
+find_ref() {
+    local kind=$1 n=$2 rate=${3:-} gpu i ref best=""
+    ref=$(refs_in "$kind" "$stage/info$n" "$rate" "")
+    if [ -n "$ref" ]; then
+        printf '%s\n' "$ref"
+        return
+    fi
+    gpu=$(meta_get "$stage/info$n" gpu_name)
+    [ -n "$gpu" ] || return 0
+    for i in "${!files[@]}"; do
+        [ $((i + 1)) != "$n" ] || continue
+        [ "$(meta_get "$stage/info$((i + 1))" gpu_name)" = "$gpu" ] || continue
+        ref=$(refs_in "$kind" "$stage/info$((i + 1))" "$rate" "${files[i]##*/}")
+        [ -n "$ref" ] || continue
+        if [ -z "$best" ] || awk -v a="${ref%%$'\t'*}" -v b="${best%%$'\t'*}" \
+            'BEGIN { exit !(a + 0 > b + 0) }'; then
+            best=$ref
+        fi
+    done
+    [ -z "$best" ] || printf '%s\n' "$best"
 }
 
 # plot_levers CSV INFO BOUNDS_DATA KERNEL MODE SUFFIX DIR TARGET_BASE: the levers figure

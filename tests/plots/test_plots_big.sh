@@ -45,7 +45,13 @@ their hop times, ladder)" [ "$(ls "$T/big" | grep -c 'svg$')" -eq 12 ]
 # The figures' data: the same points as one round, y within 1% of it.
 python3 "$ROOT/plots/csvsel.py" check --data "$T/one-" "$T/one.csv" >"$T/one.info"
 python3 "$ROOT/plots/csvsel.py" check --data "$T/big-" "$T/big.csv" >"$T/big.info"
-check "the same figure list" cmp -s "$T/one.info" "$T/big.info"
+check "the same figure list" cmp -s <(grep -v '^ref' "$T/one.info") <(grep -v '^ref' "$T/big.info")
+# The reference lines' values (refs() of plots/csvsel.py: a group's best point) within 1%.
+check "the same reference lines, values within 1%" awk -F '\t' '
+    FNR == NR && $1 == "ref" { one[++n] = $0; next }
+    $1 == "ref" { split(one[++m], a, "\t"); if (a[2] a[3] a[4] != $2 $3 $4 ||
+                  ($5 / a[5] - 1) ^ 2 > 1.0201e-4) bad = 1 }
+    END { exit bad || m != n }' "$T/one.info" "$T/big.info"
 for k in $(seq 1 "$(grep -c '^fig' "$T/one.info")"); do
     check "figure $k: same points, y within 1%" python3 - "$T/one-$k.tsv" "$T/big-$k.tsv" <<'EOF'
 import sys
