@@ -9,7 +9,8 @@ in, or after a model change), in this order:
   3. results/compare-mission.png: plots/plot --compare of the sets' mission runs, where two
      sets or more have one (needs gnuplot; without it the figure is left as it is, with a note);
   4. docs/compare.md (tools/results/compare.py);
-  5. the generated regions of README.md and docs/*.md (tools/results/regions.py).
+  5. the generated regions of README.md, results/README.md and docs/*.md
+     (tools/results/regions.py).
 --check writes nothing: it makes each file in memory and prints one line per file that
 differs from it (the figure: one that should exist and does not, or the reverse); exit 1 then.
 --occsweep: the program that recomputes (default: $OCCSWEEP, else build/bench/occsweep).
@@ -115,7 +116,8 @@ class Publisher:
         print("drew %s" % compare.FIGURE)
 
     def docs(self, sets):
-        paths = [os.path.join(self.root, "README.md")] + sorted(
+        paths = [os.path.join(self.root, "README.md"),
+                 os.path.join(self.root, "results", "README.md")] + sorted(
             os.path.join(self.root, "docs", n) for n in os.listdir(os.path.join(self.root, "docs"))
             if n.endswith(".md"))
         for path in paths:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""tools/results/regions.py: the generated regions of README.md and docs/*.md.
+"""tools/results/regions.py: the generated regions of README.md, docs/*.md and results/README.md.
 
 A region is the text between a line `<!-- generated: NAME ARG... -->` and the next line
 `<!-- end generated -->`; GENERATORS[NAME](sets, args) makes it from the reference sets
@@ -213,5 +213,12 @@ def set_list(sets, args):
     return "\n".join(out)
 
 
+def set_table(sets, args):
+    """No ARGS (results/README.md): the table of the sets, each linked with its GPU's name."""
+    return "\n".join(["| set | GPU |", "|---|---|"] +
+                     ["| [%s/README.md](%s/README.md) | %s |" % (s.gpu, s.gpu, s.gpu_name())
+                      for s in sets])
+
+
 GENERATORS = {"mission-excerpt": mission_excerpt, "validation": validation,
-              "set-list": set_list}
+              "set-list": set_list, "set-table": set_table}
