@@ -18,6 +18,9 @@ tools/results/publish.py makes of the reference sets (results/README.md, "Publis
   twosets   on a scratch tree with a second set (tests/data/h100-reduce-mission-5900278.csv as
             its mission run), publish.py writes the comparison with both GPUs and their ratios
             (and the figure, with gnuplot), then --check passes
+  estimate  the constants of --dry-run's estimate (launch_ms of the descriptors, the hop times
+            of harness/plan/plan_estimate.c) are within tools/results/estimate_fit.py's
+            TOLERANCE of its fit from the calibration set
 Standard library only (unittest). Exit 0 passed, 1 failed, 2 bad usage."""
 import os
 import re
@@ -32,6 +35,7 @@ ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "."
 OCCSWEEP = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else ""
 sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
 import compare  # noqa: E402
+import estimate_fit  # noqa: E402
 import publish  # noqa: E402
 import regions  # noqa: E402
 import sets as setsmod  # noqa: E402
@@ -202,7 +206,24 @@ class Publish(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, "--check after publishing: %s" % r.stdout)
 
 
-CHECKS = ("docs", "knees", "typed", "commands", "twosets")
+    def test_estimate(self):
+        folder = os.path.join(ROOT, "results", estimate_fit.CALIBRATION_SET)
+        self.assertTrue(os.path.isdir(folder), "the calibration set %s exists"
+                        % os.path.relpath(folder, ROOT))
+        rows = estimate_fit.fits(folder, ROOT)
+        names = [r[0] for r in rows]
+        self.assertTrue(all(h in names for h in estimate_fit.HOPS) and
+                        any(n.endswith("launch_ms") for n in names),
+                        "the set fits the hops and some launch_ms: %s" % names)
+        for name, code, fit, ratio in rows:
+            self.assertTrue(estimate_fit.within(ratio),
+                            "%s: the code's %g against %.3g fitted from %s, ratio %.2f beyond "
+                            "%g%%: refit (tools/results/estimate_fit.py)"
+                            % (name, code, fit, os.path.relpath(folder, ROOT), ratio,
+                               100 * estimate_fit.TOLERANCE))
+
+
+CHECKS = ("docs", "knees", "typed", "commands", "twosets", "estimate")
 
 if __name__ == "__main__":
     if len(sys.argv) != 4 or sys.argv[3] not in CHECKS:
