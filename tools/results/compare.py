@@ -129,8 +129,9 @@ def gpu_section(sets):
         a, b = vals[0], vals[-1]
         out += ["", "By Little's law a GPU holds its roof R at latency L only with R x L bytes "
                 "in flight, R x L / SMs per SM. On the %s the roof is %s and the latency %s "
-                "those of the %s, so it needs %s the bytes in flight per SM: a variant reaches "
-                "the same share of its roof at that much more occupancy, as the knees below show."
+                "those of the %s, so it needs %s the bytes in flight per SM: a variant needs "
+                "about that much more occupancy for the same share of its roof. The knees of "
+                "each run below say how much more it took."
                 % (sets[-1].gpu_name(), ratio_text(a, b, "roof_memcpy_gbps"),
                    ratio_text(a, b, "latency_ns"), sets[0].gpu_name(),
                    ratio_text(a, b, "need_bytes"))]
