@@ -15,6 +15,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import headline  # noqa: E402
 import sets as setsmod  # noqa: E402
+from results_readme import size_text  # noqa: E402
+from sets import fmt  # noqa: E402
 
 PAGE = os.path.join("docs", "compare.md")
 FIGURE = os.path.join("results", "compare-mission.png")
@@ -39,10 +41,6 @@ GPU_ROWS = (("SMs", "sm_count", 1, 0), ("SM clock, MHz", "sm_clock_mhz", 1, 0),
             ("`cudaMemcpy` roof, GB/s", "roof_memcpy_gbps", 1, 1),
             ("CUB reduce roof, GB/s", "roof_cub_reduce_gbps", 1, 1))
 L2_PROBE_BYTES = 4 << 20   # the ladder's L2 step is read at the largest footprint <= 4 MiB
-
-
-def fmt(x, digits=1):
-    return "-" if x is None or not math.isfinite(x) else "%.*f" % (digits, x)
 
 
 def number(text):
@@ -92,13 +90,6 @@ def ladder_steps(s):
                     headline.median([number(r["ns_per_hop_median"]) for r in at]),
                     headline.median([number(r["cycles_per_hop_median"]) for r in at])))
     return out
-
-
-def size_text(n):
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << shift:
-            return "%g %s" % (n / float(1 << shift), unit)
-    return "%d B" % n
 
 
 def gpu_section(sets):

@@ -13,8 +13,8 @@ holds (default SET_DIR: results/<CALIBRATION_SET>, the GPU the estimate is calib
 - L1_HOP_NS, L2_HOP_NS, DRAM_HOP_NS: the latency ladder's ns_per_hop_median at its smallest
   footprint, at the largest footprint of at most L2_PROBE_BYTES, and at its largest.
 Prints one line per constant: name, the code's value, the fit, the ratio (hops: code over fit),
-and "ok" where the ratio is within TOLERANCE of 1 (else "refit"). Exit 0 every constant within it, 1 one is not, 2 bad usage or a set
-without the runs. Standard library only."""
+and "ok" where the ratio is within TOLERANCE of 1 (else "refit"). Exit 0 every constant within
+it, 1 one is not, 2 bad usage or a set without the runs. Standard library only."""
 import math
 import os
 import re
@@ -22,6 +22,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import headline  # noqa: E402
 import sets as setsmod  # noqa: E402
 
 CALIBRATION_SET = "h200"
@@ -103,11 +104,8 @@ def fit_hops(s):
             by.setdefault(int(float(r["buffer_bytes"])), []).append(float(r["ns_per_hop_median"]))
     sizes = sorted(by)
     l2 = max([x for x in sizes if x <= L2_PROBE_BYTES] or sizes[:1])
-
-    def med(v):
-        v = sorted(v)
-        return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2.0
-    return dict(zip(HOPS, (med(by[sizes[0]]), med(by[l2]), med(by[sizes[-1]]))))
+    return dict(zip(HOPS, (headline.median(by[sizes[0]]), headline.median(by[l2]),
+                           headline.median(by[sizes[-1]]))))
 
 
 def fits(folder, root=setsmod.ROOT):

@@ -13,6 +13,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sets as setsmod  # noqa: E402
 from headline import occcsv  # noqa: E402
+from sets import fmt  # noqa: E402
 
 START = re.compile(r"^<!-- generated: ([a-z][a-z0-9-]*)((?: [^ ]+)*) -->$")
 END = "<!-- end generated -->"
@@ -90,10 +91,6 @@ def by_gpu(sets, gpu):
 
 def num(text):
     return occcsv.number(text)
-
-
-def fmt(x, digits=1):
-    return "-" if x is None or not math.isfinite(x) else "%.*f" % (digits, x)
 
 
 def mission_excerpt(sets, args):

@@ -7,6 +7,7 @@ harness/report/knee_report.c, as the knee test holds them equal to `occsweep --r
 through an occsweep binary, the JSON summary (`--recompute CSV --json`) that holds the figures of
 the end-of-run summary. Standard library only."""
 import json
+import math
 import os
 import re
 import subprocess
@@ -21,6 +22,11 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # The commands of the runs the generated pages quote, as tools/gpu/h200_session.sh runs them.
 MISSION = "./run_sweep --kernel reduce --unroll 1,2,4 --occ 25..100"
 LADDER = "./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet"
+
+
+def fmt(x, digits=1):
+    """x with digits decimals, "-" for None or a value that is not finite."""
+    return "-" if x is None or not math.isfinite(x) else "%.*f" % (digits, x)
 
 
 class Missing(Exception):
