@@ -175,9 +175,9 @@ def page(sets, root=setsmod.ROOT):
     gpus = " against ".join(s.gpu_name() for s in sets) or "no set"
     out = ["# The reference sets side by side: %s" % gpus, "",
            "Generated from results/ by `python3 tools/results/publish.py`; do not edit it by "
-           "hand (the `publish_docs` test compares it with the sets). Each set is one session of "
-           "`tools/gpu/h200_session.sh` on one GPU ([results/README.md](../results/README.md)); "
-           "the same command gives the same variants and levels on every GPU.", ""]
+           "hand (the `publish_docs` test compares it with the sets). Each set is one session on one GPU, one run "
+           "per command ([results/README.md](../results/README.md)); the same command gives the "
+           "same variants and levels on every GPU, so the runs of a command are compared.", ""]
     if len(sets) < 2:
         out += ["Only %s has a reference set: the columns of a second GPU appear when "
                 "results/ holds one." % gpus, ""]
