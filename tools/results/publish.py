@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tools/results/publish.py [--check] [--occsweep PATH] [--root DIR]: makes every published
-figure again from the reference sets of results/ (after tools/results/refresh.py brought a set
+"""tools/results/publish.py [--check] [--occsweep PATH] [--root DIR] [RESULTS_TGZ...]: makes
+every published figure again from the reference sets of results/ (after a session's runs came
 in, or after a model change), in this order:
+  0. each RESULTS_TGZ (a session's results.tgz) becomes the set of its results/<gpu>/ by
+     tools/results/refresh.py (the embedded figures drawn, links moved; needs gnuplot);
   1. knee reports: each CSV's <stem>-knee.md is what `occsweep --recompute CSV --out` writes
      (none where --recompute has no model for the file: ladder and mixed runs);
   2. results/<gpu>/README.md (tools/results/results_readme.py);
@@ -14,8 +16,9 @@ in, or after a model change), in this order:
 --check writes nothing: it makes each file in memory and prints one line per file that
 differs from it (the figure: one that should exist and does not, or the reverse); exit 1 then.
 --occsweep: the program that recomputes (default: $OCCSWEEP, else build/bench/occsweep).
-Exit 0 done or up to date; 1 --check found a difference; 2 bad usage, no occsweep, a CSV the
-reader rejects or a figure a region needs that the sets lack. Standard library only."""
+Exit 0 done or up to date; 1 --check found a difference, or refresh.py refused an archive (its
+set left as it was); 2 bad usage, no occsweep, a CSV the reader rejects or a figure a region
+needs that the sets lack. Standard library only."""
 import argparse
 import os
 import shutil
@@ -26,6 +29,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import refresh  # noqa: E402
 import regions  # noqa: E402
 import results_readme  # noqa: E402
 import sets as setsmod  # noqa: E402
@@ -155,13 +159,23 @@ def main(argv):
                    os.path.join(setsmod.ROOT, "build", "bench", "occsweep"))
     p.add_argument("--root", metavar="DIR", default=setsmod.ROOT,
                    help="the tree to publish (default: the one this script is in)")
+    p.add_argument("archives", metavar="RESULTS_TGZ", nargs="*",
+                   help="a session's results.tgz to make its GPU's set first (refresh.py)")
     a = p.parse_args(argv)
+    if a.check and a.archives:
+        print("publish: --check takes no RESULTS_TGZ (it writes nothing)", file=sys.stderr)
+        return 2
     if not os.access(a.occsweep, os.X_OK):
         print("publish: no occsweep at %s (build it, e.g. ./run_sweep --help, or give "
               "--occsweep PATH)" % a.occsweep, file=sys.stderr)
         return 2
     try:
+        for tgz in a.archives:
+            refresh.refresh(os.path.abspath(a.root), tgz)
         return Publisher(os.path.abspath(a.root), os.path.abspath(a.occsweep), a.check).run()
+    except refresh.Refusal as e:
+        print("refresh: %s" % e, file=sys.stderr)
+        return 1
     except (Failure, setsmod.Missing, occcsv.CsvError, OSError) as e:
         print("publish: %s" % e, file=sys.stderr)
         return 2
