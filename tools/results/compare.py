@@ -20,19 +20,19 @@ from sets import fmt  # noqa: E402
 
 PAGE = os.path.join("docs", "compare.md")
 FIGURE = os.path.join("results", "compare-mission.png")
-# (title, command) of each run compared, in page order.
-RUNS = (("reduce, the mission command", setsmod.MISSION),
-        ("reduce", "./run_sweep --kernel reduce --quiet"),
-        ("copy", "./run_sweep --kernel copy --quiet"),
-        ("chase warp", "./run_sweep --kernel chase --quiet"),
-        ("chase thread", "./run_sweep --kernel chase --mode thread --quiet"),
-        ("fma", "./run_sweep --kernel fma --vec 4,8 --quiet"),
-        ("smem chase", "./run_sweep --kernel smem --mode chase --quiet"),
-        ("smem stream", "./run_sweep --kernel smem --mode stream --quiet"),
-        ("mma f16", "./run_sweep --kernel mma --mode f16 --quiet"),
-        ("mma bf16", "./run_sweep --kernel mma --mode bf16 --quiet"),
-        ("mma tf32", "./run_sweep --kernel mma --mode tf32 --quiet"),
-        ("mma f64", "./run_sweep --kernel mma --mode f64 --quiet"))
+# The commands of the runs compared, in page order.
+RUNS = (setsmod.MISSION,
+        "./run_sweep --kernel reduce --quiet",
+        "./run_sweep --kernel copy --quiet",
+        "./run_sweep --kernel chase --quiet",
+        "./run_sweep --kernel chase --mode thread --quiet",
+        "./run_sweep --kernel fma --vec 4,8 --quiet",
+        "./run_sweep --kernel smem --mode chase --quiet",
+        "./run_sweep --kernel smem --mode stream --quiet",
+        "./run_sweep --kernel mma --mode f16 --quiet",
+        "./run_sweep --kernel mma --mode bf16 --quiet",
+        "./run_sweep --kernel mma --mode tf32 --quiet",
+        "./run_sweep --kernel mma --mode f64 --quiet")
 # (label, metadata key, scale, digits) of the GPU table, from the mission run's metadata.
 GPU_ROWS = (("SMs", "sm_count", 1, 0), ("SM clock, MHz", "sm_clock_mhz", 1, 0),
             ("memory clock, MHz", "mem_clock_mhz", 1, 0),
@@ -147,7 +147,7 @@ def run_cells(row):
             "%s cycles" % row["L cycles"]]
 
 
-def run_section(sets, title, command):
+def run_section(sets, command):
     names = [s.run(command) for s in sets]
     reports = [s.knee_rows(n) if n else {} for s, n in zip(sets, names)]
     variants = []
@@ -167,8 +167,9 @@ def run_section(sets, title, command):
                       for s, n in zip(sets, names) if n)
     what = ("the chain model's latency L, in SM cycles" if chain else
             "the bytes in flight per SM at the knee, U x V x 32 x warps")
-    return ["### %s" % title, "", "`%s`; knee reports: %s. Roof or peak: the report's own; "
-            "in flight: %s." % (command, files, what), ""] + table(head, rows) + [""]
+    return ["### %s" % setsmod.run_label(command), "", "`%s`; knee reports: %s. Roof or peak: "
+            "the report's own; in flight: %s." % (command, files, what), ""] + \
+        table(head, rows) + [""]
 
 
 def page(sets, root=setsmod.ROOT):
@@ -193,6 +194,6 @@ def page(sets, root=setsmod.ROOT):
     out += ["## Per run", "", "Per variant, each set's best rate and its share of the "
             "roof (or peak) the knee report judges it against, the measured knee (the lowest "
             "occupancy reaching 90% of the best) and what is in flight there.", ""]
-    for title, command in RUNS:
-        out += run_section(sets, title, command)
+    for command in RUNS:
+        out += run_section(sets, command)
     return "\n".join(out).rstrip("\n") + "\n"

@@ -6,8 +6,8 @@ holds (default SET_DIR: results/<CALIBRATION_SET>, the GPU the estimate is calib
 
 - A family mode's launch_ms (its descriptor in kernels/families/, at the default size): the
   least l for which the estimate's GPU time of a point at the default 10 samples, (UNTIMED +
-  10 x ceil(MIN_SAMPLE_MS / l)) x l, reaches the mean over the ok points of the mode's run in
-  RUNS of (UNTIMED + samples x launches_per_sample) x time_ms_median; a run at another --size
+  10 x ceil(MIN_SAMPLE_MS / l)) x l, reaches the mean over the mode's ok points, in the first
+  run of RUNS that has some, of (UNTIMED + samples x launches_per_sample) x time_ms_median; a run at another --size
   is scaled to the mode's size floor (a stream's launch walks its whole buffer). The ratio is
   the code's constant's estimate of that time over the mean.
 - L1_HOP_NS, L2_HOP_NS, DRAM_HOP_NS: the latency ladder's ns_per_hop_median at its smallest
@@ -31,14 +31,15 @@ UNTIMED_LAUNCHES = 3      # plan_estimate.c: 2 warm-ups and the residency probe
 MIN_SAMPLE_MS = 1.0       # plan_estimate.c MIN_SAMPLE_MS
 DEFAULT_SAMPLES = 10      # --min-samples' default
 L2_PROBE_BYTES = 4 << 20  # the L2 hop: a footprint well inside L2 (the near partition)
-# (kernel, mode) -> the command of its run in a set (tools/gpu/h200_session.sh).
-RUNS = {("copy", "stream"): "./run_sweep --kernel copy --quiet",
-        ("reduce", "stream"): "./run_sweep --kernel reduce --quiet",
-        ("chase", "warp"): "./run_sweep --kernel chase --quiet",
-        ("fma", "chain"): "./run_sweep --kernel fma --vec 4,8 --quiet",
-        ("mixed", "stream"): "./run_sweep --kernel mixed --size 1G --quiet",
-        ("smem", "chase"): "./run_sweep --kernel smem --mode chase --quiet",
-        ("mma", "f16"): "./run_sweep --kernel mma --mode f16 --quiet"}
+# The runs a mode's launch time is fitted from: the first that holds the mode's ok rows
+# (tools/gpu/h200_session.sh's commands, each family at its default options).
+RUNS = ("./run_sweep --kernel copy --quiet",
+        "./run_sweep --kernel reduce --quiet",
+        "./run_sweep --kernel chase --quiet",
+        "./run_sweep --kernel fma --vec 4,8 --quiet",
+        "./run_sweep --kernel mixed --size 1G --quiet",
+        "./run_sweep --kernel smem --mode chase --quiet",
+        "./run_sweep --kernel mma --mode f16 --quiet")
 HOPS = ("L1_HOP_NS", "L2_HOP_NS", "DRAM_HOP_NS")
 
 
@@ -76,13 +77,15 @@ def fit_launch_ms(s, kernel, mode, launch_ms, floor_gib):
     run's mean) of (kernel, mode), or None without its run. The estimate's time is a sawtooth
     in l (a batch holds ceil(MIN_SAMPLE_MS / l) launches), so the fit is the least l that
     reaches the mean and the code's constant is judged by the time it gives."""
-    name = s.run(RUNS[(kernel, mode)]) if (kernel, mode) in RUNS else None
-    if name is None:
-        return None
+    rows = []
+    for command in RUNS:
+        name = s.run(command)
+        rows = [r for r in (s.tables[name].dicts() if name else [])
+                if r["status"] == "ok" and r["kernel"] == kernel and r["mode"] == mode]
+        if rows:
+            break
     gpu, sizes = [], set()
-    for r in s.tables[name].dicts():
-        if r["status"] != "ok" or r["kernel"] != kernel or r["mode"] != mode:
-            continue
+    for r in rows:
         gpu.append((UNTIMED_LAUNCHES + float(r["samples"]) * float(r["launches_per_sample"])) *
                    float(r["time_ms_median"]))
         sizes.add(float(r["buffer_bytes"]))

@@ -18,23 +18,22 @@ from sets import fmt  # noqa: E402
 START = re.compile(r"^<!-- generated: ([a-z][a-z0-9-]*)((?: [^ ]+)*) -->$")
 END = "<!-- end generated -->"
 RESIDENCY_PTS = 2.0   # a point's residency is "held" within 2 points of the API's occupancy
-# (check, command) of the model's agreement rows: the runs the validation targets name.
-AGREEMENT_RUNS = (("reduce, the mission command", setsmod.MISSION),
-                  ("reduce", "./run_sweep --kernel reduce --quiet"),
-                  ("reduce at four block sizes",
-                   "./run_sweep --kernel reduce --block 128,256,512,1024 --quiet"),
-                  ("copy", "./run_sweep --kernel copy --quiet"),
-                  ("chase warp", "./run_sweep --kernel chase --quiet"),
-                  ("chase thread", "./run_sweep --kernel chase --mode thread --quiet"))
-# (family, command) of the residency rows: each family's default run, dynamic schedule.
-RESIDENCY_RUNS = (("copy", "./run_sweep --kernel copy --quiet"),
-                  ("reduce", "./run_sweep --kernel reduce --quiet"),
-                  ("chase warp", "./run_sweep --kernel chase --quiet"),
-                  ("chase thread", "./run_sweep --kernel chase --mode thread --quiet"),
-                  ("fma", "./run_sweep --kernel fma --vec 4,8 --quiet"),
-                  ("mixed", "./run_sweep --kernel mixed --size 1G --quiet"),
-                  ("smem stream", "./run_sweep --kernel smem --mode stream --quiet"),
-                  ("mma f16", "./run_sweep --kernel mma --mode f16 --quiet"))
+# The runs of the model's agreement rows: those the validation targets name.
+AGREEMENT_RUNS = (setsmod.MISSION,
+                  "./run_sweep --kernel reduce --quiet",
+                  "./run_sweep --kernel reduce --block 128,256,512,1024 --quiet",
+                  "./run_sweep --kernel copy --quiet",
+                  "./run_sweep --kernel chase --quiet",
+                  "./run_sweep --kernel chase --mode thread --quiet")
+# The runs of the residency rows: each family's default run, dynamic schedule.
+RESIDENCY_RUNS = ("./run_sweep --kernel copy --quiet",
+                  "./run_sweep --kernel reduce --quiet",
+                  "./run_sweep --kernel chase --quiet",
+                  "./run_sweep --kernel chase --mode thread --quiet",
+                  "./run_sweep --kernel fma --vec 4,8 --quiet",
+                  "./run_sweep --kernel mixed --size 1G --quiet",
+                  "./run_sweep --kernel smem --mode stream --quiet",
+                  "./run_sweep --kernel mma --mode f16 --quiet")
 
 
 class RegionError(Exception):
@@ -182,11 +181,11 @@ def validation(sets, args):
 
     def row(check, target, cells):
         out.append("| %s | %s | %s |" % (check, target, " | ".join(cells)))
-    for label, command in AGREEMENT_RUNS:
-        row("model within 10%%: %s" % label, ">= 95% of natural points",
+    for command in AGREEMENT_RUNS:
+        row("model within 10%%: %s" % setsmod.run_label(command), ">= 95% of natural points",
             [agreement_cell(s, command) for s in sets])
-    for label, command in RESIDENCY_RUNS:
-        row("residency within %g points: %s" % (RESIDENCY_PTS, label),
+    for command in RESIDENCY_RUNS:
+        row("residency within %g points: %s" % (RESIDENCY_PTS, setsmod.run_label(command)),
             ">= 95% of points, none beyond 4", [residency_cell(s, command) for s in sets])
     row("best reduce point", "CUB's `DeviceReduce::Sum`",
         [best_cell(s, "./run_sweep --kernel reduce --quiet", "roof_cub_reduce_gbps", "CUB")

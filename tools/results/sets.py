@@ -50,6 +50,13 @@ def same_command(a, b):
     return plain(a) == plain(b)
 
 
+def run_label(command):
+    """A run named by its options: the command without ./run_sweep and --quiet, in a code
+    span, and ", the mission command" after the mission's."""
+    opts = re.sub(r"\s+--quiet\b", "", re.sub(r"^\S*run_sweep\s+", "", command)).strip()
+    return "`%s`%s" % (opts, ", the mission command" if same_command(command, MISSION) else "")
+
+
 def markdown_tables(text):
     """[[{header: cell}]] of every pipe table of a markdown text, in order."""
     tables, rows, head = [], None, None
