@@ -158,7 +158,7 @@ def knee_table(run):
         knee_model, _ = knee_of(pts, lambda r: predicted(run, r))
         misses = [(abs(run.num(r, "gbps_median") / predicted(run, r) - 1) * 100, o)
                   for o, r in pts if predicted(run, r) > 0]
-        miss, miss_at = max(misses) if misses else (math.nan, math.nan)
+        miss, miss_at = max(misses, key=lambda m: (m[0], -m[1])) if misses else (math.nan,) * 2
         r0 = pts[0][1]
         rows.append(["`%s`" % variant, r0["kernel"], r0["unroll"], r0["vec_bytes"]] +
                     ([r0["block_threads"]] if per_block else []) + [len(pts),

@@ -13,7 +13,7 @@
     M(mixed, .kernel = "mixed", .mode = "stream", .default_mode = 1,                               \
       .shape = OCC_SHAPE_OCCUPANCY,                                                                \
       .options = "fmas,occ,block,lever,carveout,schedule,size,waves", .size_l2_multiple = 8,       \
-      .size_floor_gib = 4, .launch_ms = 3.7)
+      .size_floor_gib = 4, .launch_ms = 2.9)
 
 /* X(A): the reduce walk with OCC_MIXED_U loads of OCC_MIXED_V bytes per trip, each loaded float
  * then taken through A dependent FMAs x = x * c + c (c = OCC_MIXED_STEP, fma_chain.h) before it

@@ -9,8 +9,9 @@ are not checked), every file under it otherwise (a copy of the tree).
   readme    tools/results/results_readme.py --check passes on the tree; on a scratch copy of each
             GPU folder it passes unchanged, and exits 1 with one line when a figure of the
             README or a number of a CSV (the row that makes a peak) is changed
-  size      results/ holds under 8 MB, and each GPU folder only its README.md, CSVs, knee
-            reports and PNGs (no subfolder, no SVG)
+  size      results/ holds under 8 MB, beside the GPU folders only README.md and the comparison
+            figure (tools/results/compare.py FIGURE), and each GPU folder only its README.md,
+            CSVs, knee reports and PNGs (no subfolder, no SVG)
   revision  every CSV of a GPU folder names one git revision (git_rev): a set is one run
   links     every PNG under results/ is linked from README.md or docs/*.md, each GPU folder
             holds exactly the PNGs of results_readme.py's EMBEDDED list, and every relative link
@@ -34,6 +35,7 @@ import unittest
 sys.dont_write_bytecode = True
 ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "."
 sys.path.insert(0, os.path.join(ROOT, "tools", "results"))
+import compare  # noqa: E402
 import results_readme  # noqa: E402
 from headline import occcsv  # noqa: E402
 
@@ -191,8 +193,9 @@ class Results(unittest.TestCase):
             total += sum(os.path.getsize(os.path.join(d, n)) for n in names)
         self.assertTrue(total < MAX_BYTES, "results/ holds %d bytes, under %d" % (total, MAX_BYTES))
         for name in sorted(os.listdir(RESULTS)):
-            self.assertTrue(name == "README.md" or os.path.isdir(os.path.join(RESULTS, name)),
-                            "results/%s: a GPU folder or README.md" % name)
+            self.assertTrue(name in ("README.md", os.path.basename(compare.FIGURE)) or
+                            os.path.isdir(os.path.join(RESULTS, name)),
+                            "results/%s: a GPU folder, README.md or %s" % (name, compare.FIGURE))
         for folder in gpu_dirs():
             for name in sorted(os.listdir(folder)):
                 ok = os.path.isfile(os.path.join(folder, name)) and (
@@ -242,6 +245,9 @@ class Results(unittest.TestCase):
                                 "%s: link %s resolves" % (shown(path, root, view), target))
                 if path in docs:
                     linked.add(dest)
+        for png in sorted(n for n in os.listdir(view) if n.endswith(".png")):
+            self.assertTrue(os.path.join(view, png) in linked,
+                            "results/%s is linked from README.md or docs/" % png)
         for folder in gpu_dirs(view):
             gpu = os.path.basename(folder)
             pngs = sorted(n for n in os.listdir(folder) if n.endswith(".png"))
