@@ -10,6 +10,7 @@ knee report (which the knee test holds equal to `occsweep --recompute`). With on
 shows it alone. Standard library only."""
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -70,7 +71,10 @@ def mission_values(s):
         return {}
     out = {key: number(s.meta(name, key)) for _, key, _, _ in GPU_ROWS}
     out["latency_ns"] = number((s.knee_line(name, "unloaded DRAM latency") or "").strip())
-    out["need_bytes"] = number(s.knee_line(name, "bytes in flight per SM the roof needs") or "")
+    # "- bytes in flight per SM each roof needs (...): ROOF NAME R GB/s: N B[; ...]": the mission
+    # run (reduce) has one roof.
+    need = re.search(r": ([0-9.]+) B\b", s.knee_line(name, "bytes in flight per SM each roof needs") or "")
+    out["need_bytes"] = float(need.group(1)) if need else math.nan
     return out
 
 
@@ -95,7 +99,12 @@ def ladder_steps(s):
 def gpu_section(sets):
     vals = [mission_values(s) for s in sets]
     head = [""] + [s.gpu_name() for s in sets] + (["ratio"] if len(sets) > 1 else [])
-    rows = []
+    # The revision that measured each set (the mission run's git_rev; a set is one revision).
+    revs = []
+    for s in sets:
+        name = s.run(setsmod.MISSION)
+        revs.append("`%s`" % (s.meta(name, "git_rev") or "?")[:12] if name else "-")
+    rows = [["revision of the set"] + revs + ([""] if len(sets) > 1 else [])]
     for label, key, scale, digits in GPU_ROWS:
         v = [x.get(key, math.nan) * scale for x in vals]
         rows.append([label] + [fmt(x, digits) for x in v] + ratio_cells(v))
