@@ -53,12 +53,11 @@ the figures"), select leaves it out silently.
                      PLOT_KEEP=sm_clock_mhz_median PLOT_NEED=sm_clock_mhz_median (the figure
                      draws ns x MHz / 1000: cycles per hop)
           flops      PLOT_BY=unroll,vec_bytes,block_threads PLOT_X=occ_achieved_pct
-                     PLOT_Y=gflops_median
-                     PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
+                     PLOT_Y=gflops_median PLOT_KEEP=flop_peak_gflops, of the figure's vec_bytes
           flops-fmas PLOT_BY=fma_per_element,block_threads, otherwise as flops
           intensity  PLOT_BY=fma_per_element,block_threads PLOT_X=occ_achieved_pct
-                     PLOT_Y=gbps_median
-                     PLOT_KEEP=gflops_median,flops_per_launch,bytes_per_launch,flop_peak_gflops
+                     PLOT_Y=gbps_median PLOT_KEEP=gflops_median,flops_per_launch,
+                     bytes_per_launch,flop_peak_gflops
           stages     PLOT_BY=variant,block_threads,lever PLOT_X=occ_achieved_pct
                      PLOT_Y=gbps_median PLOT_KEEP=bytes_in_flight_per_sm,blocks_per_sm, every
                      block size, then the columns stages, block_bytes, stage_bytes
@@ -70,19 +69,17 @@ the figures"), select leaves it out silently.
                      group whose variant names all have an axis n (figlist.panelled)
           block      PLOT_BY=block_threads PLOT_X=occ_achieved_pct PLOT_Y=gbps_median, of one
                      (unroll, vec_bytes, lever): --unroll U --vec V, else of the curves these
-                     keep the one reaching the highest occupancy, then the best GB/s; its
-                     lever pad rows, bounds where it
-                     has none (LEVER says which). Where a (kernel, mode) holds several
-                     block_threads values, a figure of every other type but the ladder keeps
-                     one, 128 when present, else the smallest (WHERE names it, DESC says so),
-                     and the block figure is added after its stream figures (block-K[-M]).
+                     keep the one reaching the highest occupancy, then the best GB/s; its lever
+                     pad rows, bounds where it has none (LEVER says which). Where a (kernel,
+                     mode) holds several block_threads values, a figure of every other type but
+                     the ladder keeps one, 128 when present, else the smallest (WHERE names it,
+                     DESC says so), and the block figure follows its stream figures (block-K[-M]).
     python3 plots/csvsel.py select FILE...   (arguments in the environment, see below)
         Prints the points of the ok rows that pass PLOT_WHERE and hold finite numbers in PLOT_X,
         PLOT_Y and each PLOT_NEED column, as the blocks plots/figout.py describes, one per file
         and distinct PLOT_BY tuple. A point is one (kernel, mode, lever, PLOT_BY values, text
         PLOT_KEEP values, x value) of a file. Columns: set_idx, label, each PLOT_BY column,
-        <col>_rank, PLOT_X, PLOT_Y, PLOT_NORM (the file's metadata value) when set, the
-        PLOT_KEEP columns.
+        <col>_rank, PLOT_X, PLOT_Y, PLOT_NORM (the file's metadata value) when set, PLOT_KEEP.
     python3 plots/csvsel.py compare --data FILE [--table PREFIX] [--x occ|inflight] [--kernel K]
                                     [--lever L] [--unroll U] [--vec V] CSV...
         The data of the comparison figure: the occupancy (or inflight) figure data of one

@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import headline  # noqa: E402
+import results_readme  # noqa: E402
 import sets as setsmod  # noqa: E402
 from results_readme import size_text  # noqa: E402
 from sets import fmt  # noqa: E402
@@ -181,6 +182,28 @@ def run_section(sets, command):
         table(head, rows) + [""]
 
 
+def figures_section(sets, root):
+    """A table of the figures the documentation embeds (results_readme.EMBEDDED), each set's
+    drawing of it side by side: the same figure of the same command on each GPU."""
+    pngs = []
+    for s in sets:
+        commands = {n: s.meta(n, "command") or "" for n in s.csvs}
+        pngs.append(dict(((command, figure), png) for (png, command), (_, figure) in
+                         zip(results_readme.embedded_pngs(commands), results_readme.EMBEDDED)))
+    rows = []
+    for command, figure in results_readme.EMBEDDED:
+        cells = []
+        for s, have in zip(sets, pngs):
+            png = have.get((command, figure))
+            present = png and os.path.isfile(os.path.join(root, "results", s.gpu, png))
+            cells.append("[%s](../results/%s/%s)" % (s.gpu, s.gpu, png) if present else "-")
+        rows.append(["`%s`" % figure, "`%s`" % command.replace("./run_sweep ", "")] + cells)
+    return (["## The figures of each set", "",
+             "Each figure the documentation shows, drawn from each set's run of the same command "
+             "([figures.md](figures.md) says how to read each):", ""] +
+            table(["figure", "command"] + [s.gpu for s in sets], rows) + [""])
+
+
 def page(sets, root=setsmod.ROOT):
     gpus = " against ".join(s.gpu_name() for s in sets) or "no set"
     out = ["# The reference sets side by side: %s" % gpus, "",
@@ -200,6 +223,7 @@ def page(sets, root=setsmod.ROOT):
                 "(`plots/plot --compare` of the mission runs):", "",
                 "![the mission command's curves of each GPU, in %% of each roof](../%s)"
                 % FIGURE.replace(os.sep, "/"), ""]
+    out += figures_section(sets, root)
     out += ["## Per run", "", "Per variant, each set's best rate and its share of the "
             "roof (or peak) the knee report judges it against, the measured knee (the lowest "
             "occupancy reaching 90% of the best) and what is in flight there.", ""]
