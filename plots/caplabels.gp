@@ -10,9 +10,9 @@
 #
 # A capped curve is labelled with its cap and spill bytes ("r40: 88 B spill") at each point
 # where they change from the point before (volkov.gp's cap_text); a label that one curve of the
-# same colour already has at that x is not repeated. Each label goes at the first of 32 places
+# same colour already has at that x is not repeated. Each label goes at the first of 64 places
 # around its point (left below, right below, left above, right above, then a line further away
-# each, eight lines at most) whose box, estimated from the label's length at the figure's size,
+# each, sixteen lines at most) whose box, estimated from the label's length at the figure's size,
 # stays inside the plot and meets no segment of any curve, no horizontal line and no label
 # placed before; where none is free, at the one of least overlap. Labels are set with
 # `set label` in graph coordinates, so they need no plot clause.
@@ -82,7 +82,7 @@ do for [i = 1 : NL] {
     if (!SAME) {
         W = strlen(LT[i]) * CL_CW
         BEST = 1e9
-        do for [c = 0 : 31] {
+        do for [c = 0 : 63] {
             if (BEST > 0) {
                 RIGHT = c % 2
                 ABOVE = int(c / 2) % 2

@@ -88,11 +88,14 @@ set title ARG3 noenhanced offset 7, 0
 set samples 1000
 # The groups of equal U x V, by colour, in a column at the right of the plot.
 # (past the right axis and its label).
+# Its offset (11 characters where the right axis's widest tick label is "120%") grows by 1.5 a
+# character the tick labels are wider, which moves the axis label right.
 set rmargin 28
-set label 300 "U × V, bytes per" at graph 1, graph 1 left offset 11, 0.4 font ",12"
-set label 299 "thread per trip:" at graph 1, graph 1 left offset 11, -0.9 font ",12"
+COL_OFF = ROOF > 0 ? 11 + 1.5 * (strlen(sprintf("%.0f%%", YTOP * 100.0 / ROOF)) - 4) : 11
+set label 300 "U × V, bytes per" at graph 1, graph 1 left offset COL_OFF, 0.4 font ",12"
+set label 299 "thread per trip:" at graph 1, graph 1 left offset COL_OFF, -0.9 font ",12"
 do for [g = 1 : NG] {
-    set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset 11, -0.9 - 1.3 * g \
+    set label 300 + g G_TEXT[g] at graph 1, graph 1 left offset COL_OFF, -0.9 - 1.3 * g \
         font ",12" textcolor rgb uv_rgb(G_UV[g])
 }
 set key maxrows 4 font ",13" width -6 samplen 6

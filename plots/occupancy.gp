@@ -70,7 +70,8 @@ do for [i = 1 : NG] {
     set label 100 + i G_TEXT[G_IDX[i]] at LABEL_X, G_AT[i] left front font ",12" \
         textcolor rgb uv_rgb(G_UV[G_IDX[i]])
 }
-set label 100 "U × V: bytes per thread per trip" at LABEL_X, graph 1 left front font ",12" \
+# The column's title above the plot, short enough to end before the right axis's tick labels.
+set label 100 "U × V, bytes/thread/trip" at LABEL_X, graph 1 left front font ",12" \
     offset 0, 0.7
 # A group whose curves all end before the right edge (a variant whose registers allow no higher
 # occupancy) is joined to its label by a thin dotted line from its furthest end.
