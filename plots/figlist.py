@@ -201,7 +201,8 @@ def refs(run):
         best point's GB/s (the median of the rows there);
       ref arith KERNEL MODE BEST RATE PANELLED: an arithmetic group without GB/s; BEST its best
         point's GFLOP/s (a point of its flops figure), RATE that point's flop_peak_gflops over
-        its sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
+        the clock it is computed at, sm_clock_mhz_measured where the kernel measured one, else
+        sm_clock_mhz_median (the peak per MHz, which tells the headline rate it is judged
         against), PANELLED 1 where it draws a warpgroups figure, else 0.
     Numbers are written as repr() writes them: the shortest text that reads back as the value."""
     out = []
@@ -218,8 +219,10 @@ def refs(run):
         if not points:
             continue
         best = max(points, key=lambda p: p.y.result())
-        if kind == "arith":  # the flops spec carries flop_peak_gflops and sm_clock_mhz_median
-            peak, clock = (m.result() for m in best.carry)
+        if kind == "arith":  # the flops spec carries the peak, the watch's and the kernel's clock
+            peak, clock, measured = (m.result() for m in best.carry)
+            if measured is not None and measured == measured and measured > 0:
+                clock = measured  # the clock the row's peak is computed at (wgmma)
             if not peak or not clock:
                 continue
             tail = [repr(peak / clock), "1" if panelled(g) else "0"]

@@ -128,8 +128,10 @@ FIGURE_SPECS = (
     # medians of the rows there that hold both (so a point's ns and clock are of the same rows).
     Spec("hoptime", ["unroll", "block_threads"], "occ_achieved_pct", "ns_per_hop_median",
          ["sm_clock_mhz_median"], need=["sm_clock_mhz_median"]),
+    # sm_clock_mhz_measured: the clock a row's peak is computed at where the kernel measured it
+    # (wgmma), for the peak per MHz of figlist.refs.
     Spec("flops", ["unroll", "vec_bytes", "block_threads"], "occ_achieved_pct", "gflops_median",
-         ["flop_peak_gflops", "sm_clock_mhz_median"]),
+         ["flop_peak_gflops", "sm_clock_mhz_median", "sm_clock_mhz_measured"]),
     Spec("flops-fmas", ["fma_per_element", "block_threads"], "occ_achieved_pct", "gflops_median",
          ["flop_peak_gflops", "sm_clock_mhz_median"]),
     # Fed by every row with GB/s (only the end of the pass knows which groups are arithmetic):

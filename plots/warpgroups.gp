@@ -30,8 +30,6 @@ NB = STATS_blocks
 YMAX = STATS_max / YSCALE
 stats DATA using "flop_peak_gflops" nooutput
 PEAK = STATS_max / YSCALE
-stats DATA using "sm_clock_mhz_median" nooutput
-CLOCK = STATS_records > 0 ? STATS_max : 0
 array N_B[NB]
 array G_B[NB]
 array FORM_B[NB]
@@ -86,8 +84,7 @@ do for [r = 1 : NP] {
 }
 
 YTOP = 1.12 * max2(max2(YMAX, PEAK), REF)
-PEAK_TITLE = sprintf("headline peak %.0f TFLOP/s", PEAK) . \
-    (CLOCK > 0 ? sprintf(" at %.0f MHz", CLOCK) : "")
+PEAK_TITLE = sprintf("headline peak %.0f TFLOP/s at the rows' clock", PEAK)
 REF_TITLE = REF > 0 ? sprintf("mma.sync plateau %.1f TFLOP/s", REF) : "no mma.sync plateau"
 REF_WHO = REF > 0 ? "mma.sync plateau: the best of " . ARG5 : \
     "mma.sync plateau: none; give a CSV of this GPU's mma rows of the same input type beside it"
