@@ -86,9 +86,8 @@ the figures"), select leaves it out silently.
         kernel's points in every CSV, PLOT_NORM=roof_memcpy_gbps, one block per file and
         (unroll, vec_bytes, lever). The kernel is --kernel, else the one kernel every CSV has
         Volkov figures for; each CSV must hold it in one mode, the same in all, and one lever or
-        --lever. With --table, also PREFIX.csv and PREFIX.md, the numeric comparison
-        (plots/comparetab.py). Prints the kernel, a tab and 1 when some CSV's synthetic
-        metadata starts with 1 (test data), else 0.
+        --lever. With --table, also PREFIX.csv and PREFIX.md (plots/comparetab.py). Prints the
+        kernel, a tab and 1 when some CSV's synthetic metadata starts with 1 (test data), else 0.
 
 Environment of select: PLOT_WHERE conditions "col=value" (the field's exact text) joined by
 \\037; PLOT_BY, PLOT_KEEP and PLOT_NEED (columns a row must hold finite) comma-separated
