@@ -111,11 +111,14 @@ def mission_excerpt(sets, args):
         if not hits:
             raise setsmod.Missing("results/%s/%s has no variant %s" % (s.gpu, name, want))
         v = hits[0]
-        knee = (v.get("knee") or {}).get("measured_occ_pct")
+        # The knee as the summary prints it: two decimals, "<=" where it is the lowest level run.
+        knee = v.get("knee") or {}
+        occ = knee.get("measured_occ_pct")
+        cell = "%s%.2f" % ("<=" if knee.get("measured_at_lowest_level") else "", occ) \
+            if occ is not None else fmt(math.nan)
         lines.append("    %-*s  %6d  %10s  %8s  %8s  %10s" % (
             width, v["variant"], v["rows_ok"], fmt(v["plateau"]["value"]),
-            fmt(v["plateau"]["occ_achieved_pct"]), fmt(v["plateau"]["pct_of_roof"]),
-            fmt(knee if knee is not None else math.nan)))
+            fmt(v["plateau"]["occ_achieved_pct"]), fmt(v["plateau"]["pct_of_roof"]), cell))
     return "\n".join(lines)
 
 
