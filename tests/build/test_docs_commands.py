@@ -139,8 +139,9 @@ def shell_form(cmd, occsweep, occfleet, scratch):
     program = {"./run_sweep": occsweep, "run_sweep": occsweep, "occsweep": occsweep,
                "build/bench/occsweep": occsweep, "build/bench/occfleet": occfleet}.get(
                    m.group(2), m.group(2))
-    cmd = m.group(1) + program + cmd[m.end(2):]
-    return cmd.replace("/tmp/", scratch + "/")
+    # /tmp/ of the docs' own text only: the program's path may lie under /tmp (a clone there).
+    return (m.group(1).replace("/tmp/", scratch + "/") + program +
+            cmd[m.end(2):].replace("/tmp/", scratch + "/"))
 
 
 def main():
