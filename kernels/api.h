@@ -78,6 +78,9 @@ typedef struct OccStreamArgs {
     float fma_step;              /* mixed: each loaded float x goes through A steps of
                                     x = x * fma_step + fma_step (fmaf); unused by copy and
                                     reduce */
+    unsigned long long *clock_words; /* reduce and mixed: NULL, or two counters to which block 0
+                                    adds its SM cycles and %globaltimer ns over its walk
+                                    (kernels/clock_span.cuh); unused by copy */
 } OccStreamArgs;
 
 /* The residency probe of an (untimed) instrumented launch: thread 0 of block b writes
@@ -85,20 +88,37 @@ typedef struct OccStreamArgs {
  * probe[3b + 2] = %globaltimer when all its threads are done. */
 #define OCC_PROBE_WORDS 3
 
+/* Claim counters a launch spreads its claims over (OccChaseArgs.claim_groups at most), each in a
+ * 128-byte line of its own (OCC_CLAIM_STRIDE_BYTES apart), so no one L2 address serves every
+ * warp's claims. */
+#define OCC_CLAIM_GROUPS_MAX 32
+#define OCC_CLAIM_STRIDE_BYTES 128
+
 /* Buffers of the pointer-chase throughput kernels. The footprint is a sequence of lines of
  * line_words 4-byte words; every word of line i holds the word index of the next line of a random
  * single cycle through all lines (next[i] x line_words). Chain c of a launch starts at position
- * (c x chain_spacing + shift) mod n_lines of the cycle and follows `hops` dependent loads. */
+ * (c x chain_spacing + shift) mod n_lines of the cycle. A warp trip is one dependent hop of each
+ * of the warp's chains (K in warp mode, 32 x K in thread mode). Warp w claims its trips
+ * chunk_trips at a time from counter w mod claim_groups, whose warps share trips_per_warp trips
+ * each, so every warp walks to the end of the launch and a chain walks on past its stretch when
+ * its SM is served faster; the warp stores its chains' final word indices and the trips it ran. */
 typedef struct OccChaseArgs {
-    const unsigned int *lines; /* n_lines x line_words words */
-    const unsigned int *order; /* the cycle's lines in visiting order, n_lines entries */
-    size_t n_lines;            /* lines in the footprint */
-    unsigned int line_words;   /* 32 (128-byte lines, warp mode) or 8 (32-byte lines, thread mode) */
-    size_t chain_spacing;      /* positions along the cycle between consecutive chains' starts */
-    size_t shift;              /* rotation of all start points (changed per launch) */
-    int hops;                  /* dependent loads per chain */
-    unsigned int *ends;        /* per chain: the word index where it stopped */
-    unsigned long long *probe; /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
+    const unsigned int *lines;  /* n_lines x line_words words */
+    const unsigned int *order;  /* the cycle's lines in visiting order, n_lines entries */
+    size_t n_lines;             /* lines in the footprint */
+    unsigned int line_words;    /* 32 (128-byte lines, warp mode) or 8 (32-byte lines, thread
+                                   mode) */
+    size_t chain_spacing;       /* positions along the cycle between consecutive chains' starts */
+    size_t shift;               /* rotation of all start points (changed per launch) */
+    unsigned int trips_per_warp; /* mean warp trips per warp, so hops per chain */
+    unsigned int chunk_trips;   /* trips per claim, >= 1 */
+    unsigned int claim_groups;  /* counters in use, 1 .. OCC_CLAIM_GROUPS_MAX */
+    unsigned int *ends;         /* per chain: the word index where it stopped */
+    unsigned int *warp_trips;   /* per warp: the trips it ran */
+    unsigned int *claim;        /* claim_groups counters, OCC_CLAIM_STRIDE_BYTES apart; 0 before
+                                   the first launch, the launch's last warp resets them */
+    unsigned int *warps_done;   /* 0 before the first launch; the launch's last warp resets it */
+    unsigned long long *probe;  /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
 } OccChaseArgs;
 
 /* Arguments of the fma family: each thread runs U independent chains x[u] = x[u] * step + step

@@ -6,11 +6,13 @@
 // Throughput kernels, bytes moved per hop: warp mode, one 128-byte line per chain per warp (lane
 // i reads word i, all words of a line hold the same next index, so each hop is one coalesced
 // request); thread mode, one 32-byte sector per chain per thread (32 separate requests per
-// warp). The final index of every chain is stored, so no load can be removed. Their links are
-// 32-bit word indices: footprints up to 16 GiB. The latency ladder's kernel follows addresses
+// warp). Warps claim their hops from counters (OccChaseArgs), so every warp walks to the end of
+// the launch. The final index of every chain is stored, so no load can be removed. Their links
+// are 32-bit word indices: footprints up to 16 GiB. The latency ladder's kernel follows addresses
 // (one load per hop, nothing between) or 4- or 8-byte indices (OccChaseLink).
 #include "api.h"
 #include "bounds.cuh"
+#include "claims.cuh"
 #include "probe.cuh"
 
 __device__ __forceinline__ unsigned int start_word(const OccChaseArgs &a, size_t chain)
@@ -18,45 +20,56 @@ __device__ __forceinline__ unsigned int start_word(const OccChaseArgs &a, size_t
     return a.order[(chain * a.chain_spacing + a.shift) % a.n_lines] * a.line_words;
 }
 
-template <int K>
-__device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
+// Warp mode: chain w K + k of warp w, every lane reading word `lane` of each line; thread mode:
+// lane l walks chains (32 w + l) K + k. The warp's trips come from its group's counter
+// (OccChaseArgs), so every warp walks until the launch's trips are gone.
+template <int K, bool kThread>
+__device__ __forceinline__ void chase_body(const OccChaseArgs a)
 {
     const unsigned int lane = threadIdx.x & 31;
     const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const unsigned int warps = gridDim.x * blockDim.x / 32u;
+    const unsigned int group = (unsigned int)(warp % a.claim_groups);
+    const unsigned int group_warps =
+        warps / a.claim_groups + (group < warps % a.claim_groups ? 1u : 0u);
     probe_start(a.probe);
+    const size_t first = kThread ? (warp * 32 + lane) * K : warp * K;
     unsigned int p[K];
 #pragma unroll
-    for (int k = 0; k < K; k++) p[k] = start_word(a, warp * K + k);
-    for (int h = 0; h < a.hops; h++) {
+    for (int k = 0; k < K; k++) p[k] = start_word(a, first + k);
+    const unsigned int ran = occ_claimed_trips(
+        occ_claim_counter(a.claim, group), group_warps * a.trips_per_warp, a.chunk_trips,
+        [&](unsigned int n) {
+#pragma unroll 1
+            for (unsigned int h = 0; h < n; h++) {
 #pragma unroll
-        for (int k = 0; k < K; k++) p[k] = a.lines[p[k] + lane];
-    }
-    if (lane == 0) {
+                for (int k = 0; k < K; k++) p[k] = kThread ? a.lines[p[k]] : a.lines[p[k] + lane];
+            }
+        });
+    if (kThread || lane == 0) {
 #pragma unroll
-        for (int k = 0; k < K; k++) a.ends[warp * K + k] = p[k];
+        for (int k = 0; k < K; k++) a.ends[first + k] = p[k];
     }
+    if (lane == 0) a.warp_trips[warp] = ran;
+    occ_claims_finish_n(a.claim, a.claim_groups, a.warps_done);
     probe_end(a.probe);
 }
 
-template <int K>
-__device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
+template <int K> __device__ __forceinline__ void chase_warp_body(const OccChaseArgs a)
 {
-    const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    probe_start(a.probe);
-    unsigned int p[K];
-#pragma unroll
-    for (int k = 0; k < K; k++) p[k] = start_word(a, thread * K + k);
-    for (int h = 0; h < a.hops; h++) {
-#pragma unroll
-        for (int k = 0; k < K; k++) p[k] = a.lines[p[k]];
-    }
-#pragma unroll
-    for (int k = 0; k < K; k++) a.ends[thread * K + k] = p[k];
-    probe_end(a.probe);
+    chase_body<K, false>(a);
 }
 
+template <int K> __device__ __forceinline__ void chase_thread_body(const OccChaseArgs a)
+{
+    chase_body<K, true>(a);
+}
+
+// Built for at most 32 registers (OCC_LB_32): every variant fits them without spilling
+// (kernel_resources.csv: no stack), so all reach 64 warps per SM in 128-thread blocks; left to
+// itself ptxas gives thread mode K 8 34, which would stop it at 10 blocks per SM.
 #define DEFINE_CHASE(mode, k)                                                                      \
-    extern "C" __global__ void OCC_LB_0 occsweep_chase_##mode##_k##k(const OccChaseArgs a)         \
+    extern "C" __global__ void OCC_LB_32 occsweep_chase_##mode##_k##k(const OccChaseArgs a)         \
     {                                                                                              \
         chase_##mode##_body<k>(a);                                                                 \
     }                                                                                              \

@@ -17,6 +17,7 @@
 #include "families/wgmma.h"
 #include "occsweep/plugin.h"
 #include "claims.cuh"
+#include "clock_span.cuh"
 
 namespace {
 
@@ -189,13 +190,7 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
         d[i] = 0.0f;
         pin(d[i]);
     }
-    long long c0 = 0;
-    unsigned long long t0 = 0;
-    const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
-    if (timer) {
-        t0 = occ_plugin_clock_ns();
-        c0 = clock64();
-    }
+    occ_clock_span_start(a.clock_cycles, a.clock_ns);
     const unsigned int ran = block_claimed_groups(a, [&](unsigned int n) {
 #pragma unroll 1
         for (unsigned int g = 0; g < n; g++) {
@@ -214,10 +209,7 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
     wg_wait<0>();
 #pragma unroll
     for (int i = 0; i < N / 2; i++) pin(d[i]);
-    if (timer) {
-        atomicAdd(a.clock_cycles, (unsigned long long)(clock64() - c0));
-        atomicAdd(a.clock_ns, occ_plugin_clock_ns() - t0);
-    }
+    occ_clock_span_stop(a.clock_cycles, a.clock_ns);
     if (threadIdx.x == 0) a.block_groups[blockIdx.x] = ran;
     occ_claims_finish(a.claim, a.warps_done);
     // Accumulator i of a thread: row 16 warp + lane / 4 + 8 ((i / 2) mod 2), column

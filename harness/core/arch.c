@@ -227,6 +227,13 @@ double occ_arch_peak(const OccArchLimits *a, OccArchRate rate, int sm_count, dou
     return (double)sm_count * per_sm_clk * clock_mhz * 1e-3;
 }
 
+double occ_arch_clock_within_peak(double mhz, double peak_mhz, int *capped)
+{
+    const int above = peak_mhz > 0 && mhz > peak_mhz;
+    if (capped) *capped = above;
+    return above ? peak_mhz : mhz;
+}
+
 double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,
                                  double clock_mhz)
 {

@@ -111,6 +111,12 @@ int occ_arch_rate_is_bytes(OccArchRate rate);
  * the rate is unknown (0) or sm_count or clock_mhz is not positive. */
 double occ_arch_peak(const OccArchLimits *a, OccArchRate rate, int sm_count, double clock_mhz);
 
+/* The clock a peak is taken at, MHz: mhz, or peak_mhz where mhz is above it (no SM runs above the
+ * device's peak clock, cudaDevAttrClockRate; a reading above it is the clock after the load has
+ * stopped). peak_mhz <= 0: unknown, mhz as it is. *capped (may be NULL) is set to 1 when mhz was
+ * above peak_mhz, else 0. */
+double occ_arch_clock_within_peak(double mhz, double peak_mhz, int *capped);
+
 /* The FMA peak of an element type, GFLOP/s: occ_arch_peak of OCC_RATE_FMA_FP32 (elem_bytes 4) or
  * OCC_RATE_FMA_FP64 (elem_bytes 8); NaN for another elem_bytes. */
 double occ_arch_flop_peak_gflops(const OccArchLimits *a, int elem_bytes, int sm_count,

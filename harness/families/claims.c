@@ -16,9 +16,10 @@ cudaError_t occ_claims_alloc(OccClaims *c, size_t out_bytes, size_t warp_capacit
                                              : cudaErrorMemoryAllocation;
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&c->warp_trips, warp_capacity * sizeof *c->warp_trips);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&c->claim, sizeof *c->claim);
+    const size_t claim_bytes = OCC_CLAIM_GROUPS_MAX * OCC_CLAIM_STRIDE_BYTES;
+    if (e == cudaSuccess) e = cudaMalloc((void **)&c->claim, claim_bytes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&c->warps_done, sizeof *c->warps_done);
-    if (e == cudaSuccess) e = cudaMemset(c->claim, 0, sizeof *c->claim);
+    if (e == cudaSuccess) e = cudaMemset(c->claim, 0, claim_bytes);
     if (e == cudaSuccess) e = cudaMemset(c->warps_done, 0, sizeof *c->warps_done);
     if (e != cudaSuccess) occ_claims_free(c);
     return e;

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "api.h"
+
 typedef struct OccClaims {
     void *out;                 /* device results, out_bytes */
     void *host;                /* host copy of out for the check */
@@ -17,7 +19,9 @@ typedef struct OccClaims {
     unsigned int *warp_trips;  /* device: the trips each warp ran, warp_capacity counts */
     unsigned int *host_trips;  /* host copy of warp_trips */
     size_t warp_capacity;      /* warps of the largest grid */
-    unsigned long long *claim; /* device: the trip counter (0 between launches) */
+    unsigned long long *claim; /* device: OCC_CLAIM_GROUPS_MAX trip counters, one per
+                                  OCC_CLAIM_STRIDE_BYTES (0 between launches); one-counter
+                                  families use the first */
     unsigned int *warps_done;  /* device: warps finished (0 between launches) */
 } OccClaims;
 

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/families/family_chase.c: the pointer-chase throughput families, warp and thread mode.
- * Each chain follows dependent loads through a random single cycle of lines (chase_footprint.h);
- * chains walk disjoint stretches that together cover the footprint once per launch, so a line comes
- * back only after the whole footprint (>> L2) has been read, and every launch rotates the start
- * points. Verified by the host's walk of the same cycle. */
+ * Each chain follows dependent loads through a random single cycle of lines (chase_footprint.h).
+ * Chains start spaced evenly along the cycle and make, on average, a whole number of times as many
+ * hops as their stretch has lines (at least LAUNCH_HOPS), so a launch reads the footprint that
+ * many times over, a line comes back only after the whole footprint (>> L2) has been read, and
+ * every launch rotates the start points. The warps claim their hops (kernels/api.h,
+ * OccChaseArgs), so every warp walks to the end of the launch: a chain whose SM is served faster
+ * walks on into the next stretch, read a whole footprint earlier. Verified by the host's walk of
+ * the same cycle, as far as each warp's trips took it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
 #include "chase_footprint.h"
+#include "claims.h"
 #include "family.h"
 #include "family_chase.h"
+#include "flops.h"
 
 /* One compiled chase kernel. */
 typedef struct ChaseKernel {
@@ -24,21 +30,31 @@ typedef struct ChaseKernel {
     {"chase_" #mode "_k" #k, occ_launch_chase_##mode##_k##k, occ_kernel_chase_##mode##_k##k, k},
 static const ChaseKernel kernels[] = {OCC_CHASE_VARIANTS(ENTRY)};
 #undef ENTRY
-enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8 };
+/* MIN_HOPS: the fewest lines a chain's stretch may have. LAUNCH_HOPS: the fewest hops a chain makes
+ * per launch; a chain whose stretch is shorter walks the footprint's stretches that many times over
+ * (a line still comes back only after the whole footprint has been read), so a launch lasts
+ * hundreds of microseconds or more at any occupancy: long against the blocks' launch ramp and a
+ * claim's chunk. */
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0], MIN_HOPS = 8, LAUNCH_HOPS = 1024 };
 
 typedef struct ChaseState {
     OccFootprint fp;
+    OccClaims b;               /* the chains' ends, each warp's trips and the claim counters */
     int per_warp;              /* 1: one chain per warp (warp mode); 0: one per thread */
     const ChaseKernel *k;      /* the bound variant */
     OccLaunch launch;
     OccChaseArgs args;
     size_t chains;             /* chains of the bound launch */
+    size_t chains_per_warp;    /* K (warp mode) or 32 x K (thread mode) */
+    long long warps;           /* warps of the bound launch */
 } ChaseState;
 
 static void teardown(void *sp)
 {
     ChaseState *c = sp;
-    if (c) occ_footprint_free(&c->fp);
+    if (!c) return;
+    occ_footprint_free(&c->fp);
+    occ_claims_free(&c->b);
     free(c);
 }
 
@@ -59,9 +75,17 @@ static int setup_mode(void **out, const char *mode, unsigned int line_words, con
     int max_k = 0;
     for (int i = 0; i < N_KERNELS; i++)
         if (kernels[i].chains > max_k) max_k = kernels[i].chains;
-    size_t max_chains = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads * max_k;
+    const size_t max_threads = (size_t)env->max_grid_blocks * (size_t)env->max_block_threads;
+    const size_t max_chains = max_threads * max_k;
     if (occ_footprint_init(&c->fp, (size_t)bytes, line_words, OCC_CHASE_INDEX4, max_chains,
                            0xc4a5eull, err, err_len) != 0) {
+        teardown(c);
+        *out = NULL;
+        return -1;
+    }
+    const cudaError_t e = occ_claims_alloc(&c->b, max_chains * 4, max_threads / 32);
+    if (e != cudaSuccess) {
+        occ_device_format_error(e, "allocating the chase's claims", err, err_len);
         teardown(c);
         *out = NULL;
         return -1;
@@ -93,7 +117,9 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     ChaseState *c = sp;
     const OccFootprint *fp = &c->fp;
     const size_t threads = (size_t)s->launch.grid_blocks * s->launch.block_threads;
-    c->chains = (c->per_warp ? threads / 32 : threads) * (size_t)v->unroll;
+    c->chains_per_warp = (c->per_warp ? 1 : 32) * (size_t)v->unroll;
+    c->warps = (long long)(threads / 32);
+    c->chains = (size_t)c->warps * c->chains_per_warp;
     const size_t spacing = c->chains ? fp->n_lines / c->chains : 0;
     const double line_bytes = 4.0 * fp->line_words;
     r->buffer_bytes = occ_footprint_bytes(fp);
@@ -103,12 +129,22 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                  fp->n_lines, c->chains);
         return 1;
     }
+    const size_t rounds = (LAUNCH_HOPS + spacing - 1) / spacing;
+    const size_t hops = spacing * rounds;
     c->k = &kernels[v->slot];
     c->launch = s->launch;
+    const unsigned int groups = (unsigned int)(c->warps < OCC_CLAIM_GROUPS_MAX
+                                                   ? c->warps
+                                                   : OCC_CLAIM_GROUPS_MAX);
     c->args = (OccChaseArgs){.lines = fp->lines, .order = fp->order, .n_lines = fp->n_lines,
                              .line_words = fp->line_words, .chain_spacing = spacing, .shift = 0,
-                             .hops = (int)spacing, .ends = fp->ends};
-    r->bytes_per_launch = (long long)((double)c->chains * (double)spacing * line_bytes);
+                             .trips_per_warp = (unsigned int)hops,
+                             .chunk_trips = occ_fma_chunk_trips((int)hops),
+                             .claim_groups = groups, .ends = c->b.out,
+                             .warp_trips = c->b.warp_trips,
+                             .claim = (unsigned int *)c->b.claim,
+                             .warps_done = c->b.warps_done};
+    r->bytes_per_launch = (long long)((double)c->chains * (double)hops * line_bytes);
     r->bytes_in_flight_per_sm = (long long)(c->chains / (size_t)s->sm_count * line_bytes);
     return 0;
 }
@@ -126,40 +162,44 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
 }
 
 /* Launches once with a known shift and counts chains that did not end where the host's walk of
- * the same cycle ends. */
+ * the same cycle ends after their warp's trips, and checks that the warps ran the launch's
+ * trips. */
 static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, size_t len)
 {
     ChaseState *c = sp;
     const OccFootprint *fp = &c->fp;
-    const size_t chains = c->chains;
     c->args.shift = 12345 % fp->n_lines;
     const size_t shift = c->args.shift;
-    unsigned int *ends = malloc(chains * 4);
-    cudaError_t e =
-        ends ? cudaMemsetAsync(fp->ends, 0xff, chains * 4, st) : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) e = launch(c, st, NULL);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(ends, fp->ends, chains * 4, cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    const cudaError_t e = occ_claims_run_checked(&c->b, c->chains * 4, c->warps, st, launch, c);
+    if (e != cudaSuccess) return e;
+    const unsigned int *ends = c->b.host, *trips = c->b.host_trips;
     size_t bad = 0;
-    for (size_t i = 0; e == cudaSuccess && i < chains; i++) {
-        size_t pos = (i * c->args.chain_spacing + shift + (size_t)c->args.hops) % fp->n_lines;
+    for (size_t i = 0; i < c->chains; i++) {
+        const size_t walked = trips[i / c->chains_per_warp];
+        const size_t pos = (i * c->args.chain_spacing + shift + walked) % fp->n_lines;
         bad += ends[i] != fp->host_order[pos] * fp->line_words;
     }
-    free(ends);
+    unsigned long long ran = 0;
+    for (long long w = 0; w < c->warps; w++) ran += trips[w];
+    const unsigned long long want = (unsigned long long)c->warps * c->args.trips_per_warp;
     r->verify_err = (double)bad;
-    snprintf(status, len, "%s",
-             bad == 0 ? "ok" : "fail:chains ended away from the host-walked line");
-    return e;
+    if (bad)
+        snprintf(status, len, "fail:chains ended away from the host-walked line");
+    else if (ran != want)
+        snprintf(status, len, "fail:the warps ran %llu trips, the launch had %llu", ran, want);
+    else
+        snprintf(status, len, "ok");
+    return cudaSuccess;
 }
 
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     const ChaseState *c = sp;
-    const double hops = (double)c->chains * (double)c->args.chain_spacing;
+    const double hops = (double)c->chains * (double)c->args.trips_per_warp;
     r->hops_per_s_median = hops / (t->stats.median * 1e-3);
-    /* The loaded latency per hop: every chain makes `spacing` dependent hops per launch. */
-    r->ns_per_hop_median = t->stats.median * 1e6 / (double)c->args.chain_spacing;
+    /* The loaded latency per hop: a chain makes trips_per_warp dependent hops per launch on
+     * average, and every chain walks for the whole launch. */
+    r->ns_per_hop_median = t->stats.median * 1e6 / (double)c->args.trips_per_warp;
 }
 
 const OccFamilyOps occ_family_chase_warp = {.setup = setup_warp, .teardown = teardown,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "family.h"
+#include "kernel_clock.h"
 #include "families/wgmma.h"
 #include "flops.h"
 #include "onchip.h"
@@ -191,22 +192,14 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
     return cudaSuccess;
 }
 
-/* The peak at the clock the kernel ran at: block 0's cycles over its ns, added up over the point's
- * launches (so the clock of the same launches as the time), never above the device's peak clock;
- * the clock watch's reading where the kernel's cannot be had. */
+/* The peak at the clock the kernel ran at (kernel_clock.h): block 0's cycles over its ns, added up
+ * over the point's launches, so the clock of the same launches as the time. */
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     WgmmaState *c = sp;
-    unsigned long long words[2] = {0, 0};
-    double mhz = t->clock_mhz_median;
-    if (cudaDeviceSynchronize() == cudaSuccess &&
-        cudaMemcpy(words, c->words, sizeof words, cudaMemcpyDeviceToHost) == cudaSuccess &&
-        words[0] != OCC_WGMMA_UNSUPPORTED && words[0] > 0 && words[1] > 0) {
-        r->sm_clock_mhz_measured = 1e3 * (double)words[0] / (double)words[1];
-        const double peak_mhz = c->dev->sm_clock_khz / 1e3;
-        mhz = peak_mhz > 0 && r->sm_clock_mhz_measured > peak_mhz ? peak_mhz
-                                                                 : r->sm_clock_mhz_measured;
-    }
+    const double mhz = occ_kernel_clock_for_peak(c->words, t->clock_mhz_median,
+                                                 c->dev->sm_clock_khz / 1e3,
+                                                 &r->sm_clock_mhz_measured);
     r->flop_peak_gflops = occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, mhz);
 }
 

@@ -210,11 +210,10 @@ static cudaError_t measure_point(OccRun *r, const OccPoint *p, Bound *b, OccRunR
      * the clock watch has read above it right after tensor-core launches (an H100: 2083-2099 MHz
      * against 1980), which would put the row's FLOP peak above the card's. Such a reading is
      * taken at the peak clock, and the run counts the points (OccRun.clock_capped). */
-    const double peak_mhz = r->dev->sm_clock_khz / 1e3;
-    if (peak_mhz > 0 && t.clock_mhz_median > peak_mhz) {
-        t.clock_mhz_median = peak_mhz;
-        r->clock_capped++;
-    }
+    int capped = 0;
+    t.clock_mhz_median =
+        occ_arch_clock_within_peak(t.clock_mhz_median, r->dev->sm_clock_khz / 1e3, &capped);
+    r->clock_capped += capped;
     fill_timing(r, &t, row);
     if (b->ops->fill) b->ops->fill(b->state, &t, row);
     fill_flop_share(row);

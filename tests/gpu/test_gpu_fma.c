@@ -98,6 +98,35 @@ static void test_fma_variant(const OccFmaKernel *k)
 
 static const size_t sizes[] = {1, 37, 4101, 100003, 1234567};
 
+/* Block 0's clock counters (kernels/clock_span.cuh): 20 launches over n floats add cycles and ns
+ * whose ratio is an SM clock, between a fifth of the device's peak clock and the peak (plus the
+ * globaltimer's granularity over the summed spans); no counter written, or one of another unit,
+ * fails. */
+static void check_kernel_clock(const OccStreamKernel *v, const float *in, size_t n,
+                               float *block_sums, unsigned int *done, float *sum, int sm_count)
+{
+    int dev = 0, peak_khz = 0;
+    GPU_OK(cudaGetDevice(&dev));
+    GPU_OK(cudaDeviceGetAttribute(&peak_khz, cudaDevAttrClockRate, dev));
+    unsigned long long *words, w[2];
+    GPU_OK(cudaMalloc((void **)&words, sizeof w));
+    GPU_OK(cudaMemset(words, 0, sizeof w));
+    const OccLaunch l = {sm_count, 256, 0, 0};
+    const OccSchedule sch = {NULL, NULL,
+                             occ_schedule_static_trips(n, OCC_MIXED_V, sm_count, 256, OCC_MIXED_U)};
+    const OccStreamArgs a = {in, NULL, n, block_sums, done, sum, NULL, sch, OCC_MIXED_STEP, words};
+    for (int i = 0; i < 20; i++) GPU_OK(v->launch(&l, &a));
+    GPU_OK(cudaDeviceSynchronize());
+    GPU_OK(cudaMemcpy(w, words, sizeof w, cudaMemcpyDeviceToHost));
+    const double mhz = w[1] > 0 ? 1e3 * (double)w[0] / (double)w[1] : 0.0;
+    if (!(mhz >= peak_khz / 5e3 && mhz <= peak_khz / 1e3 * 1.05))
+        fprintf(stderr, "%s: block 0 ran %llu cycles in %llu ns, %.1f MHz (peak %d kHz)\n",
+                v->name, w[0], w[1], mhz, peak_khz);
+    CHECK(mhz >= peak_khz / 5e3);
+    CHECK(mhz <= peak_khz / 1e3 * 1.05);
+    cudaFree(words);
+}
+
 static void test_mixed_variant(const OccStreamKernel *v, int sm_count, unsigned seed)
 {
     const OccVariantInfo *info = occ_variant_at(occ_variant_find(v->name));
@@ -127,7 +156,7 @@ static void test_mixed_variant(const OccStreamKernel *v, int sm_count, unsigned 
                                                                  threads[t], info->unroll)};
                     if (dynamic) sch = (OccSchedule){claim, walk_done, 2};
                     OccStreamArgs a = {in, NULL, n, block_sums, done, sum, NULL, sch,
-                                       OCC_MIXED_STEP};
+                                       OCC_MIXED_STEP, NULL};
                     GPU_OK(v->launch(&l, &a)); /* twice: the counters reset themselves */
                     GPU_OK(v->launch(&l, &a));
                     GPU_OK(cudaDeviceSynchronize());
@@ -158,6 +187,7 @@ static void test_mixed_variant(const OccStreamKernel *v, int sm_count, unsigned 
     unsigned long long claimed;
     GPU_OK(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));
     CHECK_INT_EQ(claimed, 0);
+    check_kernel_clock(v, in, max_n, block_sums, done, sum, sm_count);
     cudaFree(in);
     cudaFree(block_sums);
     cudaFree(sum);

@@ -63,7 +63,7 @@ static void test_variant(const OccStreamKernel *v, int is_copy, int sm_count, un
                 OccLaunch l = {blocks[g], threads[t], 0, 0};
                 scheds[0].chunk_trips =
                     occ_schedule_static_trips(n, vec_bytes, blocks[g], threads[t], unroll);
-                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum, NULL, scheds[k], 0};
+                OccStreamArgs a = {in, guarded + GUARD, n, block_sums, done, sum, NULL, scheds[k], 0, NULL};
                 /* Twice: the second launch relies on the first having reset the counters. */
                 GPU_OK(v->launch(&l, &a));
                 GPU_OK(v->launch(&l, &a));
@@ -141,7 +141,7 @@ static void test_probe(int sm_count)
     GPU_OK(occ_fill_pattern(in, n, 3, 0));
     OccLaunch l = {grid, 128, 0, 0};
     OccStreamArgs a = {in, NULL, n, block_sums, done, sum, probe,
-                       {NULL, NULL, occ_schedule_static_trips(n, 16, grid, 128, 4)}, 0};
+                       {NULL, NULL, occ_schedule_static_trips(n, 16, grid, 128, 4)}, 0, NULL};
     GPU_OK(v->launch(&l, &a));
     GPU_OK(cudaDeviceSynchronize());
     unsigned long long *host = malloc((size_t)grid * OCC_PROBE_WORDS * 8);

@@ -7,7 +7,7 @@
 # work, then the sweeps whose CSVs are the evidence:
 #   fma    ./run_sweep --kernel fma --vec 4,8   U = 1, 2, 4, 8 chains, fp32 and fp64, every
 #                                               occupancy level of 128-thread blocks (128 points)
-#   mixed  ./run_sweep --kernel mixed --size 1G A = 0 .. 256 FMAs per float (224 points)
+#   mixed  ./run_sweep --kernel mixed --size 8G A = 0 .. 256 FMAs per float (224 points)
 # (both with --max-time 0.25: at most 0.25 s per point, 88 s for both in the worst case)
 # Writes under $OUT (default ./out): results.tgz (the CSVs and knee reports this call wrote) and
 # logs.tgz (build, tests, each sweep's stdout: the summary tables with the knees), packed again
@@ -48,7 +48,7 @@ for s in $steps; do
     fma) ./run_sweep --kernel fma --vec 4,8 --max-time 0.25 --quiet >"$LOGS/fma.out" \
             2>"$LOGS/fma.err" || rc=1
         cat "$LOGS/fma.out"; tail -n 3 "$LOGS/fma.err" ;;
-    mixed) ./run_sweep --kernel mixed --size 1G --max-time 0.25 --quiet >"$LOGS/mixed.out" \
+    mixed) ./run_sweep --kernel mixed --size 8G --max-time 0.25 --quiet >"$LOGS/mixed.out" \
             2>"$LOGS/mixed.err" || rc=1
         cat "$LOGS/mixed.out"; tail -n 3 "$LOGS/mixed.err" ;;
     report) python3 tools/analysis/arith_report.py $(find results -newer "$LOGS/start.stamp" \

@@ -23,7 +23,8 @@
 # this build: the loaded-latency model's targets, into the logs), gputests (the GPU suite alone:
 # OCC_REQUIRE_GPU=1 ./run_tests --suite gpu), smem (the smem family's chase, stream and rw sweeps),
 # mma (the mma family, one sweep per input type), async (the async family's bulk and cp modes),
-# wgmma (the wgmma family, f16 and bf16), smemncu (Nsight Compute's shared-memory bank
+# wgmma (the wgmma family, f16 and bf16), plugins (the example plugins' default sweeps, SAXPY and
+# the stencil), ncureport (one --ncu --report run: reduce_u4_v16, 25 to 100%), smemncu (Nsight Compute's shared-memory bank
 # conflicts of the smem patterns), agreement (occsweep
 # --recompute over this session's CSVs: the model's agreement line of each, into
 # logs/agreement.log).
@@ -125,7 +126,10 @@ for s in $steps; do
     chase) ./run_sweep --kernel chase --quiet ;;
     thread) ./run_sweep --kernel chase --mode thread --quiet ;;
     fma) ./run_sweep --kernel fma --vec 4,8 --quiet ;;
-    mixed) ./run_sweep --kernel mixed --size 1G --quiet ;;
+    mixed) ./run_sweep --kernel mixed --size 8G --quiet ;;
+    plugins) ./run_sweep --plugin build/examples/libsaxpy.so --quiet
+        ./run_sweep --plugin build/examples/libstencil.so --quiet ;;
+    ncureport) ./run_sweep --kernel reduce --unroll 4 --vec 16 --occ 25..100 --ncu --report --quiet ;;
     arith) python3 tools/analysis/arith_report.py $(find runs -newer "$LOGS/nvidia-smi.txt" -name '*.csv' | sort) \
         2>&1 | tee "$LOGS/arith.log" ;;
     blocks) ./run_sweep --kernel reduce --block 128,256,512,1024 --quiet ;;
