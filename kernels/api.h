@@ -138,6 +138,8 @@ typedef struct OccFmaArgs {
     unsigned long long *claim;  /* 0 before the first launch; the launch's last warp resets it */
     unsigned int *warps_done;   /* 0 before the first launch; the launch's last warp resets it */
     unsigned long long *probe;  /* NULL, or the residency probe (OCC_PROBE_WORDS per block) */
+    unsigned long long *clock_words; /* NULL, or two counters to which block 0 adds its SM cycles
+                                   and %globaltimer ns over its trips (kernels/clock_span.cuh) */
 } OccFmaArgs;
 
 /* A launcher of one compiled variant. */

@@ -86,7 +86,7 @@ __device__ __forceinline__ void sum_body(const OccStreamArgs a, Map map)
     const T *vin = reinterpret_cast<const T *>(a.in);
     const unsigned int zero = (unsigned int)(a.n_floats >> 63); // 0; see hold_trip
     probe_start(a.probe);
-    occ_clock_span_start(a.clock_words, a.clock_words + 1);
+    occ_clock_span_start(a.clock_words);
     float acc[U];
 #pragma unroll
     for (int u = 0; u < U; u++) acc[u] = 0.0f;
@@ -103,7 +103,7 @@ __device__ __forceinline__ void sum_body(const OccStreamArgs a, Map map)
     float x = 0.0f;
 #pragma unroll
     for (int u = 0; u < U; u++) x += acc[u];
-    occ_clock_span_stop(a.clock_words, a.clock_words + 1);
+    occ_clock_span_stop(a.clock_words);
     block_sums_finish(x, a);
 }
 

@@ -9,28 +9,35 @@
 
 #include "probe.cuh"
 
-// cycles, ns: NULL (off) or the two counters to add to. The start is subtracted when the span
-// starts and the end added when it stops (modulo 2^64), so no register holds the start across the
-// kernel's work.
+// Where the span's start waits for its stop: shared memory, so that no register holds the start
+// (or the counters' address) across the kernel's loop; 16 bytes of each block's static shared
+// memory in a kernel that measures.
+__shared__ unsigned long long occ_clock_span_begin[2];
+
+// Block 0's thread 0, with the ids read afresh (volatile asm), so that the compiler keeps no
+// register or predicate of the answer from the start to the stop.
 __device__ __forceinline__ bool occ_clock_span_owner(const unsigned long long *cycles)
 {
-    return cycles && blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned int tid, ctaid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(ctaid));
+    return cycles && (tid | ctaid) == 0;
 }
 
-__device__ __forceinline__ void occ_clock_span_start(unsigned long long *cycles,
-                                                     unsigned long long *ns)
+// words: NULL (off) or the two counters (cycles, then ns) the span adds to when it stops.
+__device__ __forceinline__ void occ_clock_span_start(const unsigned long long *words)
 {
-    if (!occ_clock_span_owner(cycles)) return;
-    atomicAdd(ns, 0ull - probe_clock_ns());
-    atomicAdd(cycles, 0ull - (unsigned long long)clock64());
+    if (!occ_clock_span_owner(words)) return;
+    occ_clock_span_begin[1] = probe_clock_ns();
+    occ_clock_span_begin[0] = (unsigned long long)clock64();
 }
 
-__device__ __forceinline__ void occ_clock_span_stop(unsigned long long *cycles,
-                                                    unsigned long long *ns)
+__device__ __forceinline__ void occ_clock_span_stop(unsigned long long *words)
 {
-    if (!occ_clock_span_owner(cycles)) return;
-    atomicAdd(cycles, (unsigned long long)clock64());
-    atomicAdd(ns, probe_clock_ns());
+    if (!occ_clock_span_owner(words)) return;
+    const unsigned long long c1 = (unsigned long long)clock64();
+    atomicAdd(words, c1 - occ_clock_span_begin[0]);
+    atomicAdd(words + 1, probe_clock_ns() - occ_clock_span_begin[1]);
 }
 
 #endif

@@ -8,13 +8,15 @@
 // (`#pragma unroll 1`). step is an argument (no step folds at compile time) and every chain is
 // stored, so no FMA can be removed; no -use_fast_math (it could contract or re-associate).
 //
-// Trips are shared out per warp (OccFmaArgs): lane 0 claims the next chunk while the warp runs
-// the current one, so the atomic's latency hides behind a chunk of FMAs. A fixed share per
+// Trips are shared out per warp (OccFmaArgs, claims.cuh): lane 0 claims the next chunk while the
+// warp runs the current one, so the atomic's latency hides behind a chunk of FMAs. A fixed share per
 // thread let the warps the scheduler favours finish early: measured on an H200 at 16 blocks of
 // 128 per SM, blocks were resident 62% of the launch on average (9.98 of 16), against 99% (15.89)
 // with claims. Any grid; blocks of a multiple of 32 threads.
 #include "api.h"
 #include "bounds.cuh"
+#include "claims.cuh"
+#include "clock_span.cuh"
 #include "probe.cuh"
 
 template <typename T> __device__ __forceinline__ T fma_step(T x, T m, T c);
@@ -27,62 +29,34 @@ template <> __device__ __forceinline__ double fma_step(double x, double m, doubl
     return fma(x, m, c);
 }
 
-constexpr unsigned int kFullWarp = 0xffffffffu;
-
-// Lane 0's claim of the next chunk_trips trips (other lanes: 0).
-__device__ __forceinline__ unsigned long long claim_chunk(const OccFmaArgs &a, unsigned int lane)
-{
-    return lane == 0 ? atomicAdd(a.claim, (unsigned long long)a.chunk_trips) : 0ull;
-}
-
-// The end of a launch: the last warp to get here resets the counters. Every warp's last claim
-// has returned before it counts itself done (its value ended the warp's loop), so no claim of
-// this launch comes after the reset.
-__device__ __forceinline__ void fma_finish(const OccFmaArgs &a, unsigned int lane)
-{
-    if (lane != 0) return;
-    const unsigned int warps = gridDim.x * blockDim.x / 32u;
-    __threadfence();
-    if (atomicAdd(a.warps_done, 1u) == warps - 1u) {
-        *a.claim = 0;
-        *a.warps_done = 0;
-        __threadfence();
-    }
-}
-
 template <typename T, int U>
 __device__ __forceinline__ void fma_body(const OccFmaArgs a)
 {
     static_assert(OCC_FMA_PER_TRIP % U == 0, "U divides the trip");
     constexpr int kSteps = OCC_FMA_PER_TRIP / U;
     probe_start(a.probe);
-    const unsigned int thread = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32u;
+    occ_clock_span_start(a.clock_words);
+    const unsigned int thread = blockIdx.x * blockDim.x + threadIdx.x;
     const T s = (T)a.step;
     T x[U];
 #pragma unroll
     for (int u = 0; u < U; u++) x[u] = (T)occ_fma_start(thread, u);
-    unsigned long long ahead = claim_chunk(a, lane);
-    unsigned long long first = __shfl_sync(kFullWarp, ahead, 0);
-    unsigned int ran = 0;
-    while (first < a.total_trips) {
-        ahead = claim_chunk(a, lane); // answered while this chunk runs
-        const unsigned int n = (unsigned int)min((unsigned long long)a.chunk_trips,
-                                                 a.total_trips - first);
+    const unsigned int ran =
+        occ_claimed_trips(a.claim, a.total_trips, a.chunk_trips, [&](unsigned int n) {
 #pragma unroll 1
-        for (unsigned int t = 0; t < n; t++) {
+            for (unsigned int t = 0; t < n; t++) {
 #pragma unroll
-            for (int k = 0; k < kSteps; k++)
+                for (int k = 0; k < kSteps; k++)
 #pragma unroll
-                for (int u = 0; u < U; u++) x[u] = fma_step<T>(x[u], s, s);
-        }
-        ran += n;
-        first = __shfl_sync(kFullWarp, ahead, 0);
-    }
+                    for (int u = 0; u < U; u++) x[u] = fma_step<T>(x[u], s, s);
+            }
+        });
+    occ_clock_span_stop(a.clock_words);
     T *out = static_cast<T *>(a.out) + (size_t)thread * U;
 #pragma unroll
     for (int u = 0; u < U; u++) out[u] = x[u];
-    if (lane == 0) a.warp_trips[thread / 32u] = ran;
-    fma_finish(a, lane);
+    if (thread % 32u == 0) a.warp_trips[thread / 32u] = ran;
+    occ_claims_finish(a.claim, a.warps_done);
     probe_end(a.probe);
 }
 

@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include "bounds.cuh"
+#include "clock_span.cuh"
 #include "probe.cuh"
 #include "smem_mma.h"
 
@@ -107,6 +108,7 @@ __device__ __forceinline__ void mma_body(const OccMmaArgs a)
     static_assert(OCC_MMA_PER_TRIP % U == 0, "U divides the trip");
     constexpr int kSteps = OCC_MMA_PER_TRIP / U;
     probe_start(a.probe);
+    occ_clock_span_start(a.clock_words);
     const unsigned int start = blockIdx.x * blockDim.x + threadIdx.x;
     const typename M::In fa = M::pack(a.a), fb = M::pack(a.b);
     typename M::Acc c[U][M::E];
@@ -124,6 +126,7 @@ __device__ __forceinline__ void mma_body(const OccMmaArgs a)
                     for (int u = 0; u < U; u++) M::step(c[u], fa, fb);
             }
         });
+    occ_clock_span_stop(a.clock_words);
     const unsigned int thread = occ_thread_fresh();
     typename M::Acc *out = static_cast<typename M::Acc *>(a.out) + (size_t)thread * U * M::E;
 #pragma unroll

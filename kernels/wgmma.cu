@@ -190,7 +190,7 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
         d[i] = 0.0f;
         pin(d[i]);
     }
-    occ_clock_span_start(a.clock_cycles, a.clock_ns);
+    occ_clock_span_start(a.clock_words);
     const unsigned int ran = block_claimed_groups(a, [&](unsigned int n) {
 #pragma unroll 1
         for (unsigned int g = 0; g < n; g++) {
@@ -209,7 +209,7 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
     wg_wait<0>();
 #pragma unroll
     for (int i = 0; i < N / 2; i++) pin(d[i]);
-    occ_clock_span_stop(a.clock_cycles, a.clock_ns);
+    occ_clock_span_stop(a.clock_words);
     if (threadIdx.x == 0) a.block_groups[blockIdx.x] = ran;
     occ_claims_finish(a.claim, a.warps_done);
     // Accumulator i of a thread: row 16 warp + lane / 4 + 8 ((i / 2) mod 2), column
@@ -226,7 +226,7 @@ __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
 template <int N, int T, bool kRS, int G, bool kSw>
 __device__ __forceinline__ void wgmma_body(const OccWgmmaArgs &a)
 {
-    if (blockIdx.x == 0 && threadIdx.x == 0) *a.clock_cycles = OCC_WGMMA_UNSUPPORTED;
+    if (blockIdx.x == 0 && threadIdx.x == 0) *a.clock_words = OCC_WGMMA_UNSUPPORTED;
 }
 
 #endif

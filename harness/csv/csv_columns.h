@@ -61,7 +61,7 @@
     X(cycles_per_hop_median, NUM, "chase latency: SM cycles per dependent load, median segment")  \
     X(cycles_per_hop_p5, NUM, "chase latency: cycles per load, p5 over segments")                  \
     X(cycles_per_hop_p95, NUM, "chase latency: cycles per load, p95 over segments")                \
-    X(sm_clock_mhz_measured, NUM, "SM clock in the kernel, clock64 / globaltimer (chase latency, wgmma, mixed)") \
+    X(sm_clock_mhz_measured, NUM, "SM clock in the kernel, clock64 / globaltimer (chase latency, fma, mma, mixed, wgmma)") \
     X(hops_per_s_median, NUM, "chase, smem chase: dependent loads completed per second, all chains")          \
     X(traffic, STR, "chase loaded: what the background does, read (adds up what it loads) or copy (also stores it); - n/a") \
     X(stream_warps_per_sm, INT, "chase loaded: background warps per SM (one block per SM beside the probe); 0 n/a") \

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_clock.h"
+
 cudaError_t occ_claims_alloc(OccClaims *c, size_t out_bytes, size_t warp_capacity)
 {
     memset(c, 0, sizeof *c);
@@ -21,6 +23,7 @@ cudaError_t occ_claims_alloc(OccClaims *c, size_t out_bytes, size_t warp_capacit
     if (e == cudaSuccess) e = cudaMalloc((void **)&c->warps_done, sizeof *c->warps_done);
     if (e == cudaSuccess) e = cudaMemset(c->claim, 0, claim_bytes);
     if (e == cudaSuccess) e = cudaMemset(c->warps_done, 0, sizeof *c->warps_done);
+    if (e == cudaSuccess) e = occ_kernel_clock_alloc(&c->clock_words);
     if (e != cudaSuccess) occ_claims_free(c);
     return e;
 }
@@ -31,6 +34,7 @@ void occ_claims_free(OccClaims *c)
     cudaFree(c->warp_trips);
     cudaFree(c->claim);
     cudaFree(c->warps_done);
+    cudaFree(c->clock_words);
     free(c->host);
     free(c->host_trips);
     memset(c, 0, sizeof *c);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* harness/families/claims.h: the buffers of a family whose warps claim their trips from a
- * counter (fma, smem, mma: kernels/fma_chain.h, kernels/smem_mma.h), and the checked launch that
- * fills them: the results, their host copy, the trips each warp ran and the two counters the
- * kernels reset at the end of every launch. GPU side (CUDA runtime). */
+ * counter (fma, smem, mma: kernels/fma_chain.h, kernels/smem_mma.h; the chases: kernels/api.h),
+ * and the checked launch that fills them: the results, their host copy, the trips each warp ran,
+ * the counters the kernels reset at the end of every launch, and the kernel clock's two counters
+ * (kernel_clock.h) of the families that take their peak at the kernel's clock (fma, mma). GPU
+ * side (CUDA runtime). */
 #ifndef OCC_CLAIMS_H
 #define OCC_CLAIMS_H
 
@@ -23,6 +25,7 @@ typedef struct OccClaims {
                                   OCC_CLAIM_STRIDE_BYTES (0 between launches); one-counter
                                   families use the first */
     unsigned int *warps_done;  /* device: warps finished (0 between launches) */
+    unsigned long long *clock_words; /* device: block 0's SM cycles and ns (kernel_clock.h) */
 } OccClaims;
 
 /* Allocates the buffers (counters zeroed); cudaSuccess, else an error with every buffer freed. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "claims.h"
+#include "kernel_clock.h"
 #include "family.h"
 #include "family_fma.h"
 #include "flops.h"
@@ -85,7 +86,10 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                 long long *touched_bytes, char *skip, size_t skip_len)
 {
     FmaState *c = sp;
-    (void)skip, (void)skip_len;
+    if (occ_kernel_clock_reset(c->b.clock_words) != cudaSuccess) {
+        snprintf(skip, skip_len, "fma: the clock counters could not be reset");
+        return 1;
+    }
     c->k = &kernels[v->slot];
     c->v = v;
     c->launch = s->launch;
@@ -113,7 +117,8 @@ static cudaError_t launch(void *sp, cudaStream_t st, unsigned long long *probe)
     const OccFmaArgs a = {.out = c->b.out, .warp_trips = c->b.warp_trips, .step = OCC_FMA_STEP,
                           .total_trips = (unsigned int)(trips * warps_of(c)),
                           .chunk_trips = occ_fma_chunk_trips(trips), .claim = c->b.claim,
-                          .warps_done = c->b.warps_done, .probe = probe};
+                          .warps_done = c->b.warps_done, .probe = probe,
+                          .clock_words = c->b.clock_words};
     c->launch.stream = st;
     return c->k->launch(&c->launch, &a);
 }
@@ -143,8 +148,10 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     FmaState *c = sp;
-    r->flop_peak_gflops =
-        occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, t->clock_mhz_median);
+    const double mhz = occ_kernel_clock_for_peak(c->b.clock_words, t->clock_mhz_median,
+                                                 c->dev->sm_clock_khz / 1e3,
+                                                 &r->sm_clock_mhz_measured);
+    r->flop_peak_gflops = occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, mhz);
 }
 
 const OccFamilyOps occ_family_fma = {.setup = setup, .teardown = teardown, .kernel = kernel,

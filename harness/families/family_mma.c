@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "kernel_clock.h"
 #include "family.h"
 #include "flops.h"
 #include "onchip.h"
@@ -95,7 +96,10 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
                 long long *touched_bytes, char *skip, size_t skip_len)
 {
     MmaState *c = sp;
-    (void)skip, (void)skip_len;
+    if (occ_kernel_clock_reset(c->b.clock_words) != cudaSuccess) {
+        snprintf(skip, skip_len, "mma: the clock counters could not be reset");
+        return 1;
+    }
     c->k = &kernels[v->slot];
     c->v = v;
     c->launch = s->launch;
@@ -110,7 +114,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     c->args = (OccMmaArgs){.out = c->b.out, .warp_trips = c->b.warp_trips, .a = OPERAND,
                            .b = OPERAND, .total_trips = (unsigned int)(trips * warps),
                            .chunk_trips = occ_fma_chunk_trips((int)trips), .claim = c->b.claim,
-                           .warps_done = c->b.warps_done};
+                           .warps_done = c->b.warps_done, .clock_words = c->b.clock_words};
     const long long threads = (long long)s->launch.grid_blocks * s->launch.block_threads;
     r->buffer_bytes = threads * v->unroll * 16; /* 4 floats or 2 doubles an accumulator */
     r->bytes_per_launch = 0;
@@ -155,8 +159,10 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
 static void fill(void *sp, const OccTiming *t, OccRow *r)
 {
     MmaState *c = sp;
-    r->flop_peak_gflops =
-        occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, t->clock_mhz_median);
+    const double mhz = occ_kernel_clock_for_peak(c->b.clock_words, t->clock_mhz_median,
+                                                 c->dev->sm_clock_khz / 1e3,
+                                                 &r->sm_clock_mhz_measured);
+    r->flop_peak_gflops = occ_arch_peak(&c->dev->limits, c->v->peak, c->dev->sm_count, mhz);
 }
 
 #define MMA_OPS                                                                                    \

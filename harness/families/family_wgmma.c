@@ -122,8 +122,7 @@ static int bind(void *sp, const OccVariantInfo *v, const OccShape *s, OccRow *r,
     c->args = (OccWgmmaArgs){.out = c->out, .total_groups = (unsigned int)(groups * blocks),
                              .chunk_groups = occ_fma_chunk_trips((int)groups),
                              .claim = c->words + 2, .warps_done = c->counts,
-                             .block_groups = c->counts + 1, .clock_cycles = c->words,
-                             .clock_ns = c->words + 1};
+                             .block_groups = c->counts + 1, .clock_words = c->words};
     r->buffer_bytes = blocks * 64 * c->k->n * (long long)sizeof(float);
     r->bytes_per_launch = 0;
     r->flops_per_launch = (long long)((double)c->args.total_groups * flop_per_group);
@@ -159,7 +158,7 @@ static cudaError_t verify(void *sp, cudaStream_t st, OccRow *r, char *status, si
         e = cudaMemcpyAsync(c->host_groups, c->args.block_groups, blocks * sizeof(unsigned int),
                             cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&cycles, c->args.clock_cycles, sizeof cycles, cudaMemcpyDeviceToHost,
+        e = cudaMemcpyAsync(&cycles, c->args.clock_words, sizeof cycles, cudaMemcpyDeviceToHost,
                             st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) return e;

@@ -16,7 +16,7 @@
     M(chase_warp, .kernel = "chase", .mode = "warp", .default_mode = 1,                            \
       .shape = OCC_SHAPE_OCCUPANCY, .options = "unroll,occ,block,lever,carveout,size",             \
       .dram_bytes_per_load_byte = 1.0, .requests = OCC_REQUESTS_RANDOM_LINES,                      \
-      .curve_traffic = OCC_CURVE_GATHER, .size_l2_multiple = 8, .launch_ms = 0.5)                  \
+      .curve_traffic = OCC_CURVE_GATHER, .size_l2_multiple = 8, .launch_ms = 0.65)                 \
     M(chase_thread, .kernel = "chase", .mode = "thread", .shape = OCC_SHAPE_OCCUPANCY,             \
       .options = "unroll,occ,block,lever,carveout,size", .dram_bytes_per_load_byte = 1.0,          \
       .requests = OCC_REQUESTS_LANES, .curve_traffic = OCC_CURVE_SECTOR,                           \

@@ -52,7 +52,7 @@
  * value stays an integer of at most 2^22: exact in fp32, and in an accumulation that keeps two
  * mantissa bits fewer. A block stops claiming before it would pass it. */
 #define OCC_WGMMA_MAX_GROUPS 32768u
-/* What a kernel compiled without sm_90a writes into clock_cycles (nothing else ran). */
+/* What a kernel compiled without sm_90a writes into clock_words[0] (nothing else ran). */
 #define OCC_WGMMA_UNSUPPORTED (~0ull)
 
 #ifdef __CUDACC__
@@ -97,9 +97,10 @@ typedef struct OccWgmmaArgs {
     unsigned int *warps_done;         /* 0 before the first launch; reset with claim */
     unsigned int *block_groups;       /* grid_blocks counts: the groups block b ran, at most
                                          OCC_WGMMA_MAX_GROUPS */
-    unsigned long long *clock_cycles; /* block 0's SM cycles (clock64) over its loop, added
-                                         up over launches; or OCC_WGMMA_UNSUPPORTED */
-    unsigned long long *clock_ns;     /* block 0's globaltimer ns over the same loops */
+    unsigned long long *clock_words;  /* block 0's SM cycles (clock64) and %globaltimer ns over
+                                         its loop, added up over launches
+                                         (kernels/clock_span.cuh); or OCC_WGMMA_UNSUPPORTED in
+                                         the first */
     unsigned long long *probe;        /* NULL, or the residency probe (OCC_PROBE_WORDS per
                                          block) */
 } OccWgmmaArgs;

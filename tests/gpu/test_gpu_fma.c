@@ -98,12 +98,12 @@ static void test_fma_variant(const OccFmaKernel *k)
 
 static const size_t sizes[] = {1, 37, 4101, 100003, 1234567};
 
-/* Block 0's clock counters (kernels/clock_span.cuh): 20 launches over n floats add cycles and ns
- * whose ratio is an SM clock, between a fifth of the device's peak clock and the peak (plus the
- * globaltimer's granularity over the summed spans); no counter written, or one of another unit,
- * fails. */
+/* Block 0's clock counters (kernels/clock_span.cuh): 20 launches of one block over n floats (each
+ * tens of microseconds, long against %globaltimer's microsecond granularity) add cycles and ns
+ * whose ratio is an SM clock, between a fifth of the device's peak clock and the peak plus 5% (the
+ * granularity over the summed spans); no counter written, or one of another unit, fails. */
 static void check_kernel_clock(const OccStreamKernel *v, const float *in, size_t n,
-                               float *block_sums, unsigned int *done, float *sum, int sm_count)
+                               float *block_sums, unsigned int *done, float *sum)
 {
     int dev = 0, peak_khz = 0;
     GPU_OK(cudaGetDevice(&dev));
@@ -111,9 +111,9 @@ static void check_kernel_clock(const OccStreamKernel *v, const float *in, size_t
     unsigned long long *words, w[2];
     GPU_OK(cudaMalloc((void **)&words, sizeof w));
     GPU_OK(cudaMemset(words, 0, sizeof w));
-    const OccLaunch l = {sm_count, 256, 0, 0};
+    const OccLaunch l = {1, 256, 0, 0};
     const OccSchedule sch = {NULL, NULL,
-                             occ_schedule_static_trips(n, OCC_MIXED_V, sm_count, 256, OCC_MIXED_U)};
+                             occ_schedule_static_trips(n, OCC_MIXED_V, 1, 256, OCC_MIXED_U)};
     const OccStreamArgs a = {in, NULL, n, block_sums, done, sum, NULL, sch, OCC_MIXED_STEP, words};
     for (int i = 0; i < 20; i++) GPU_OK(v->launch(&l, &a));
     GPU_OK(cudaDeviceSynchronize());
@@ -187,7 +187,7 @@ static void test_mixed_variant(const OccStreamKernel *v, int sm_count, unsigned 
     unsigned long long claimed;
     GPU_OK(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));
     CHECK_INT_EQ(claimed, 0);
-    check_kernel_clock(v, in, max_n, block_sums, done, sum, sm_count);
+    check_kernel_clock(v, in, max_n, block_sums, done, sum);
     cudaFree(in);
     cudaFree(block_sums);
     cudaFree(sum);

@@ -2,7 +2,8 @@
 /* tests/unit/test_onchip.c: the on-chip families' pure side on worked examples: the shared-memory
  * and tensor peaks of the arch table, the launch length, the closed-form checks of the smem chase,
  * the smem stream and the mma accumulators (each must catch one wrong word), and the chain model
- * (harness/model/chain_model.h) on rows made from a known latency and issue rate. */
+ * (harness/model/chain_model.h) on rows made from a known latency and issue rate; the cap of a
+ * peak's clock at the device's peak clock. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,9 +189,27 @@ static void test_chain_model(void)
     CHECK_INT_EQ(occ_chain_knees(&m, 1, k, 8), 0);
 }
 
+/* The clock a peak is taken at: a reading above the device's peak clock (the watch after a
+ * tensor-core load: 2099 MHz on an H100 of 1980) is taken at the peak and said so; one at or below
+ * it, or with the peak unknown (0), stands. */
+static void test_clock_within_peak(void)
+{
+    int capped = -1;
+    CHECK_NEAR(occ_arch_clock_within_peak(2099.0, 1980.0, &capped), 1980.0, 0.0);
+    CHECK_INT_EQ(capped, 1);
+    CHECK_NEAR(occ_arch_clock_within_peak(1830.0, 1980.0, &capped), 1830.0, 0.0);
+    CHECK_INT_EQ(capped, 0);
+    CHECK_NEAR(occ_arch_clock_within_peak(1980.0, 1980.0, &capped), 1980.0, 0.0);
+    CHECK_INT_EQ(capped, 0);
+    CHECK_NEAR(occ_arch_clock_within_peak(2099.0, 0.0, &capped), 2099.0, 0.0);
+    CHECK_INT_EQ(capped, 0);
+    CHECK_NEAR(occ_arch_clock_within_peak(2099.0, 1980.0, NULL), 1980.0, 0.0);
+}
+
 int main(void)
 {
     test_peaks();
+    test_clock_within_peak();
     test_trips();
     test_checks();
     test_chain_model();
