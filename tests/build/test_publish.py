@@ -16,8 +16,12 @@ tools/results/publish.py makes of the reference sets (results/README.md, "Publis
   commands  every CSV of a set names its command (./run_sweep ...) and revision in its metadata,
             no two CSVs of a set share a command, and the set's page names each command
   twosets   on a scratch tree with a second set (tests/data/h100-reduce-mission-5900278.csv as
-            its mission run), publish.py writes the comparison with both GPUs and their ratios
-            (and the figure, with gnuplot), then --check passes
+            its mission run, with the runs of the session's steps plugins and ncureport:
+            test_results.SESSION_EXTRAS), publish.py writes the comparison with both GPUs and
+            their ratios (the plugin's run beside a set without one), the knee reports (none
+            for the plugin without a model), the --report run's report (plots/report.py's page)
+            and the set's page listing them (and the figure, with gnuplot), then --check passes,
+            and a copy with one number of the report changed is caught
   estimate  the constants of --dry-run's estimate (launch_ms of the descriptors, the hop times
             of harness/plan/plan_estimate.c) are within tools/results/estimate_fit.py's
             TOLERANCE of its fit from the calibration set
@@ -39,6 +43,7 @@ import estimate_fit  # noqa: E402
 import publish  # noqa: E402
 import regions  # noqa: E402
 import sets as setsmod  # noqa: E402
+import test_results  # noqa: E402
 
 PUBLISH = os.path.join(ROOT, "tools", "results", "publish.py")
 # The documents whose measured figures are all in generated regions, and the regions each holds.
@@ -186,6 +191,9 @@ class Publish(unittest.TestCase):
             os.makedirs(h100)
             shutil.copy(os.path.join(ROOT, "tests", "data", "h100-reduce-mission-5900278.csv"),
                         os.path.join(h100, "reduce-20990101T000000Z.csv"))
+            for name, data in test_results.session_extras("20990102T000000Z", raw=False).items():
+                with open(os.path.join(h100, name), "wb") as f:
+                    f.write(data)
             r = run_publish(tree)
             self.assertEqual(r.returncode, 0, "publish.py with a second set: %s" % r.stderr)
             with open(os.path.join(tree, compare.PAGE), encoding="utf-8") as f:
@@ -197,6 +205,10 @@ class Publish(unittest.TestCase):
                                       r"[\d.]+x \|", page), "the roofs side by side, a ratio")
             self.assertTrue(re.search(r"\| `reduce_u1_v4` \| [\d.]+ \|( [^|]+ \|){3} [\d.]+ \|",
                                       page), "the mission variants side by side")
+            self.assertTrue(re.search(r"### `--plugin build/examples/libsaxpy.so`\n(.*\n)*"
+                                      r"\| `saxpy_ilp1` \|( [^|-][^|]* \|){4}( - \|){4}\n", page),
+                            "the plugin's run of one set beside the other's '-'")
+            self.extras(tree, h100)
             figure = os.path.join(tree, compare.FIGURE)
             gnuplot = shutil.which(os.environ.get("GNUPLOT", "gnuplot"))
             self.assertTrue(os.path.isfile(figure) or gnuplot is None,
@@ -205,6 +217,39 @@ class Publish(unittest.TestCase):
                 self.assertTrue("](../%s)" % compare.FIGURE in page, "the page shows the figure")
                 r = run_publish(tree, "--check")
                 self.assertEqual(r.returncode, 0, "--check after publishing: %s" % r.stdout)
+            report = os.path.join(h100, "reduce-20990102T000000Z-report.md")
+            edit(report, r"\| `reduce_u4_v16` \| reduce \| 4 \| 16 \| \d+ \| (\d+)\.\d")
+            self.check_caught(tree, "a number of the report changed",
+                              os.path.relpath(report, tree))
+
+    def extras(self, tree, folder):
+        """The set in folder after publish.py, with test_results.SESSION_EXTRAS at stamp
+        20990102T000000Z: their knee reports, the --report run's report and the set's page."""
+        stamp, gpu = "20990102T000000Z", os.path.basename(folder)
+        for kernel, knee in (("saxpy", True), ("stencil", False), ("reduce", True)):
+            path = os.path.join(folder, "%s-%s-knee.md" % (kernel, stamp))
+            self.assertTrue(os.path.isfile(path) == knee, "%s: %s" % (
+                os.path.basename(path), "missing" if knee else "should not exist (no model)"))
+        reports = sorted(n for n in os.listdir(folder) if n.endswith("-report.md"))
+        report = "reduce-%s-report.md" % stamp
+        self.assertTrue(reports == [report], "the report of the --report run only: %s" % reports)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "plots", "report.py"), "--out",
+                                os.path.join(tmp, "page"), "--",
+                                "results/%s/reduce-%s.csv" % (gpu, stamp)],
+                               cwd=tree, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, "plots/report.py: %s" % r.stderr)
+            with open(os.path.join(tmp, "page.md"), encoding="utf-8") as f:
+                want = f.read()
+        with open(os.path.join(folder, report), encoding="utf-8") as f:
+            self.assertTrue(f.read() == want and "### Nsight Compute" in want,
+                            "%s is what plots/report.py writes of its CSV" % report)
+        with open(os.path.join(folder, "README.md"), encoding="utf-8") as f:
+            page = f.read()
+        for line in ("- report: [%s](%s)" % (report, report),
+                     "- command: `%s`" % test_results.SESSION_EXTRAS[0][2],
+                     "- Nsight Compute 2025.3.1.0: "):
+            self.assertTrue(line in page, "results/%s/README.md says '%s'" % (gpu, line))
 
 
     def test_estimate(self):

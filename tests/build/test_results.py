@@ -11,14 +11,17 @@ are not checked), every file under it otherwise (a copy of the tree).
             README or a number of a CSV (the row that makes a peak) is changed
   size      results/ holds under 8 MB, beside the GPU folders only README.md and the comparison
             figure (tools/results/compare.py FIGURE), and each GPU folder only its README.md,
-            CSVs, knee reports and PNGs (no subfolder, no SVG)
+            CSVs, knee reports, reports (-report.md) and PNGs (no subfolder, no SVG)
   revision  every CSV of a GPU folder names one git revision (git_rev): a set is one run
   links     every PNG under results/ is linked from README.md or docs/*.md, each GPU folder
             holds exactly the PNGs of results_readme.py's EMBEDDED list, and every relative link
             of README.md, docs/*.md and the results/ pages resolves
   refresh   tools/results/refresh.py on a scratch tree (README.md, docs/, results/) with an
-            archive of the set under new stamps: the new set replaces the old, the links follow,
-            the page is regenerated; archives it must refuse leave the tree as it was (exit 77
+            archive of the set under new stamps, plus the runs of the session's steps plugins and
+            ncureport (SESSION_EXTRAS) with the raw Nsight Compute page beside the --ncu run: the
+            new set replaces the old, the raw page left out and the --report run's report
+            written, the links follow, the page is regenerated and lists them, the set passes the
+            size and links checks; archives it must refuse leave the tree as it was (exit 77
             without gnuplot)
 Standard library only (unittest). Exit 0 passed, 1 failed, 2 bad usage, 77 refresh without
 gnuplot."""
@@ -43,6 +46,15 @@ GEN = os.path.join(ROOT, "tools", "results", "results_readme.py")
 REFRESH = os.path.join(ROOT, "tools", "results", "refresh.py")
 RESULTS = os.path.join(ROOT, "results")  # the reference sets as checked (reference_view)
 MAX_BYTES = 8 * 1000 * 1000
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+# The runs tools/gpu/h200_session.sh's steps plugins and ncureport add to a set, as fixtures:
+# (fixture, kernel, the session's command or None to keep the fixture's): a plugin with a model
+# (a fake device's dry run of examples/saxpy), one without (examples/stencil, measured on an H200
+# at 126750f) and a --ncu --report run (synthetic).
+SESSION_EXTRAS = (("plugin/saxpy-fake-sm90.csv", "saxpy",
+                   "./run_sweep --plugin build/examples/libsaxpy.so --quiet"),
+                  ("plugin/stencil-h200-126750f.csv", "stencil", None),
+                  ("reduce-ncu-synthetic.csv", "reduce", None))
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
@@ -117,6 +129,29 @@ def bump_peak(folder):
     return None
 
 
+def session_extras(stamp, raw):
+    """{csv name: bytes} of SESSION_EXTRAS named as a session names them, <kernel>-<stamp>.csv,
+    each command replaced where the list gives one; raw: with the --ncu run's raw Nsight Compute
+    page beside it (<name>-ncu-raw.csv), as run_sweep --ncu writes it."""
+    out = {}
+    for fixture, kernel, command in SESSION_EXTRAS:
+        with open(os.path.join(FIXTURES, fixture), "rb") as f:
+            data = f.read()
+        if command:
+            data = re.sub(rb"(?m)^# command=.*$", b"# command=" + command.encode(), data, count=1)
+        out["%s-%s.csv" % (kernel, stamp)] = data
+    if raw:
+        with open(os.path.join(FIXTURES, "ncu", "raw-reduce.csv"), "rb") as f:
+            out["reduce-%s-ncu-raw.csv" % stamp] = f.read()
+    return out
+
+
+def command_of(data):
+    """The metadata command of a CSV's bytes."""
+    m = re.search(rb"(?m)^# command=(.*)$", data)
+    return m.group(1).decode() if m else ""
+
+
 def shown(path, root, view):
     """path as the tree names it: results/... for a file of the view."""
     if path.startswith(view + os.sep):
@@ -187,21 +222,24 @@ class Results(unittest.TestCase):
                                 "%s: --check after a peak of %s changed: exit %d (want 1), %d lines"
                                 % (gpu, name, r.returncode, len(r.stdout.splitlines())))
 
-    def test_size(self):
+    def test_size(self, results=None):
+        """results: the results/ folder to check (default RESULTS)."""
+        results = results or RESULTS
         total = 0
-        for d, _, names in os.walk(RESULTS):
+        for d, _, names in os.walk(results):
             total += sum(os.path.getsize(os.path.join(d, n)) for n in names)
         self.assertTrue(total < MAX_BYTES, "results/ holds %d bytes, under %d" % (total, MAX_BYTES))
-        for name in sorted(os.listdir(RESULTS)):
+        for name in sorted(os.listdir(results)):
             self.assertTrue(name in ("README.md", os.path.basename(compare.FIGURE)) or
-                            os.path.isdir(os.path.join(RESULTS, name)),
+                            os.path.isdir(os.path.join(results, name)),
                             "results/%s: a GPU folder, README.md or %s" % (name, compare.FIGURE))
-        for folder in gpu_dirs():
+        for folder in gpu_dirs(results):
             for name in sorted(os.listdir(folder)):
                 ok = os.path.isfile(os.path.join(folder, name)) and (
-                    name == "README.md" or name.endswith((".csv", "-knee.md", ".png")))
-                self.assertTrue(ok, "results/%s/%s: only README.md, CSVs, knee reports and PNGs "
-                                "belong in a set" % (os.path.basename(folder), name))
+                    name == "README.md" or
+                    name.endswith((".csv", "-knee.md", "-report.md", ".png")))
+                self.assertTrue(ok, "results/%s/%s: only README.md, CSVs, knee reports, reports "
+                                "and PNGs belong in a set" % (os.path.basename(folder), name))
 
     def test_revision(self):
         for folder in gpu_dirs():
@@ -275,11 +313,20 @@ class Results(unittest.TestCase):
             shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(tree, "docs"))
             shutil.copytree(RESULTS, os.path.join(tree, "results"))
             old = [n for n in os.listdir(folder) if n.endswith((".csv", "-knee.md"))]
-            # The same runs under new stamps: 2026 becomes 2099 in every name.
-            files = {}
-            for n in old:
+            stamp = "20990101T000000Z"
+            extras = session_extras(stamp, raw=True)
+            taken = {command_of(d) for d in extras.values()} - {""}
+            # The same runs under new stamps (2026 becomes 2099 in every name), those of the
+            # extras' commands replaced by the extras.
+            files, stems = {}, set()
+            for n in sorted(old):
                 with open(os.path.join(folder, n), "rb") as f:
-                    files["results/%s/%s" % (gpu, n.replace("-2026", "-2099", 1))] = f.read()
+                    data = f.read()
+                if n.endswith(".csv") and command_of(data) in taken:
+                    stems.add(n[:-len(".csv")])
+                if not any(n.startswith(stem + x) for stem in stems for x in (".", "-knee.md")):
+                    files["results/%s/%s" % (gpu, n.replace("-2026", "-2099", 1))] = data
+            files.update(("results/%s/%s" % (gpu, n), d) for n, d in extras.items())
             before = snapshot(tree)
             bad = dict(files, **{"results/%s/sub/x.csv" % gpu: b""})
             archive(os.path.join(tmp, "bad.tgz"), bad)
@@ -302,8 +349,25 @@ class Results(unittest.TestCase):
             names = sorted(os.listdir(new))
             self.assertTrue(not any("-2026" in n for n in names),
                             "refresh: no file of the old set is left")
-            self.assertTrue(all(m.split("/")[-1] in names for m in files),
+            raw = "reduce-%s-ncu-raw.csv" % stamp
+            self.assertTrue(all(m.split("/")[-1] in names for m in files if not m.endswith(raw)),
                             "refresh: every CSV and knee report of the archive is there")
+            self.assertTrue(raw not in names and "left out results/%s/%s" % (gpu, raw) in r.stdout,
+                            "refresh: the raw Nsight Compute page is left out, with a line")
+            report = "reduce-%s-report.md" % stamp
+            self.assertTrue([n for n in names if n.endswith("-report.md")] == [report],
+                            "refresh: the --report run's report, and no other: %s" % names)
+            with open(os.path.join(new, report), encoding="utf-8") as f:
+                text = f.read()
+            self.assertTrue(text.startswith("# occsweep report: ") and "plots/plot --report "
+                            "results/%s/reduce-%s.csv" % (gpu, stamp) in text,
+                            "refresh: %s is report.py's page of results/%s/..." % (report, gpu))
+            with open(os.path.join(new, "README.md"), encoding="utf-8") as f:
+                page = f.read()
+            for line in ("- report: [%s](%s)" % (report, report),
+                         "- command: `%s`" % SESSION_EXTRAS[0][2], "- Nsight Compute 2025.3.1.0:"):
+                self.assertTrue(line in page, "refresh: the set's page says '%s'" % line)
+            self.test_size(os.path.join(tree, "results"))
             r = run(GEN, "--check", new)
             self.assertTrue(r.returncode == 0,
                             "refresh: the page agrees with the new set: %s" % r.stdout.strip())

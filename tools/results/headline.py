@@ -11,6 +11,8 @@ The rows are grouped by (kernel, mode), and each group is one of:
     pct_of_memcpy; gflops_median, GFLOP/s, with pct_of_flop_peak) the best curve's peak and the
     lowest occupancy reaching 95% of that peak, and, where the rows hold measured_over_predicted,
     the model's agreement over the natural variants (see sweep()).
+A run with --ncu adds how Nsight Compute's achieved occupancy compares with the run's measured
+residency (see ncu()).
 Every number is kept as a float; results_readme.py rounds them when it writes them."""
 import collections
 import math
@@ -151,9 +153,27 @@ def sweep(g):
     return {"kind": "sweep", "metrics": out, "agreement": agreement(g)}
 
 
+def ncu(table):
+    """(ok rows Nsight Compute profiled, median and largest |.| of ncu_occ_achieved_pct -
+    occ_measured_pct over those with both), or None where no ok row holds an
+    ncu_occ_achieved_pct (a run without --ncu)."""
+    if "ncu_occ_achieved_pct" not in table.index:
+        return None
+    rows = [r for r in table.dicts() if r["status"] == "ok" and
+            math.isfinite(occcsv.number(r["ncu_occ_achieved_pct"]))]
+    if not rows:
+        return None
+    diffs = [occcsv.number(r["ncu_occ_achieved_pct"]) - occcsv.number(r["occ_measured_pct"])
+             for r in rows]
+    diffs = [d for d in diffs if math.isfinite(d)]
+    return (len(rows), median(diffs) if diffs else float("nan"),
+            max(diffs, key=abs) if diffs else float("nan"))
+
+
 def summarize(path):
-    """{"meta": {key: value}, "rows": rows, "ok": ok rows, "groups": [(kernel, mode, figures)]}
-    of the CSV at path; raises occcsv.CsvError for a file occ_csv_read rejects."""
+    """{"meta": {key: value}, "rows": rows, "ok": ok rows, "groups": [(kernel, mode, figures)],
+    "ncu": ncu(table)} of the CSV at path; raises occcsv.CsvError for a file occ_csv_read
+    rejects."""
     table = occcsv.read(path)
     meta = {}
     for k, v in table.meta:
@@ -171,4 +191,4 @@ def summarize(path):
             fig = {"kind": "other", "rows": len(g.rows)}
         out.append((g.kernel, g.mode, fig))
     return {"meta": meta, "rows": len(table.rows),
-            "ok": sum(r[status] == "ok" for r in table.rows), "groups": out}
+            "ok": sum(r[status] == "ok" for r in table.rows), "groups": out, "ncu": ncu(table)}

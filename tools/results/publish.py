@@ -6,7 +6,10 @@ in, or after a model change), in this order:
   0. each RESULTS_TGZ (a session's results.tgz) becomes the set of its results/<gpu>/ by
      tools/results/refresh.py (the embedded figures drawn, links moved; needs gnuplot);
   1. knee reports: each CSV's <stem>-knee.md is what `occsweep --recompute CSV --out` writes
-     (none where --recompute has no model for the file: ladder and mixed runs);
+     (none where --recompute has no model for the file: ladder and mixed runs, a plugin without
+     a traffic factor); reports: each CSV whose metadata command has --report gets
+     <stem>-report.md, the Markdown plots/report.py writes of it (refresh.report_page(); it
+     links no figure: the set keeps PNGs only, the page's commands say how to draw them);
   2. results/<gpu>/README.md (tools/results/results_readme.py);
   3. results/compare-mission.png: plots/plot --compare of the sets' mission runs, where two
      sets or more have one (needs gnuplot; without it the figure is left as it is, with a note);
@@ -88,10 +91,17 @@ class Publisher:
             f.write(text)
         print("wrote %s" % rel)
 
-    def knee_reports(self, folder):
+    def reports(self, folder):
+        """The knee report of each CSV of the set in folder, and the report of each --report run."""
         for name in sorted(n for n in os.listdir(folder) if n.endswith(".csv")):
-            self.put(os.path.join(folder, name[:-len(".csv")] + "-knee.md"),
-                     recompute_report(self.occsweep, os.path.join(folder, name)))
+            csv, stem = os.path.join(folder, name), name[:-len(".csv")]
+            self.put(os.path.join(folder, stem + "-knee.md"), recompute_report(self.occsweep, csv))
+            try:
+                page = refresh.report_page(self.root, csv) if refresh.wants_report(
+                    occcsv.read(csv).meta_get("command")) else None
+            except refresh.Refusal as e:
+                raise Failure(str(e)) from None
+            self.put(os.path.join(folder, stem + "-report.md"), page)
 
     def figure(self, sets):
         path = os.path.join(self.root, compare.FIGURE)
@@ -137,7 +147,7 @@ class Publisher:
     def run(self):
         folders = setsmod.set_folders(self.root)
         for folder in folders:
-            self.knee_reports(folder)
+            self.reports(folder)
         for folder in folders:
             self.put(os.path.join(folder, "README.md"), results_readme.generate(folder))
         sets = setsmod.sets_of(self.root, self.occsweep)

@@ -4,14 +4,18 @@
 reference set of their results/<gpu>/ folder.
 
 RESULTS_TGZ is the results.tgz that tools/gpu/h200_session.sh leaves in $OUT: the CSVs and knee
-reports of the session, as results/<gpu>/<kernel>-<UTC stamp>.csv and ...-knee.md. For each
-<gpu> in it, in this order (nothing in the tree changes before step 3):
+reports of the session, as results/<gpu>/<kernel>-<UTC stamp>.csv and ...-knee.md (a plugin's
+run named by its kernel: saxpy-<stamp>.csv). Nsight Compute's raw page of a --ncu run
+(<stem>-ncu-raw.csv) is left out of the set: the run's CSV holds the ncu_* values read from it.
+For each <gpu> in it, in this order (nothing in the tree changes before step 3):
   1. every CSV is read by plots/occcsv.py (a file occ_csv_read rejects stops the refresh), and
      no two CSVs may share a command (a set is one run per command);
   2. the figures of tools/results/results_readme.py's EMBEDDED list (by the CSV's command) are
-     drawn with plots/plot into a temporary folder, and only those PNGs are kept;
+     drawn with plots/plot into a temporary folder, and only those PNGs are kept; each run whose
+     command asked for --report gets its one-page report, <stem>-report.md, as
+     `plots/report.py` writes it of results/<gpu>/<stem>.csv (report_page());
   3. every file of results/<gpu>/ but README.md is deleted (git history keeps the old set),
-     and the new CSVs, knee reports and PNGs are put there;
+     and the new CSVs, knee reports, reports and PNGs are put there;
   4. links into results/<gpu>/ in README.md and docs/*.md that named an old file of a command
      are made to name the new file of that command; links that still name no file are listed;
   5. results/<gpu>/README.md is generated again (results_readme.py).
@@ -32,6 +36,7 @@ import results_readme  # noqa: E402
 from headline import occcsv  # noqa: E402
 
 MEMBER = re.compile(r"^(?:\./)?results/([a-z0-9][a-z0-9._-]*)/([^/]+(?:\.csv|-knee\.md))$")
+NCU_RAW = "-ncu-raw.csv"   # Nsight Compute's raw page beside a --ncu run's CSV (bench/ncu_pass.c)
 
 
 class Refusal(Exception):
@@ -39,7 +44,8 @@ class Refusal(Exception):
 
 
 def unpack(tgz, stage):
-    """{gpu: staging folder} of the archive's results/<gpu>/ CSVs and knee reports."""
+    """{gpu: staging folder stage/results/<gpu>} of the archive's results/<gpu>/ CSVs and knee
+    reports; a raw Nsight Compute page is left out, with a line that says so."""
     out = {}
     try:
         tf = tarfile.open(tgz, "r:*")
@@ -53,7 +59,11 @@ def unpack(tgz, stage):
             if not match or not m.isfile():
                 raise Refusal("%s: %s is not results/<gpu>/<name>.csv or -knee.md" % (tgz, m.name))
             gpu, name = match.groups()
-            folder = out.setdefault(gpu, os.path.join(stage, gpu))
+            if name.endswith(NCU_RAW):
+                print("left out results/%s/%s: Nsight Compute's raw page (the run's CSV holds its "
+                      "ncu_* values)" % (gpu, name))
+                continue
+            folder = out.setdefault(gpu, os.path.join(stage, "results", gpu))
             os.makedirs(folder, exist_ok=True)
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(tf.extractfile(m).read())
@@ -107,6 +117,40 @@ def draw(folder, commands, scratch):
         if not os.path.isfile(src):
             raise Refusal("plots/plot drew no %s" % png)
         shutil.copyfile(src, os.path.join(folder, png))
+
+
+def wants_report(command):
+    """Whether a run's metadata command asked for its one-page report (--report)."""
+    return "--report" in (command or "").split()
+
+
+def report_page(root, csv):
+    """The Markdown plots/report.py writes of csv (a path under root, results/<gpu>/<name>.csv),
+    run in root with the CSV named relative to it, so that the page's title and commands name
+    results/<gpu>/... wherever the tree lies. It links the SVGs beside the CSV: a set holds none
+    (its figures are the PNGs of EMBEDDED), so the page links no figure and its commands say how
+    to draw them (plots/plot --report CSV)."""
+    rel = os.path.relpath(csv, root)
+    with tempfile.TemporaryDirectory(prefix="occ-report.") as tmp:
+        out = os.path.join(tmp, "page")
+        r = subprocess.run([sys.executable, os.path.join(results_readme.ROOT, "plots", "report.py"),
+                            "--out", out, "--", rel], cwd=root, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0 or not os.path.isfile(out + ".md"):
+            raise Refusal("plots/report.py %s: exit %d: %s" % (rel, r.returncode,
+                                                               r.stderr.strip()))
+        with open(out + ".md", encoding="utf-8", newline="") as f:
+            return f.read()
+
+
+def write_reports(root, folder, commands):
+    """Writes <stem>-report.md beside each CSV of folder (under root) whose command has --report."""
+    for name, command in sorted(commands.items()):
+        if wants_report(command):
+            text = report_page(root, os.path.join(folder, name))
+            with open(os.path.join(folder, name[:-len(".csv")] + "-report.md"), "w",
+                      encoding="utf-8", newline="\n") as f:
+                f.write(text)
 
 
 def replace_set(folder, staged):
@@ -166,6 +210,7 @@ def refresh(root, tgz):
             scratch = os.path.join(tmp, "figures-" + gpu)
             os.makedirs(scratch)
             draw(folder, commands, scratch)
+            write_reports(os.path.join(tmp, "stage"), folder, commands)
             sets[gpu] = commands
         for gpu, commands in sorted(sets.items()):
             dest = os.path.join(root, "results", gpu)

@@ -5,11 +5,12 @@ the reference set in a results/<gpu>/ folder, from its CSVs (default: every fold
 that holds a CSV).
 
 The page names the GPU (from the CSVs' metadata), then per CSV (sorted by name) its command,
-git revision, date, points, knee report, figures and the headline figures of
-tools/results/headline.py, each rounded to a fixed number of digits: the same CSVs give the
-same bytes. --check writes nothing: it makes each page in memory and, where the committed one
-differs (or is missing), prints one line naming the first differing line and exits 1.
-Exit 0: written or up to date; 1: --check found a difference; 2: bad usage or a CSV that
+git revision, date, points, knee report, report (a --report run's <stem>-report.md), how Nsight
+Compute's achieved occupancy compares with the measured residency (a --ncu run), figures and the
+headline figures of tools/results/headline.py, each rounded to a fixed number of digits: the
+same CSVs give the same bytes. --check writes nothing: it makes each page in memory and, where
+the committed one differs (or is missing), prints one line naming the first differing line and
+exits 1. Exit 0: written or up to date; 1: --check found a difference; 2: bad usage or a CSV that
 occ_csv_read rejects.
 
 EMBEDDED is the one list of the figures the documentation embeds: tools/results/refresh.py draws
@@ -133,9 +134,14 @@ def csv_section(folder, name, s):
            "- git revision: `%s`" % meta.get("git_rev", "-"),
            "- date (UTC): %s" % meta.get("date_utc", "-"),
            "- points: %d rows, %d ok" % (s["rows"], s["ok"])]
-    knee = stem + "-knee.md"
-    if os.path.isfile(os.path.join(folder, knee)):
-        out.append("- knee report: [%s](%s)" % (knee, knee))
+    for label, page in (("knee report", stem + "-knee.md"), ("report", stem + "-report.md")):
+        if os.path.isfile(os.path.join(folder, page)):
+            out.append("- %s: [%s](%s)" % (label, page, page))
+    if s["ncu"]:
+        n, mid, worst = s["ncu"]
+        out.append("- Nsight Compute %s: %d of %d ok rows profiled; its achieved occupancy minus "
+                   "the measured residency (occ_measured_pct): median %s, worst %s points"
+                   % (meta.get("ncu_version", "-"), n, s["ok"], fmt(mid, 1), fmt(worst, 1)))
     figs = sorted(n for n in os.listdir(folder)
                   if n.startswith(stem + "-") and n.endswith(".png"))
     if figs:

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """tools/results/sets.py: the reference sets of results/ as the generators read them.
 
-A set is a folder results/<gpu>/ holding CSVs (one run per command) and their knee reports.
+A set is a folder results/<gpu>/ holding CSVs (one run per command), their knee reports and the
+one-page reports of the runs that asked for --report.
 Set(folder) finds a run by the command of its metadata, reads its knee report (the tables of
 harness/report/knee_report.c, as the knee test holds them equal to `occsweep --recompute`) and,
 through an occsweep binary, the JSON summary (`--recompute CSV --json`) that holds the figures of
