@@ -275,7 +275,7 @@ plot_ncu() {
     n_fig=$((n_fig + 1))
     out="$3/fig$n_fig"
     run_gnuplot ncu.gp "$1" ncu "$data" "$out" \
-        "$(title_for "$2" "Nsight Compute: stalls per issued instruction and achieved occupancy")" \
+        "$(title_for "$2" "Nsight Compute: stalls per issued instruction and achieved occupancy against the set occupancy")" \
         "${where:+${unroll:+unroll $unroll }${vec:+vec $vec}}${where:-every variant}"
     staged+=("$out")
     targets+=("$4")

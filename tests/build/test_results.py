@@ -317,15 +317,19 @@ class Results(unittest.TestCase):
             extras = session_extras(stamp, raw=True)
             taken = {command_of(d) for d in extras.values()} - {""}
             # The same runs under new stamps (2026 becomes 2099 in every name), those of the
-            # extras' commands replaced by the extras.
+            # extras' commands, and the set's own plugin and --report runs, replaced by the extras
+            # (each with the knee report of the run it replaces, as a session brings one).
             files, stems = {}, set()
-            for n in sorted(old):
+            for n in sorted(old, key=lambda n: not n.endswith(".csv")):
                 with open(os.path.join(folder, n), "rb") as f:
                     data = f.read()
-                if n.endswith(".csv") and command_of(data) in taken:
+                if n.endswith(".csv") and (command_of(data) in taken or
+                                           re.search(r"--plugin|--report", command_of(data))):
                     stems.add(n[:-len(".csv")])
                 if not any(n.startswith(stem + x) for stem in stems for x in (".", "-knee.md")):
                     files["results/%s/%s" % (gpu, n.replace("-2026", "-2099", 1))] = data
+                elif n.endswith("-knee.md") and "%s-%s.csv" % (n.split("-20")[0], stamp) in extras:
+                    files["results/%s/%s-%s-knee.md" % (gpu, n.split("-20")[0], stamp)] = data
             files.update(("results/%s/%s" % (gpu, n), d) for n, d in extras.items())
             before = snapshot(tree)
             bad = dict(files, **{"results/%s/sub/x.csv" % gpu: b""})

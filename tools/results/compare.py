@@ -190,15 +190,18 @@ def figures_section(sets, root):
     pngs = []
     for s in sets:
         commands = {n: s.meta(n, "command") or "" for n in s.csvs}
-        pngs.append(dict(((command, figure), png) for (png, command), (_, figure) in
+        pngs.append(dict(((command, figure), (png, used)) for (png, used), (command, figure) in
                          zip(results_readme.embedded_pngs(commands), results_readme.EMBEDDED)))
     rows = []
     for command, figure in results_readme.EMBEDDED:
         cells = []
         for s, have in zip(sets, pngs):
-            png = have.get((command, figure))
+            png, used = have.get((command, figure), (None, command))
             present = png and os.path.isfile(os.path.join(root, "results", s.gpu, png))
-            cells.append("[%s](../results/%s/%s)" % (s.gpu, s.gpu, png) if present else "-")
+            note = "" if setsmod.same_command(used, command) else \
+                " (its run of %s)" % setsmod.run_label(used)
+            cells.append("[%s](../results/%s/%s)%s" % (s.gpu, s.gpu, png, note) if present
+                         else "-")
         rows.append(["`%s`" % figure, "`%s`" % command.replace("./run_sweep ", "")] + cells)
     return (["## The figures of each set", "",
              "Each figure the documentation shows, drawn from each set's run of the same command "

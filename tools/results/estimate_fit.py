@@ -37,7 +37,7 @@ RUNS = ("./run_sweep --kernel copy --quiet",
         "./run_sweep --kernel reduce --quiet",
         "./run_sweep --kernel chase --quiet",
         "./run_sweep --kernel fma --vec 4,8 --quiet",
-        "./run_sweep --kernel mixed --size 1G --quiet",
+        "./run_sweep --kernel mixed --size 8G --quiet",
         "./run_sweep --kernel smem --mode chase --quiet",
         "./run_sweep --kernel mma --mode f16 --quiet")
 HOPS = ("L1_HOP_NS", "L2_HOP_NS", "DRAM_HOP_NS")

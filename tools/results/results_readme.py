@@ -24,6 +24,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import headline  # noqa: E402
+import sets as setsmod  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -40,8 +41,8 @@ EMBEDDED = (
     ("./run_sweep --kernel reduce,copy --unroll 4,8 --vec 8,16 --lever both --quiet",
      "levers-copy-u8-v16"),
     ("./run_sweep --kernel fma --vec 4,8 --quiet", "flops-fma-fp32"),
-    ("./run_sweep --kernel mixed --size 1G --quiet", "flops-mixed"),
-    ("./run_sweep --kernel mixed --size 1G --quiet", "intensity-mixed"),
+    ("./run_sweep --kernel mixed --size 8G --quiet", "flops-mixed"),
+    ("./run_sweep --kernel mixed --size 8G --quiet", "intensity-mixed"),
     ("./run_sweep --kernel mma --mode f16 --quiet", "flops-mma-fp32"),
     ("./run_sweep --kernel chase --mode latency --footprint 4K..4G --quiet", "ladder"),
     ("./run_sweep --kernel chase --quiet", "chase"),
@@ -165,11 +166,18 @@ def summaries_of(folder):
 
 def embedded_pngs(commands):
     """The PNG names EMBEDDED asks for, given {csv name: command} of a set: [(png, command)]
-    in EMBEDDED order; a command without a CSV gives (None, command)."""
+    in EMBEDDED order, command the one of the CSV drawn (EMBEDDED's, or the command it replaced
+    where the set holds only that: sets.REPLACED); a command without a CSV gives (None,
+    EMBEDDED's command)."""
     out = []
     for command, figure in EMBEDDED:
-        stems = sorted(n[:-len(".csv")] for n, c in commands.items() if c == command)
-        out.append(("%s-%s.png" % (stems[-1], figure) if stems else None, command))
+        found = None
+        for c in (command, setsmod.REPLACED.get(command)):
+            stems = sorted(n[:-len(".csv")] for n, have in commands.items() if c and have == c)
+            if stems:
+                found = ("%s-%s.png" % (stems[-1], figure), c)
+                break
+        out.append(found or (None, command))
     return out
 
 

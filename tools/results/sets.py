@@ -44,6 +44,14 @@ def set_folders(root=ROOT):
             any(n.endswith(".csv") for n in os.listdir(os.path.join(results, d)))]
 
 
+# A reference command that replaced an older one ({current: older}): a set measured before the
+# change holds the older run, which stands for the current one until the set is measured again;
+# the pages that show it name the run's own command (run_command).
+REPLACED = {
+    "./run_sweep --kernel mixed --size 8G --quiet": "./run_sweep --kernel mixed --size 1G --quiet",
+}
+
+
 def same_command(a, b):
     """Two metadata commands name one run: equal once an --out FILE is taken out of each."""
     def plain(c):
@@ -95,9 +103,19 @@ class Set:
         return self.meta(self.csvs[0], "gpu_name") or self.gpu
 
     def run(self, command):
-        """The CSV name of the run of command, or None."""
-        hits = [n for n in self.csvs if same_command(self.meta(n, "command"), command)]
-        return hits[-1] if hits else None
+        """The CSV name of the run of command (or, where the set has none, of the command it
+        replaced: REPLACED), or None."""
+        for c in (command, REPLACED.get(command)):
+            hits = [n for n in self.csvs if c and same_command(self.meta(n, "command"), c)]
+            if hits:
+                return hits[-1]
+        return None
+
+    def replaced_note(self, command, name):
+        """"" where CSV name is a run of command, else " (its run of `OPTIONS`)": the set holds
+        the run of the command command replaced (REPLACED), which stands for it."""
+        own = self.meta(name, "command") or ""
+        return "" if same_command(own, command) else " (its run of %s)" % run_label(own)
 
     def need(self, command):
         name = self.run(command)
