@@ -33,7 +33,10 @@ RESIDENCY_RUNS = ("./run_sweep --kernel copy --quiet",
                   "./run_sweep --kernel fma --vec 4,8 --quiet",
                   "./run_sweep --kernel mixed --size 8G --quiet",
                   "./run_sweep --kernel smem --mode stream --quiet",
-                  "./run_sweep --kernel mma --mode f16 --quiet")
+                  "./run_sweep --kernel mma --mode f16 --quiet",
+                  "./run_sweep --kernel async --mode bulk --quiet",
+                  "./run_sweep --kernel async --mode cp --quiet",
+                  "./run_sweep --kernel wgmma --mode f16 --quiet")
 
 
 class RegionError(Exception):
