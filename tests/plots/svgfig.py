@@ -25,6 +25,16 @@ _TEXT = re.compile(r"<text>(.*)</text>")
 _XY = re.compile(r"([ML])\s*([-0-9.]+),([-0-9.]+)")
 
 
+def path_d(lines, i):
+    """The d attribute of the <path> that starts on lines[i], joined across the lines gnuplot
+    breaks it over: (d, the index of its last line)."""
+    d = lines[i][lines[i].find("d='") + 3:]
+    while "'" not in d and i + 1 < len(lines):
+        i += 1
+        d += " " + lines[i]
+    return d.split("'")[0], i
+
+
 class Figure:
     def __init__(self, path):
         self.texts, self.ticks, self.paths, self.marks = [], [], [], []
@@ -42,11 +52,7 @@ class Figure:
                 title = m.group(1)
             m = _PATH.search(line)
             if m:
-                d = line[line.find("d='") + 3:]
-                while "'" not in d and i + 1 < len(lines):
-                    i += 1
-                    d += " " + lines[i]
-                d = d.split("'")[0]
+                d, i = path_d(lines, i)
                 pts = []
                 for op, x, y in _XY.findall(d) + [("M", 0, 0)]:
                     if op == "M" and pts:

@@ -22,6 +22,8 @@ import html
 import math
 import re
 
+import svgfig
+
 ASCENT_EM, DESCENT_EM = 0.928, 0.236
 # DejaVu Sans advance widths in em (units per em 2048), by character; DEFAULT_EM for the rest.
 WIDTH_EM = {}
@@ -135,13 +137,9 @@ class Layout:
                     self.titles.append(title)
             m = _PATH.search(line)
             if m:
-                d = line[line.find("d='") + 3:]
-                while "'" not in d and i + 1 < len(lines):
-                    i += 1
-                    d += " " + lines[i]
+                d, i = svgfig.path_d(lines, i)
                 titled = want_sample and not title.startswith("gnuplot_plot_")
-                after_tick = self.add_path(m.group(1), m.group(3), d.split("'")[0],
-                                           title if titled else "")
+                after_tick = self.add_path(m.group(1), m.group(3), d, title if titled else "")
                 if want_sample and self.samples and self.samples[-1][4] == title:
                     want_sample = False
             m = _TEXT_G.search(line)
